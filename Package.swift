@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Module graph (see ARCHITECTURE.md): RuntimeKit is the vocabulary; PThreadPrimitives holds the
+// mutex/condition building blocks several backends share; each backend is one module; Backends is
+// the registry; `bench` is the CLI. Nothing here needs more than the Swift toolchain: PAPI and
+// jemalloc are optional and loaded at run time by later modules.
+let package = Package(
+    name: "RuntimeBench",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "bench", targets: ["bench"]),
+        .library(name: "RuntimeKit", targets: ["RuntimeKit"]),
+        .library(name: "Backends", targets: ["Backends"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .target(name: "RuntimeKit"),
+        .target(
+            name: "PThreadPrimitives",
+            dependencies: [
+                "RuntimeKit",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "PThreadRuntime",
+            dependencies: [
+                "RuntimeKit", "PThreadPrimitives",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "CDispatchShim",
+            linkerSettings: [.linkedLibrary("dispatch")]
+        ),
+        .target(
+            name: "SystemRuntimes",
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "CDispatchShim"]
+        ),
+        .target(
+            name: "Backends",
+            dependencies: ["RuntimeKit", "PThreadRuntime", "SystemRuntimes"]
+        ),
+        .executableTarget(
+            name: "bench",
+            dependencies: [
+                "Backends", "RuntimeKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: ["Backends", "RuntimeKit", "PThreadPrimitives"]
+        ),
+        .testTarget(
+            name: "PrimitivesTests",
+            dependencies: ["RuntimeKit", "PThreadPrimitives"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,74 @@
+import RuntimeKit
+
+/// A dispatch group on a pthread mutex and condition variable.
+///
+/// Every time the count returns to zero the `generation` advances; a waiter waits for the
+/// generation it saw to end, not for "count == 0" at the moment it wakes. That gives the man
+/// page's semantics exactly: `wait` returns as soon as the count reaches zero, even if another
+/// thread enters right after, and a member that enters before it leaves keeps the count above
+/// zero, so nobody wakes early.
+public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked Sendable {
+    private let mutex = PThreadMutex()
+    private let emptied = PThreadCondition()
+    private var count = 0
+    private var generation: UInt64 = 0
+    private var waiters = 0
+    private var notifications: [(queue: NotifyQueue, work: @Sendable () -> Void)] = []
+
+    public init() {}
+
+    public func enter() {
+        mutex.withLock { count += 1 }
+    }
+
+    public func leave() {
+        mutex.lock()
+        precondition(count > 0, "WorkGroup.leave() without a matching enter()")
+        count -= 1
+        var due: [(queue: NotifyQueue, work: @Sendable () -> Void)] = []
+        if count == 0 {
+            generation &+= 1
+            if waiters > 0 { emptied.broadcast() }
+            swap(&due, &notifications)
+        }
+        mutex.unlock()
+        for notification in due { notification.queue.async(notification.work) }
+    }
+
+    public func wait() {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard count > 0 else { return }
+        let seen = generation
+        waiters += 1
+        while generation == seen { emptied.wait(mutex) }
+        waiters -= 1
+    }
+
+    public func wait(timeout: Duration) -> WaitResult {
+        let deadline = MonotonicInstant.after(timeout)
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard count > 0 else { return .success }
+        let seen = generation
+        waiters += 1
+        defer { waiters -= 1 }
+        while generation == seen {
+            if !emptied.wait(mutex, until: deadline) {
+                return generation == seen ? .timedOut : .success
+            }
+        }
+        return .success
+    }
+
+    public func notify(on queue: NotifyQueue, _ work: @escaping @Sendable () -> Void) {
+        mutex.lock()
+        if count == 0 {
+            mutex.unlock()
+            queue.async(work)
+        } else {
+            notifications.append((queue, work))
+            mutex.unlock()
+        }
+    }
+}

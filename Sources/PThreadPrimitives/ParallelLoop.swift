@@ -1,0 +1,83 @@
+import RuntimeKit
+import Synchronization
+
+/// `apply` for backends that have a pool but no loop primitive of their own.
+///
+/// The loop is cut into pieces of `stride` iterations. Helper jobs go to the pool, and the calling
+/// thread claims pieces too, from one shared atomic cursor. The caller only blocks once no piece
+/// is left unclaimed, and then only for pieces already running on other threads, so a nested
+/// `apply` (one issued from inside a body) always makes progress even when every worker is busy:
+/// its caller can finish the whole inner loop alone. Helpers that start after the loop is done
+/// find the cursor past the end and return without touching the body.
+public enum ParallelLoop {
+    /// - Parameters:
+    ///   - helpers: at most this many pool jobs help the caller (typically `workers - 1`).
+    ///   - submit: puts one helper job on the pool.
+    public static func run(
+        iterations: Int,
+        stride policy: StridePolicy,
+        workers: Int,
+        submit: (@escaping @Sendable () -> Void) -> Void,
+        body: (Int) -> Void
+    ) {
+        precondition(iterations >= 0, "apply over a negative number of iterations (\(iterations))")
+        guard iterations > 0 else { return }
+        let stride = policy.iterationsPerPiece(iterations: iterations, workers: workers)
+        let pieces = (iterations + stride - 1) / stride
+        if pieces == 1 {
+            for index in 0..<iterations { body(index) }
+            return
+        }
+        withoutActuallyEscaping(body) { escapableBody in
+            let loop = Loop(iterations: iterations, stride: stride, pieces: pieces, body: escapableBody)
+            for _ in 0..<min(workers - 1, pieces - 1) {
+                submit { loop.work() }
+            }
+            loop.work()
+            loop.waitForRunningPieces()
+            // Every piece has finished (acquire in waitForRunningPieces), so no thread holds the
+            // body any more; late helpers only read the cursor. Dropping it here is what lets
+            // withoutActuallyEscaping verify the closure did not escape.
+            loop.body = nil
+        }
+    }
+
+    private final class Loop: @unchecked Sendable {
+        let iterations: Int
+        let stride: Int
+        let pieces: Int
+        /// Read only by a thread that has claimed a piece, which the caller waits for.
+        var body: ((Int) -> Void)?
+        let cursor = Atomic<Int>(0)
+        let finished = Atomic<Int>(0)
+        let done = MutexSemaphore(value: 0)
+
+        init(iterations: Int, stride: Int, pieces: Int, body: @escaping (Int) -> Void) {
+            self.iterations = iterations
+            self.stride = stride
+            self.pieces = pieces
+            self.body = body
+        }
+
+        func work() {
+            while true {
+                // relaxed: the claim only has to be unique; the body was published before any
+                // helper was submitted (the pool's own lock orders that).
+                let piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard piece < pieces else { return }
+                let body = self.body!
+                let start = piece * stride
+                for index in start..<min(start + stride, iterations) { body(index) }
+                // acquiringAndReleasing: release publishes this piece's writes to the caller; the
+                // acquire half chains earlier pieces' writes to whoever finishes last.
+                if finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == pieces {
+                    done.signal()
+                }
+            }
+        }
+
+        func waitForRunningPieces() {
+            done.wait()  // the last piece to finish signals exactly once
+        }
+    }
+}

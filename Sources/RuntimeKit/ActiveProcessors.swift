@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The number of CPUs this process may run on now: what `workers: 0` resolves to.
+public var activeProcessorCount: Int {
+    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+}
+
+/// Resolves a requested worker count: 0 means one per active CPU.
+/// - Precondition: `requested >= 0`.
+public func resolvedWorkerCount(_ requested: Int) -> Int {
+    precondition(requested >= 0, "workers must be 0 (one per active CPU) or positive, got \(requested)")
+    return requested == 0 ? activeProcessorCount : requested
+}

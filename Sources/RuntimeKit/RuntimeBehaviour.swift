@@ -1,0 +1,14 @@
+/// Behaviours that some backends cannot honour. A backend lists the ones it lacks, with the
+/// reason, in `ConcurrencyRuntime.unsupported`; a workload or test that needs one is then reported
+/// "not applicable: reason" for that backend instead of deadlocking or measuring something else.
+public enum RuntimeBehaviour: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// A block blocks its thread until another block has run: a semaphore or group `wait`, or a
+    /// `sync` on a busy queue, from inside a block.
+    case blockingWaitInsideWork = "blocking-wait-inside-work"
+    /// `shutdown()` waits until every submitted block has run.
+    case shutdownWaitsForWork = "shutdown-waits-for-work"
+    /// `init(workers:)` sets how many threads run blocks.
+    case workerCountControl = "worker-count-control"
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,50 @@
+import PThreadPrimitives
+import RuntimeKit
+import Synchronization
+
+/// Backend `swift-concurrency`: Swift's cooperative thread pool. `async` creates an unstructured
+/// task; a serial queue is a strand whose drain runs as a task (FIFO, one block at a time, `sync`
+/// on the caller's thread), the honest way to get FIFO order: tasks that hop onto an actor are not
+/// ordered by submission. `apply` spreads its pieces over tasks, the caller taking part.
+///
+/// Semaphores and groups are the pthread mutex + condition ones: Swift concurrency has no
+/// blocking primitives, and blocking a cooperative thread while it waits for another task is
+/// what the runtime forbids, so that behaviour is declared unsupported rather than faked.
+public final class SwiftConcurrencyRuntime: ConcurrencyRuntime, @unchecked Sendable {
+    public typealias Queue = Strand
+    public typealias Semaphore = MutexSemaphore
+    public typealias Group = MutexGroup<Strand>
+
+    public static let id = "swift-concurrency"
+    public static let summary = "Swift concurrency: unstructured tasks on the cooperative pool; serial queues as strands of tasks"
+    public static let unsupported: [RuntimeBehaviour: String] = [
+        .blockingWaitInsideWork: "the cooperative pool has one thread per CPU and never grows: a task that blocks until another task runs can leave no thread to run it (deadlock)",
+        .shutdownWaitsForWork: "the cooperative pool belongs to the Swift runtime: shutdown() cannot join its threads or wait for detached tasks",
+        .workerCountControl: "the cooperative pool is sized by the Swift runtime (one thread per CPU); workers reports that width",
+    ]
+
+    public let workers: Int
+
+    public init(workers: Int) {
+        _ = resolvedWorkerCount(workers)
+        self.workers = activeProcessorCount
+    }
+
+    public func async(_ work: @escaping @Sendable () -> Void) {
+        Task.detached { work() }
+    }
+
+    public func makeSerialQueue(label: String) -> Strand {
+        Strand(label: label) { drain in Task.detached { drain() } }
+    }
+
+    public func makeSemaphore(value: Int) -> MutexSemaphore { MutexSemaphore(value: value) }
+
+    public func makeGroup() -> MutexGroup<Strand> { MutexGroup() }
+
+    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: async, body: body)
+    }
+
+    public func shutdown() {}
+}
