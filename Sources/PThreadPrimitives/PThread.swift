@@ -27,6 +27,12 @@ public struct PThread: Sendable {
         precondition(rc == 0, "pthread_join failed: \(rc)")
     }
 
+    /// Lets the thread end on its own without being joined (its resources are freed when it does).
+    public func detach() {
+        let rc = pthread_detach(handle)
+        precondition(rc == 0, "pthread_detach failed: \(rc)")
+    }
+
     /// True when called on this thread.
     public var isCurrent: Bool { pthread_equal(handle, pthread_self()) != 0 }
 }

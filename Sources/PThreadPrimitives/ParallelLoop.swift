@@ -65,15 +65,24 @@ public enum ParallelLoop {
                 // helper was submitted (the pool's own lock orders that).
                 let piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard piece < pieces else { return }
-                let body = self.body!
-                let start = piece * stride
-                for index in start..<min(start + stride, iterations) { body(index) }
+                run(piece: piece)
                 // acquiringAndReleasing: release publishes this piece's writes to the caller; the
                 // acquire half chains earlier pieces' writes to whoever finishes last.
                 if finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == pieces {
                     done.signal()
                 }
             }
+        }
+
+        /// Not inlined on purpose: the local copy of `body` must be released when this returns,
+        /// before the piece is counted finished. Otherwise the caller can see every piece done,
+        /// drop its own reference and find the closure still retained by a helper, which
+        /// `withoutActuallyEscaping` reports as an escape (the stress test caught exactly that).
+        @inline(never)
+        private func run(piece: Int) {
+            let body = self.body!
+            let start = piece * stride
+            for index in start..<min(start + stride, iterations) { body(index) }
         }
 
         func waitForRunningPieces() {

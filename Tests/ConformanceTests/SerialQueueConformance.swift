@@ -1,0 +1,134 @@
+import Backends
+import RuntimeKit
+import Synchronization
+import Testing
+
+@Suite("serial queue: FIFO, one at a time, writes visible, sync")
+struct SerialQueueConformance {
+    @Test("blocks run in submission order, never two at once, each seeing the writes before it", arguments: conformanceBackends)
+    func fifoOneAtATime(backend: Backend) async throws {
+        try await runScenario("serial FIFO", on: backend) { try fifoOneAtATime(backend.runtime) }
+    }
+
+    @Test("sync returns the block's value and rethrows its error", arguments: conformanceBackends)
+    func syncValueAndError(backend: Backend) async throws {
+        try await runScenario("sync value and error", on: backend) { try syncValueAndError(backend.runtime) }
+    }
+
+    @Test("sync from the outside waits for the blocks submitted before it", arguments: conformanceBackends)
+    func syncWaitsForEarlierBlocks(backend: Backend) async throws {
+        try await runScenario("sync after async", on: backend) { try syncWaitsForEarlierBlocks(backend.runtime) }
+    }
+
+    @Test("sync on an idle queue from inside another queue's block", arguments: conformanceBackends)
+    func syncFromInsideAnotherQueue(backend: Backend) async throws {
+        try await runScenario("sync from another queue", on: backend) { try syncFromInsideAnotherQueue(backend.runtime, busy: false) }
+    }
+
+    @Test("sync on a busy queue from inside another queue's block waits its turn", arguments: conformanceBackends)
+    func syncOnBusyQueueFromInsideBlock(backend: Backend) async throws {
+        try requireSupport(.blockingWaitInsideWork, on: backend, in: "sync on busy queue from another queue")
+        try await runScenario("sync on busy queue from another queue", on: backend) { try syncFromInsideAnotherQueue(backend.runtime, busy: true) }
+    }
+
+    private func fifoOneAtATime<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+        let queues = 4, blocksPerQueue = 5_000
+        try withRuntime(type) { runtime in
+            let lanes = (0..<queues).map { Lane(runtime.makeSerialQueue(label: "fifo-\($0)")) }
+            // Interleave submissions so the queues compete for the same workers.
+            for index in 0..<blocksPerQueue {
+                for lane in lanes {
+                    lane.queue.async {
+                        if lane.inside.exchange(true, ordering: .relaxed) { lane.overlaps.add(1, ordering: .relaxed) }
+                        lane.order.value.append(index)
+                        lane.inside.store(false, ordering: .relaxed)
+                    }
+                }
+            }
+            for (number, lane) in lanes.enumerated() {
+                let order = lane.queue.sync { lane.order.value }
+                try require(lane.queue.label == "fifo-\(number)", "label '\(lane.queue.label)' is not the one given, 'fifo-\(number)'")
+                try require(lane.overlaps.load(ordering: .relaxed) == 0, "queue \(number): two blocks ran at once \(lane.overlaps.load(ordering: .relaxed)) times")
+                try require(order == Array(0..<blocksPerQueue), "queue \(number): blocks ran out of order or not exactly once (\(order.count) of \(blocksPerQueue) recorded; first out of place at \(firstMismatch(order, blocksPerQueue)))")
+            }
+        }
+    }
+
+    private func syncValueAndError<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+        try withRuntime(type) { runtime in
+            let queue = runtime.makeSerialQueue(label: "sync")
+            try require(queue.sync { 6 * 7 } == 42, "sync did not return the block's value")
+            var caught: Refusal?
+            do throws(Refusal) {
+                _ = try queue.sync { () throws(Refusal) -> Int in throw .refused(7) }
+            } catch {
+                caught = error  // typed: the error type survives the queue
+            }
+            try require(caught == .refused(7), "sync did not rethrow the block's error (got \(String(describing: caught)))")
+            try require(queue.sync { "still usable" } == "still usable", "the queue did not recover after a block threw")
+        }
+    }
+
+    private func syncWaitsForEarlierBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+        try withRuntime(type) { runtime in
+            let queue = runtime.makeSerialQueue(label: "sync-after-async")
+            let written = Unsynchronized(0)
+            for round in 1...200 {
+                queue.async {
+                    spin(2_000)
+                    written.value = round
+                }
+                let seen = queue.sync { written.value }
+                try require(seen == round, "round \(round): sync ran before the block submitted ahead of it (saw \(seen))")
+            }
+        }
+    }
+
+    private func syncFromInsideAnotherQueue<R: ConcurrencyRuntime>(_ type: R.Type, busy: Bool) throws {
+        try withRuntime(type) { runtime in
+            let outer = runtime.makeSerialQueue(label: "outer")
+            let inner = runtime.makeSerialQueue(label: "inner")
+            let state = Unsynchronized(0)
+            let gate = Gate()
+            let innerStarted = runtime.makeSemaphore(value: 0)
+            if busy {
+                inner.async {
+                    innerStarted.signal()
+                    gate.pass()
+                    state.value = 1
+                }
+                innerStarted.wait()
+            } else {
+                inner.sync { state.value = 1 }
+                gate.open()
+            }
+            let answer = Unsynchronized(0)
+            let done = runtime.makeSemaphore(value: 0)
+            outer.async {
+                answer.value = inner.sync { state.value + 41 }
+                done.signal()
+            }
+            if busy { gate.open() }
+            done.wait()
+            try require(answer.value == 42, "the inner sync saw \(answer.value - 41) instead of the write of the block before it")
+        }
+    }
+}
+
+private enum Refusal: Error, Equatable { case refused(Int) }
+
+/// One serial queue under test with what its blocks record.
+private final class Lane<Queue: SerialQueue>: Sendable {
+    let queue: Queue
+    let order = Unsynchronized<[Int]>([])
+    let inside = Atomic<Bool>(false)
+    let overlaps = Atomic<Int>(0)
+    init(_ queue: Queue) { self.queue = queue }
+}
+
+func firstMismatch(_ order: [Int], _ count: Int) -> String {
+    for (position, value) in order.enumerated() where value != position {
+        return "position \(position) holds \(value)"
+    }
+    return order.count < count ? "position \(order.count) missing" : "none"
+}
