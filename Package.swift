@@ -24,7 +24,8 @@ let package = Package(
             dependencies: [
                 "RuntimeKit",
                 .product(name: "DequeModule", package: "swift-collections"),
-            ]
+            ],
+            exclude: ["README.md"]
         ),
         .target(
             name: "PThreadRuntime",

@@ -78,7 +78,16 @@ public final class PThreadRuntime: ConcurrencyRuntime, @unchecked Sendable {
         let toJoin = threads
         mutex.unlock()
         for thread in toJoin { thread.join() }
-        mutex.withLock { state = .stopped }
+        // A thread outside the pool may have submitted after the last worker saw the FIFO empty
+        // and exited. Nothing is dropped: the caller runs such leftovers (and what they submit).
+        mutex.lock()
+        while let job = jobs.popFirst() {
+            mutex.unlock()
+            job()
+            mutex.lock()
+        }
+        state = .stopped
+        mutex.unlock()
     }
 
     private func workerLoop() {
