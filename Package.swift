@@ -58,6 +58,10 @@ let package = Package(
             dependencies: ["Backends", "RuntimeKit", "PThreadPrimitives"]
         ),
         .testTarget(
+            name: "RuntimeKitTests",
+            dependencies: ["RuntimeKit"]
+        ),
+        .testTarget(
             name: "PrimitivesTests",
             dependencies: ["RuntimeKit", "PThreadPrimitives"]
         ),

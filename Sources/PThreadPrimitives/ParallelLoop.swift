@@ -20,17 +20,14 @@ public enum ParallelLoop {
         submit: (@escaping @Sendable () -> Void) -> Void,
         body: (Int) -> Void
     ) {
-        precondition(iterations >= 0, "apply over a negative number of iterations (\(iterations))")
-        guard iterations > 0 else { return }
-        let stride = policy.iterationsPerPiece(iterations: iterations, workers: workers)
-        let pieces = (iterations + stride - 1) / stride
-        if pieces == 1 {
+        let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
+        guard plan.pieces > 1 else {
             for index in 0..<iterations { body(index) }
             return
         }
         withoutActuallyEscaping(body) { escapableBody in
-            let loop = Loop(iterations: iterations, stride: stride, pieces: pieces, body: escapableBody)
-            for _ in 0..<min(workers - 1, pieces - 1) {
+            let loop = Loop(plan: plan, body: escapableBody)
+            for _ in 0..<min(workers - 1, plan.pieces - 1) {
                 submit { loop.work() }
             }
             loop.work()
@@ -43,19 +40,15 @@ public enum ParallelLoop {
     }
 
     private final class Loop: @unchecked Sendable {
-        let iterations: Int
-        let stride: Int
-        let pieces: Int
+        let plan: ApplyPlan
         /// Read only by a thread that has claimed a piece, which the caller waits for.
         var body: ((Int) -> Void)?
         let cursor = Atomic<Int>(0)
         let finished = Atomic<Int>(0)
         let done = MutexSemaphore(value: 0)
 
-        init(iterations: Int, stride: Int, pieces: Int, body: @escaping (Int) -> Void) {
-            self.iterations = iterations
-            self.stride = stride
-            self.pieces = pieces
+        init(plan: ApplyPlan, body: @escaping (Int) -> Void) {
+            self.plan = plan
             self.body = body
         }
 
@@ -64,11 +57,11 @@ public enum ParallelLoop {
                 // relaxed: the claim only has to be unique; the body was published before any
                 // helper was submitted (the pool's own lock orders that).
                 let piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard piece < pieces else { return }
+                guard piece < plan.pieces else { return }
                 run(piece: piece)
                 // acquiringAndReleasing: release publishes this piece's writes to the caller; the
                 // acquire half chains earlier pieces' writes to whoever finishes last.
-                if finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == pieces {
+                if finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == plan.pieces {
                     done.signal()
                 }
             }
@@ -81,8 +74,7 @@ public enum ParallelLoop {
         @inline(never)
         private func run(piece: Int) {
             let body = self.body!
-            let start = piece * stride
-            for index in start..<min(start + stride, iterations) { body(index) }
+            for index in plan.indices(ofPiece: piece) { body(index) }
         }
 
         func waitForRunningPieces() {

@@ -40,14 +40,12 @@ public final class CDispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
     public func makeGroup() -> CDispatchGroup { CDispatchGroup() }
 
     public func apply(iterations: Int, stride policy: StridePolicy, _ body: (Int) -> Void) {
-        precondition(iterations >= 0, "apply over a negative number of iterations (\(iterations))")
-        guard iterations > 0 else { return }
-        let stride = policy.iterationsPerPiece(iterations: iterations, workers: workers)
-        let pieces = (iterations + stride - 1) / stride
+        let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
+        guard plan.pieces > 0 else { return }
         withoutActuallyEscaping(body) { body in
-            var loop = StridedLoop(iterations: iterations, stride: stride, body: body)
+            var loop = StridedLoop(plan: plan, body: body)
             withUnsafeMutablePointer(to: &loop) { pointer in
-                dispatch_apply_f(pieces, global, pointer) { context, piece in
+                dispatch_apply_f(plan.pieces, global, pointer) { context, piece in
                     context!.assumingMemoryBound(to: StridedLoop.self).pointee.run(piece: piece)
                 }
             }

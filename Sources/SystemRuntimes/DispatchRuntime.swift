@@ -45,13 +45,11 @@ public final class DispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// Striding is done here, as the guide's "Improving on Loop Code" does by hand:
     /// `concurrentPerform` runs one piece per call.
     public func apply(iterations: Int, stride policy: StridePolicy, _ body: (Int) -> Void) {
-        precondition(iterations >= 0, "apply over a negative number of iterations (\(iterations))")
-        guard iterations > 0 else { return }
-        let stride = policy.iterationsPerPiece(iterations: iterations, workers: workers)
-        let pieces = (iterations + stride - 1) / stride
+        let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
+        guard plan.pieces > 0 else { return }
         withoutActuallyEscaping(body) { body in
-            let loop = StridedLoop(iterations: iterations, stride: stride, body: body)
-            DispatchQueue.concurrentPerform(iterations: pieces) { piece in loop.run(piece: piece) }
+            let loop = StridedLoop(plan: plan, body: body)
+            DispatchQueue.concurrentPerform(iterations: plan.pieces) { piece in loop.run(piece: piece) }
         }
     }
 
