@@ -16,6 +16,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // Child processes with deadlines (cancellation kills the child); its Foundation trait is
+        // not needed.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .target(name: "RuntimeKit"),
@@ -43,6 +47,13 @@ let package = Package(
             dependencies: ["RuntimeKit", "PThreadPrimitives", "CDispatchShim"]
         ),
         .target(
+            name: "Harness",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),  // FilePath, on Linux
+            ]
+        ),
+        .target(
             name: "Backends",
             dependencies: ["RuntimeKit", "PThreadRuntime", "SystemRuntimes"]
         ),
@@ -56,6 +67,10 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Backends", "RuntimeKit", "PThreadPrimitives"]
+        ),
+        .testTarget(
+            name: "HarnessTests",
+            dependencies: ["Harness"]
         ),
         .testTarget(
             name: "RuntimeKitTests",

@@ -1,0 +1,65 @@
+import Subprocess
+import SystemPackage
+
+/// How a child process ended, and what it printed.
+public struct ChildOutcome: Sendable {
+    public enum Ending: Sendable, Equatable {
+        case exited(Int32)
+        /// Killed by a signal it did not handle (a crash: SIGSEGV, SIGILL from a Swift trap, ...).
+        case signalled(Int32)
+        /// Still running at the deadline; it was killed.
+        case timedOut(Duration)
+    }
+
+    public let ending: Ending
+    public let standardOutput: String
+    public let standardError: String
+}
+
+/// Runs one child process to completion or to its deadline. The parent of a benchmark run starts
+/// one per case and repetition, so a crash or a hang costs that case alone.
+public enum ChildProcess {
+    /// The most a child may print on each stream. A case's record is a few kilobytes even with
+    /// thousands of raw samples; beyond this the child is misbehaving, and is reported as such.
+    public static let outputLimit = 16 * 1024 * 1024
+
+    /// - Parameters:
+    ///   - environment: variables set or replaced on top of the parent's environment
+    ///     (e.g. `LD_PRELOAD` for the jemalloc allocator).
+    ///   - deadline: wall time after which the child is killed and reported as timed out.
+    public static func run(
+        executable: String,
+        arguments: [String],
+        environment overrides: [String: String] = [:],
+        deadline: Duration
+    ) async throws -> ChildOutcome {
+        let environment = Environment.inherit.updating(
+            Dictionary(uniqueKeysWithValues: overrides.map { (Environment.Key(rawValue: $0.key)!, Optional($0.value)) }))
+        let finished: ChildOutcome? = try await withThrowingTaskGroup(of: ChildOutcome?.self) { group in
+            group.addTask {
+                let result = try await Subprocess.run(
+                    .path(FilePath(executable)),
+                    arguments: Arguments(arguments),
+                    environment: environment,
+                    output: .string(limit: outputLimit),
+                    error: .string(limit: outputLimit)
+                )
+                let ending: ChildOutcome.Ending
+                switch result.terminationStatus {
+                case .exited(let code): ending = .exited(Int32(code))
+                case .signaled(let signal): ending = .signalled(Int32(signal))
+                }
+                return ChildOutcome(ending: ending, standardOutput: result.standardOutput ?? "",
+                                    standardError: result.standardError ?? "")
+            }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil  // the deadline won
+            }
+            let first = try await group.next()!
+            group.cancelAll()  // cancelling the run kills the child (Subprocess ends with SIGKILL)
+            return first
+        }
+        return finished ?? ChildOutcome(ending: .timedOut(deadline), standardOutput: "", standardError: "")
+    }
+}

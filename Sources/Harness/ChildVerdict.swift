@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the parent makes of a child: the one record it printed, or a failure with the reason.
+/// A failed case is kept in the results with its reason; the run goes on.
+public enum ChildVerdict: Sendable, Equatable {
+    /// The last non-empty line of standard output: the child's record, still to be decoded.
+    case record(String)
+    case failed(reason: String)
+
+    /// Lines of standard error quoted in a failure reason: enough to show a trap's message.
+    public static let quotedErrorLines = 5
+
+    public init(_ outcome: ChildOutcome) {
+        switch outcome.ending {
+        case .timedOut(let deadline):
+            self = .failed(reason: "hung: still running after the \(deadline) deadline; killed")
+        case .signalled(let signal):
+            self = .failed(reason: "crashed: killed by \(Self.signalName(signal))" + Self.quote(outcome.standardError))
+        case .exited(let code) where code != 0:
+            self = .failed(reason: "exited with status \(code)" + Self.quote(outcome.standardError))
+        case .exited:
+            let lines = outcome.standardOutput.split(whereSeparator: \.isNewline)
+            guard let last = lines.last(where: { !$0.allSatisfy(\.isWhitespace) }) else {
+                self = .failed(reason: "printed no record (empty standard output)")
+                return
+            }
+            self = .record(String(last))
+        }
+    }
+
+    /// "SIGSEGV (11)", or "signal N" for one without a name.
+    public static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGBUS: "SIGBUS",
+                                      SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP"]
+        return names[signal].map { "\($0) (\(signal))" } ?? "signal \(signal)"
+    }
+
+    private static func quote(_ standardError: String) -> String {
+        let tail = standardError.split(whereSeparator: \.isNewline).suffix(quotedErrorLines)
+        return tail.isEmpty ? "" : "; stderr: " + tail.joined(separator: " | ")
+    }
+}

@@ -1,0 +1,51 @@
+import Harness
+import Testing
+
+/// Real child processes (/bin/sh) that behave and misbehave: the verdicts the runner records.
+@Suite("child processes: records, crashes, hangs, garbage")
+struct ChildProcessTests {
+    private func verdict(_ script: String, deadline: Duration = .seconds(60), environment: [String: String] = [:]) async throws -> ChildVerdict {
+        ChildVerdict(try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script],
+                                                environment: environment, deadline: deadline))
+    }
+
+    @Test("a well-behaved child: its last non-empty output line is the record")
+    func record() async throws {
+        #expect(try await verdict("echo progress; echo '{\"ok\":1}'; echo") == .record("{\"ok\":1}"))
+    }
+
+    @Test("the environment overrides reach the child")
+    func environment() async throws {
+        #expect(try await verdict("echo \"$RUNTIMEBENCH_PROBE\"", environment: ["RUNTIMEBENCH_PROBE": "seen"]) == .record("seen"))
+    }
+
+    @Test("a crash names the signal and quotes standard error")
+    func crash() async throws {
+        let result = try await verdict("echo 'Fatal error: boom' >&2; kill -SEGV $$")
+        guard case .failed(let reason) = result else { Issue.record("expected a failure, got \(result)"); return }
+        #expect(reason.contains("SIGSEGV"), "\(reason)")
+        #expect(reason.contains("Fatal error: boom"), "\(reason)")
+    }
+
+    @Test("a non-zero exit is a failure with its status")
+    func exitStatus() async throws {
+        #expect(try await verdict("echo nope >&2; exit 3") == .failed(reason: "exited with status 3; stderr: nope"))
+    }
+
+    @Test("a hang past the deadline is killed and reported")
+    func hang() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try await verdict("exec sleep 600", deadline: .milliseconds(300))
+        guard case .failed(let reason) = result else { Issue.record("expected a failure, got \(result)"); return }
+        #expect(reason.hasPrefix("hung"), "\(reason)")
+        // Not a timing verdict on the runtime, a check that the kill happened at all: without it
+        // the call would have waited the full 600 s.
+        #expect(clock.now - start < .seconds(300))
+    }
+
+    @Test("no output at all is a failure, not an empty record")
+    func silent() async throws {
+        #expect(try await verdict("true") == .failed(reason: "printed no record (empty standard output)"))
+    }
+}
