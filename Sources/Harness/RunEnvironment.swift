@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The machine a run was measured on, captured once per run and stored with the results, so a
+/// number is never read apart from the conditions that produced it. A fact that cannot be read
+/// is recorded as "unavailable: <reason>", never guessed.
+public struct RunEnvironment: Sendable, Codable, Equatable {
+    public let cpuModel: String
+    public let onlineCPUs: Int
+    public let kernel: String
+    /// "yes (hypervisor flag in /proc/cpuinfo)" / "no" — a VM usually has no PMU and noisier timing.
+    public let virtualMachine: String
+    public let cpuGovernor: String
+    public let perfEventParanoid: String
+    public let swiftCompiler: String
+    public let gitCommit: String
+    public let hostname: String
+
+    public static func capture(gitCommit: String) -> RunEnvironment {
+        var name = utsname()
+        uname(&name)
+        return RunEnvironment(
+            cpuModel: SystemFacts.cpuinfo("model name") ?? "unavailable: no 'model name' in /proc/cpuinfo",
+            onlineCPUs: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))),
+            kernel: "\(field(&name.sysname)) \(field(&name.release)) \(field(&name.machine))",
+            virtualMachine: Self.virtualMachine(),
+            cpuGovernor: SystemFacts.firstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+                ?? "unavailable: no cpufreq in /sys (common on VMs: the host sets the frequency)",
+            perfEventParanoid: SystemFacts.firstLine("/proc/sys/kernel/perf_event_paranoid")
+                ?? "unavailable: /proc/sys/kernel/perf_event_paranoid not readable",
+            swiftCompiler: compilerVersion,
+            gitCommit: gitCommit,
+            hostname: field(&name.nodename)
+        )
+    }
+
+    private static func virtualMachine() -> String {
+        guard let flags = SystemFacts.cpuinfo("flags") else { return "unavailable: no 'flags' in /proc/cpuinfo" }
+        return flags.split(separator: " ").contains("hypervisor") ? "yes (hypervisor flag in /proc/cpuinfo)" : "no"
+    }
+
+    /// The compiler that built this binary (what was measured), not whatever `swift` is on PATH.
+    private static var compilerVersion: String {
+        #if compiler(>=6.4)
+        "Swift 6.4 or later"
+        #elseif compiler(>=6.3)
+        "Swift 6.3"
+        #elseif compiler(>=6.2)
+        "Swift 6.2"
+        #else
+        "Swift 6.1 or earlier"
+        #endif
+    }
+}
+
+/// A C string field of `utsname` as a Swift string.
+private func field<T>(_ tuple: inout T) -> String {
+    withUnsafeBytes(of: &tuple) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}
