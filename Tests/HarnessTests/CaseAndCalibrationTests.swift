@@ -1,0 +1,38 @@
+import Harness
+import Testing
+
+@Suite("case ids and batch calibration")
+struct CaseAndCalibrationTests {
+    @Test("a case id is readable, stable and keeps the parameter order")
+    func caseID() {
+        let apply = BenchmarkCase(workload: "apply-stride", backend: "libdispatch",
+                                  parameters: [Parameter("body", "10ns"), Parameter("stride", "auto")], allocator: .system)
+        #expect(apply.id == "apply-stride/libdispatch/body=10ns,stride=auto/system")
+        let mutex = BenchmarkCase(workload: "mutex-uncontended", backend: BenchmarkCase.noBackend, parameters: [], allocator: .jemalloc)
+        #expect(mutex.id == "mutex-uncontended/none/-/jemalloc")
+        #expect(apply.parameter("stride") == "auto" && apply.parameter("threads") == nil)
+    }
+
+    @Test("calibration reaches the target with an operation of known cost", arguments: [1, 37, 5_000, 2_000_000])
+    func calibration(nanosecondsPerOperation: Int) {
+        var probes = 0
+        let batch = Calibration.batchSize(target: .milliseconds(10)) { n in
+            probes += 1
+            return .nanoseconds(n * nanosecondsPerOperation)
+        }
+        let sampleTime = Duration.nanoseconds(batch * nanosecondsPerOperation)
+        #expect(sampleTime >= .milliseconds(10), "a sample of \(batch) operations lasts \(sampleTime)")
+        #expect(sampleTime <= .milliseconds(25), "a sample of \(batch) operations lasts \(sampleTime): far past the target")
+        #expect(probes <= 40)
+    }
+
+    @Test("an operation that reads as free is capped, not looped on for ever")
+    func freeOperation() {
+        #expect(Calibration.batchSize { _ in .zero } == Calibration.maximumBatch)
+    }
+
+    @Test("an operation slower than the target runs once per sample")
+    func slowOperation() {
+        #expect(Calibration.batchSize(target: .milliseconds(10)) { n in .milliseconds(50 * n) } == 1)
+    }
+}
