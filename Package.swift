@@ -49,9 +49,23 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
+                "Backends", "RuntimeKit",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),  // FilePath, on Linux
             ]
+        ),
+        .target(
+            name: "CBodyCost",
+            path: "Benchmarks/CBodyCost"
+        ),
+        .target(
+            name: "Workloads",
+            dependencies: ["Harness", "Backends", "RuntimeKit", "CBodyCost", "PThreadPrimitives"],
+            path: "Benchmarks/Workloads"
+        ),
+        .target(
+            name: "Reports",
+            dependencies: ["Harness"]
         ),
         .target(
             name: "Backends",
@@ -60,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -73,7 +73,7 @@ public struct FileError: Error, CustomStringConvertible, Equatable {
     public let operation: String
     public let reason: String
 
-    init(path: String, operation: String, errno code: Int32) {
+    public init(path: String, operation: String, errno code: Int32) {
         self.path = path
         self.operation = operation
         reason = String(cString: strerror(code))

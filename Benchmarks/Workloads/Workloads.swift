@@ -1,0 +1,12 @@
+import Harness
+
+/// Every workload the suite knows, in report order. A new workload is one file in this folder
+/// and one line here.
+public enum Workloads {
+    public static let all: [any Workload] = [
+        Spin(),
+        MutexUncontended(),
+    ]
+
+    public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
+}

@@ -1,0 +1,53 @@
+/// Everything a run produced: the versioned content of results.json.
+public struct RunResults: Sendable, Codable {
+    /// Bumped when a field changes meaning, so a reader can refuse what it does not understand.
+    public static let currentSchema = 1
+
+    public var schema: Int = RunResults.currentSchema
+    public var environment: RunEnvironment
+    /// Metric name → "available" or "unavailable: reason", as seen by this machine's children.
+    public var counterAvailability: [String: String]
+    public var suite: String
+    public var repetitions: Int
+    public var sampleTimeNanoseconds: Int64
+    public var cases: [CaseResult]
+
+    public init(environment: RunEnvironment, counterAvailability: [String: String], suite: String,
+                repetitions: Int, sampleTimeNanoseconds: Int64, cases: [CaseResult]) {
+        self.environment = environment
+        self.counterAvailability = counterAvailability
+        self.suite = suite
+        self.repetitions = repetitions
+        self.sampleTimeNanoseconds = sampleTimeNanoseconds
+        self.cases = cases
+    }
+}
+
+/// One case across its repetitions (one child process each).
+public struct CaseResult: Sendable, Codable {
+    public let benchmarkCase: BenchmarkCase
+    public var records: [CaseRecord] = []
+    /// One reason per repetition that did not produce a record.
+    public var failures: [String] = []
+    /// Set when the case cannot run here at all (e.g. jemalloc not installed).
+    public var notApplicable: String?
+
+    public init(benchmarkCase: BenchmarkCase) { self.benchmarkCase = benchmarkCase }
+
+    /// Statistics of ns/operation over every sample of every repetition; nil without samples.
+    public var statistics: SampleStatistics? {
+        let all = records.flatMap(\.nanosecondsPerOperation)
+        return all.isEmpty ? nil : SampleStatistics(all)
+    }
+
+    /// The median of each repetition: how much separate processes disagree.
+    public var medianPerRepetition: [Double] {
+        records.map { SampleStatistics.percentile($0.nanosecondsPerOperation.sorted(), 0.5) }
+    }
+
+    public var status: String {
+        if let notApplicable { return "not applicable: \(notApplicable)" }
+        if records.isEmpty { return "failed: \(failures.first ?? "no record")" }
+        return failures.isEmpty ? "ok" : "partial: \(failures.count) of \(failures.count + records.count) repetitions failed"
+    }
+}

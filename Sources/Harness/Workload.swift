@@ -1,0 +1,52 @@
+import Backends
+
+/// A family of measurements the harness can run: it names its parameter sets per suite and, in
+/// the child process, prepares the operation for one case. Workloads live in Benchmarks/ (one file
+/// per family) and are generic over the runtime; the harness never knows a concrete one.
+public protocol Workload: Sendable {
+    /// Stable name, the first part of a case id ("spin", "mutex-uncontended", "apply-stride").
+    var name: String { get }
+    var summary: String { get }
+    /// What one operation is, for reports ("one critical section", "one iteration").
+    var operation: String { get }
+    /// False for workloads that measure a primitive directly; they run once, under backend "none".
+    var usesBackend: Bool { get }
+    /// The parameter sets to run in `suite` (each becomes one case per backend and allocator).
+    func parameterSets(for suite: Suite) -> [[Parameter]]
+    /// Builds the operation for `benchmarkCase` in the child. `backend` is nil when `usesBackend`
+    /// is false. Throws `WorkloadError` for a parameter it cannot use, or to say "not applicable".
+    func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation
+}
+
+/// One prepared operation of one case, alive for the whole child process.
+public protocol MeasuredOperation: AnyObject {
+    /// Performs `count` operations and returns when every one has completed.
+    func run(_ count: Int) throws
+    /// Checks everything run so far did what it should (a counter reached its expected value,
+    /// every index ran once), then releases the runtime. A fast wrong backend fails here.
+    func finish() throws
+}
+
+public enum WorkloadError: Error, Equatable, CustomStringConvertible {
+    case badParameter(String)
+    case notApplicable(String)
+    case verificationFailed(String)
+
+    public var description: String {
+        switch self {
+        case .badParameter(let why): "bad parameter: \(why)"
+        case .notApplicable(let why): "not applicable: \(why)"
+        case .verificationFailed(let why): "verification failed: \(why)"
+        }
+    }
+}
+
+/// How much to run.
+public enum Suite: String, Sendable, Codable, CaseIterable {
+    /// Seconds: one small case per workload, to check the machinery (CI, end-to-end tests).
+    case smoke
+    /// Under 3 minutes on a 2-core machine.
+    case quick
+    /// Under 30 minutes on a 2-core machine.
+    case full
+}

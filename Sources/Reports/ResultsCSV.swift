@@ -1,0 +1,57 @@
+import Harness
+
+/// results.csv: tidy, one row per case and metric, columns in a fixed order, RFC 4180 quoting.
+/// A metric that could not be measured has an empty value and its reason in `unavailable`, never
+/// a 0. Spreadsheet and dataframe friendly: filter by `metric`, pivot by `backend`.
+public enum ResultsCSV {
+    public static let columns = ["case_id", "workload", "backend", "parameters", "allocator", "status",
+                                 "metric", "unit", "value", "ci95_low", "ci95_high", "samples", "repetitions", "unavailable"]
+
+    public static func encode(_ run: RunResults) -> String {
+        var lines = [row(columns)]
+        for result in run.cases {
+            let c = result.benchmarkCase
+            let parameters = c.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+            let prefix = [c.id, c.workload, c.backend, parameters, c.allocator.rawValue, result.status]
+            let samples = "\(result.records.reduce(0) { $0 + $1.nanosecondsPerOperation.count })"
+            let repetitions = "\(result.records.count)"
+            guard let stats = result.statistics else {
+                lines.append(row(prefix + ["ns_per_op.median", "ns", "", "", "", samples, repetitions, result.status]))
+                continue
+            }
+            let interval = stats.medianInterval
+            let timing: [(String, Double, Bool)] = [
+                ("ns_per_op.median", stats.median, true), ("ns_per_op.mean", stats.mean, false),
+                ("ns_per_op.p10", stats.p10, false), ("ns_per_op.p90", stats.p90, false),
+                ("ns_per_op.min", stats.min, false), ("ns_per_op.max", stats.max, false),
+                ("ns_per_op.mad", stats.medianAbsoluteDeviation, false), ("ns_per_op.stddev", stats.standardDeviation, false),
+            ]
+            for (metric, value, withInterval) in timing {
+                lines.append(row(prefix + [metric, "ns", number(value),
+                                           withInterval ? number(interval.lower) : "", withInterval ? number(interval.upper) : "",
+                                           samples, repetitions, ""]))
+            }
+            for name in Set(result.records.flatMap { $0.metricsPerOperation.keys }).sorted() {
+                let values = result.records.compactMap { $0.metricsPerOperation[name] }.sorted()
+                lines.append(row(prefix + [name + ".per_op", "count", number(SampleStatistics.percentile(values, 0.5)),
+                                           "", "", samples, "\(values.count)", ""]))
+            }
+            for (name, reason) in (result.records.first?.unavailable ?? [:]).sorted(by: { $0.key < $1.key }) {
+                lines.append(row(prefix + [name + ".per_op", "count", "", "", "", samples, repetitions, reason]))
+            }
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// One record, each field quoted when RFC 4180 requires it (comma, quote, CR or LF).
+    public static func row(_ fields: [String]) -> String {
+        fields.map { field in
+            field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" })
+                ? "\"" + field.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+                : field
+        }.joined(separator: ",")
+    }
+
+    /// Shortest text that reads back as the same Double.
+    static func number(_ value: Double) -> String { "\(value)" }
+}

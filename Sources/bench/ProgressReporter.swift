@@ -1,0 +1,55 @@
+import Harness
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Progress of a run on standard error: one line updated in place with an ETA on a terminal,
+/// and one plain line per finished repetition elsewhere (CI logs, files).
+final class ProgressReporter: @unchecked Sendable {
+    private let total: Int
+    private let interactive = isatty(STDERR_FILENO) != 0
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+
+    init(total: Int) {
+        self.total = total
+        start = clock.now
+    }
+
+    func report(_ event: Runner.Event) {
+        switch event {
+        case .started(let index, let total, let id, let repetition) where interactive:
+            write("\r\u{1B}[2K[\(index)/\(total)] \(id) #\(repetition + 1)  \(eta(done: index - 1))")
+        case .started:
+            break
+        case .finished(let index, let total, let id, let repetition, let outcome):
+            if interactive {
+                if outcome != "ok" { write("\r\u{1B}[2K[\(index)/\(total)] \(id) #\(repetition + 1): \(outcome)\n") }
+                if index == total { write("\r\u{1B}[2K") }
+            } else {
+                write("[\(index)/\(total)] \(id) #\(repetition + 1): \(outcome)\n")
+            }
+        }
+    }
+
+    private func eta(done: Int) -> String {
+        guard done > 0 else { return "" }
+        let elapsed = clock.now - start
+        let remaining = elapsed / done * (total - done)
+        let seconds = Int(remaining.components.seconds)
+        return "ETA \(seconds / 60):" + (seconds % 60 < 10 ? "0" : "") + "\(seconds % 60)"
+    }
+
+    private func write(_ text: String) { writeToStandardError(text) }
+}
+
+/// Writes to file descriptor 2 directly: the C `stderr` global is shared mutable state that
+/// Swift 6 will not touch, and a progress line needs no buffering.
+func writeToStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if written < 0 { if errno == EINTR { continue } else { return } }
+        bytes = bytes.dropFirst(written)
+    }
+}
