@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,13 +1,3 @@
+// Everything is in the header (static inline, so Swift can inline the spin); SwiftPM needs one
+// source file to build a C target.
 #include "CBodyCost.h"
-
-void rb_spin(uint64_t rounds) {
-    for (uint64_t i = 0; i < rounds; i++) {
-#if defined(__x86_64__) || defined(__i386__)
-        __asm__ __volatile__("lfence" ::: "memory");
-#elif defined(__aarch64__)
-        __asm__ __volatile__("isb" ::: "memory");
-#else
-        __asm__ __volatile__("" ::: "memory");
-#endif
-    }
-}

@@ -1,7 +1,11 @@
 import ArgumentParser
 
+/// Synchronous on purpose: an async entry point starts libdispatch and Swift's cooperative pool
+/// in every process, and a `bench case` child must not carry threads it did not ask for (an
+/// uncontended mutex costs less while a process has one thread). Only `bench run` starts the
+/// concurrency runtime, through `runBlocking`.
 @main
-struct Bench: AsyncParsableCommand {
+struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure concurrency runtimes on this machine: queues, locks, semaphores, groups, apply striding.",

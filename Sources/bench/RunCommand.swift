@@ -8,7 +8,7 @@ import Workloads
 import Glibc
 #endif
 
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run workloads on backends, each case in its own process, and write the results.",
@@ -67,7 +67,11 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
+        try runBlocking { try await self.runAsync() }
+    }
+
+    private func runAsync() async throws {
         let plan: RunPlan
         do {
             plan = try RunPlan(

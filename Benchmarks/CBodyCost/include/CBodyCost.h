@@ -4,9 +4,24 @@
 #include <stdint.h>
 
 /// Spins for `rounds` serialized rounds: each round waits for every earlier instruction to
-/// finish (lfence on x86-64), so consecutive bodies cannot overlap in the out-of-order core and
-/// a body's cost is the same whether it runs alone or in a tight loop. A plain counted loop is
-/// not a reliable body cost: the processor overlaps consecutive bodies.
-void rb_spin(uint64_t rounds);
+/// finish (lfence on x86-64, isb on arm64), so consecutive bodies cannot overlap in the
+/// out-of-order core and a body's cost is the same alone or in a tight loop. A plain counted
+/// loop is not a reliable body cost: the processor overlaps consecutive bodies.
+///
+/// Static inline so Swift inlines it: with rounds = 0 what is left is one compiler barrier, so
+/// the empty operation measures the loop that calls it (the harness's own cost per operation),
+/// not a function call. The barrier keeps the compiler from deleting or merging operations.
+static inline void rb_spin(uint64_t rounds) {
+    __asm__ __volatile__("" ::: "memory");
+    for (uint64_t i = 0; i < rounds; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+        __asm__ __volatile__("lfence" ::: "memory");
+#elif defined(__aarch64__)
+        __asm__ __volatile__("isb" ::: "memory");
+#else
+        __asm__ __volatile__("" ::: "memory");
+#endif
+    }
+}
 
 #endif
