@@ -87,6 +87,10 @@ let package = Package(
             dependencies: ["Harness"]
         ),
         .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["bench", "Harness", "Reports"]
+        ),
+        .testTarget(
             name: "RuntimeKitTests",
             dependencies: ["RuntimeKit"]
         ),

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Harness
+import Reports
+import Testing
+
+/// Runs the built `bench` executable as a user would and checks what it leaves on disk.
+@Suite("bench CLI end to end")
+struct BenchCLITests {
+    /// `bench` is built next to the test bundle (this target depends on it).
+    static let bench: String = {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let testBinary = String(decoding: buffer[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(testBinary[..<(testBinary.lastIndex(of: "/") ?? testBinary.endIndex)]) + "/bench"
+    }()
+
+    static func temporaryDirectory() -> String {
+        var template = Array("/tmp/runtimebench-e2e-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
+    }
+
+    static func read(_ path: String) -> String? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var text = "", buffer = [CChar](repeating: 0, count: 65_536)
+        while fgets(&buffer, Int32(buffer.count), file) != nil { text += String(cString: buffer) }
+        return text
+    }
+
+    func bench(_ arguments: [String]) async throws -> ChildOutcome {
+        try await ChildProcess.run(executable: Self.bench, arguments: arguments, deadline: .seconds(120))
+    }
+
+    @Test("bench run --suite smoke writes results.json, results.csv and a journal, and exits 0")
+    func smokeRun() async throws {
+        let out = Self.temporaryDirectory() + "/run"
+        let outcome = try await bench(["run", "--suite", "smoke", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out])
+        #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
+        let json = try #require(Self.read(out + "/results.json"), "no results.json")
+        let run = try ResultsJSON.decode(json)
+        #expect(run.schema == RunResults.currentSchema)
+        #expect(!run.cases.isEmpty)
+        for result in run.cases where result.notApplicable == nil {
+            #expect(result.records.count == 2, "\(result.benchmarkCase.id): \(result.status)")
+            #expect(result.records.allSatisfy { $0.nanosecondsPerOperation.count == 3 && $0.batch >= 1 })
+        }
+        #expect(run.environment.onlineCPUs >= 1)
+        let csv = try #require(Self.read(out + "/results.csv"))
+        #expect(csv.hasPrefix(ResultsCSV.columns.joined(separator: ",") + "\r\n"))
+        let journal = try #require(Self.read(out + "/journal.jsonl"))
+        #expect(journal.split(separator: "\n").count == run.cases.count * 2, "one journal line per case and repetition")
+    }
+
+    @Test("an unknown backend is an error that lists the valid ones, and nothing is written")
+    func unknownBackend() async throws {
+        let out = Self.temporaryDirectory() + "/never"
+        let outcome = try await bench(["run", "--backend", "pthreads", "--out", out])
+        #expect(outcome.ending != .exited(0))
+        #expect(outcome.standardError.contains("unknown backend 'pthreads'"))
+        #expect(outcome.standardError.contains("pthread-mutex"), "the error should list the valid backends")
+        #expect(Self.read(out + "/journal.jsonl") == nil)
+    }
+
+    @Test("an invalid --filter says it is not a valid regular expression")
+    func badFilter() async throws {
+        let outcome = try await bench(["run", "--filter", "mutex(", "--out", Self.temporaryDirectory()])
+        #expect(outcome.ending != .exited(0))
+        #expect(outcome.standardError.contains("not a valid regular expression"), "\(outcome.standardError)")
+    }
+
+    @Test("zero repetitions or samples are refused")
+    func zeroCounts() async throws {
+        for arguments in [["--repetitions", "0"], ["--samples", "0"], ["--sample-ms", "0"]] {
+            let outcome = try await bench(["run"] + arguments)
+            #expect(outcome.ending != .exited(0))
+            #expect(outcome.standardError.contains("must be at least 1"), "\(arguments): \(outcome.standardError)")
+        }
+    }
+
+    @Test("an output directory that cannot be written is an error before any case runs")
+    func unwritableOutput() async throws {
+        let file = Self.temporaryDirectory() + "/a-file"
+        fclose(fopen(file, "w"))
+        let outcome = try await bench(["run", "--suite", "smoke", "--out", file + "/sub"])
+        #expect(outcome.ending != .exited(0))
+        #expect(outcome.standardError.contains("cannot write results to"), "\(outcome.standardError)")
+        #expect(!outcome.standardOutput.contains("["), "no case should have run")
+    }
+}
