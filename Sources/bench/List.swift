@@ -1,10 +1,12 @@
 import ArgumentParser
 import Backends
+import Harness
 import RuntimeKit
+import Workloads
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List the registered backends, their worker counts and unsupported behaviours."
+        abstract: "List workloads (with their parameters per suite), backends, allocators and suites."
     )
 
     @Flag(help: "Print only the backend ids, one per line (for scripts).")
@@ -15,12 +17,22 @@ struct List: ParsableCommand {
             Backends.ids.forEach { print($0) }
             return
         }
+        print("Workloads (parameters in the quick suite):")
+        for workload in Workloads.all {
+            let sets = workload.parameterSets(for: .quick).map { $0.map { "\($0.name)=\($0.value)" }.joined(separator: ",") }
+            print("  \(workload.name)\(workload.usesBackend ? "" : " (no backend)")\n    \(workload.summary)\n    one operation: \(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
+        }
+        print("\nBackends:")
         for backend in Backends.all {
-            print("\(backend.id)\n  \(backend.summary)\n  workers: \(workerCount(of: backend.runtime)) (with workers: 0)")
+            print("  \(backend.id)\n    \(backend.summary)\n    workers: \(workerCount(of: backend.runtime)) (with workers: 0)")
             for (behaviour, reason) in backend.unsupported.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                print("  not supported: \(behaviour): \(reason)")
+                print("    not supported: \(behaviour): \(reason)")
             }
         }
+        print("\nAllocators:")
+        print("  system    glibc malloc")
+        print("  jemalloc  " + (JemallocLibrary.locate().map { "LD_PRELOAD=\($0)" } ?? "not installed (tools/install-deps.sh installs it); its cases are reported not applicable"))
+        print("\nSuites: smoke (seconds, checks the machinery), quick (under 3 minutes), full (under 30 minutes)")
     }
 
     private func workerCount<R: ConcurrencyRuntime>(of runtime: R.Type) -> Int {
