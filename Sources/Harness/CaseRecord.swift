@@ -19,10 +19,13 @@ public struct CaseRecord: Sendable, Codable, Equatable {
     public let unavailable: [String: String]
     /// The workers the runtime really used (a backend may ignore the request).
     public let workers: Int?
+    /// The CPUs the child could run on while measuring (all of them unless pinned).
+    public let cpus: [Int]
 
     public init(version: Int = CaseRecord.currentVersion, caseID: String, repetition: Int, batch: Int,
                 nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double],
-                unavailable: [String: String], workers: Int?) {
+                unavailable: [String: String], workers: Int?, cpus: [Int]) {
+        self.cpus = cpus
         self.version = version
         self.caseID = caseID
         self.repetition = repetition

@@ -8,8 +8,11 @@ public struct ChildRequest: Sendable, Codable, Equatable {
     public let samples: Int
     public let sampleTimeNanoseconds: Int64
     public let warmupNanoseconds: Int64
+    /// CPUs to pin the child to before anything else, or nil to leave it free.
+    public let cpus: [Int]?
 
-    public init(benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler) {
+    public init(benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler, cpus: [Int]? = nil) {
+        self.cpus = cpus
         self.benchmarkCase = benchmarkCase
         self.repetition = repetition
         samples = sampler.samples

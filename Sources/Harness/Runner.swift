@@ -10,8 +10,11 @@ public struct Runner: Sendable {
     public let deadline: Duration
     /// Path of libjemalloc.so.2 for LD_PRELOAD, or nil when jemalloc is not installed.
     public let jemalloc: String?
+    /// CPUs every child is pinned to, or nil.
+    public let cpus: [Int]?
 
-    public init(executable: String, sampler: Sampler, deadline: Duration, jemalloc: String?) {
+    public init(executable: String, sampler: Sampler, deadline: Duration, jemalloc: String?, cpus: [Int]? = nil) {
+        self.cpus = cpus
         self.executable = executable
         self.sampler = sampler
         self.deadline = deadline
@@ -53,7 +56,7 @@ public struct Runner: Sendable {
             }
             environment["LD_PRELOAD"] = jemalloc
         }
-        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler)
+        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus)
         let outcome = try await ChildProcess.run(executable: executable, arguments: ["case", request.encoded()],
                                                  environment: environment, deadline: deadline)
         if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {

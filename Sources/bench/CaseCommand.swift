@@ -27,6 +27,9 @@ struct CaseCommand: ParsableCommand {
         } catch {
             throw ValidationError("the request is not valid JSON for this bench: \(error)")
         }
+        if let cpus = request.cpus {
+            try CPUAffinity.pin(to: cpus)  // first: every thread created from here on inherits it
+        }
         let benchmarkCase = request.benchmarkCase
         guard let workload = Workloads.named(benchmarkCase.workload) else {
             throw ValidationError("unknown workload '\(benchmarkCase.workload)'")
@@ -42,7 +45,8 @@ struct CaseCommand: ParsableCommand {
             let record = CaseRecord(
                 version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
                 batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
-                metricsPerOperation: measured.metricsPerOperation, unavailable: [:], workers: nil)
+                metricsPerOperation: measured.metricsPerOperation, unavailable: [:], workers: nil,
+                cpus: CPUAffinity.current())
             print(String(decoding: try JSONEncoder().encode(record), as: UTF8.self))
         } catch let error as WorkloadError {
             if case .notApplicable(let why) = error {

@@ -54,6 +54,9 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Seconds after which a child is killed and its repetition recorded as hung.")
     var deadline = 60
 
+    @Option(help: "Pin every child to these CPUs, e.g. 1 or 0,2-3 (default: not pinned).")
+    var cpus: String?
+
     @Option(help: "Directory for results.json, results.csv and journal.jsonl (default: bench-results/<time>).")
     var out: String?
 
@@ -83,6 +86,12 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
+        let pinned: [Int]?
+        do {
+            pinned = try cpus.map { text throws(PlanError) in try CPUAffinity.parse(text) }
+        } catch {
+            throw ValidationError(error.description)
+        }
         let directory = out ?? "bench-results/\(Self.timestamp())"
         let journal: ResultsJournal
         do {
@@ -94,7 +103,7 @@ struct RunCommand: ParsableCommand {
 
         let sampler = Sampler(sampleTime: .milliseconds(sampleMilliseconds), samples: samples)
         let runner = Runner(executable: Self.ownExecutable(), sampler: sampler, deadline: .seconds(deadline),
-                            jemalloc: JemallocLibrary.locate())
+                            jemalloc: JemallocLibrary.locate(), cpus: pinned)
         let progress = ProgressReporter(total: plan.cases.count * plan.repetitions)
         print("bench: \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
         let results = try await runner.run(plan, journal: journal, progress: progress.report)

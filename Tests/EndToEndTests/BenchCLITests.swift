@@ -53,6 +53,18 @@ struct BenchCLITests {
         #expect(journal.split(separator: "\n").count == run.cases.count * 2, "one journal line per case and repetition")
     }
 
+    @Test("--cpus pins every child: each record says it ran on CPU 0 only")
+    func pinned() async throws {
+        let out = Self.temporaryDirectory() + "/pinned"
+        let outcome = try await bench(["run", "--suite", "smoke", "--workload", "spin", "--allocator", "system",
+                                       "--repetitions", "1", "--samples", "2", "--sample-ms", "1", "--cpus", "0", "--out", out])
+        #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
+        let run = try ResultsJSON.decode(try #require(Self.read(out + "/results.json")))
+        let records = run.cases.flatMap(\.records)
+        #expect(!records.isEmpty)
+        #expect(records.allSatisfy { $0.cpus == [0] }, "\(records.map(\.cpus))")
+    }
+
     @Test("an unknown backend is an error that lists the valid ones, and nothing is written")
     func unknownBackend() async throws {
         let out = Self.temporaryDirectory() + "/never"

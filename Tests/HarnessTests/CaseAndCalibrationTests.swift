@@ -36,3 +36,23 @@ struct CaseAndCalibrationTests {
         #expect(Calibration.batchSize(target: .milliseconds(10)) { n in .milliseconds(50 * n) } == 1)
     }
 }
+
+@Suite("CPU pinning")
+struct CPUAffinityTests {
+    @Test("--cpus lists and ranges parse; nonsense and missing CPUs are refused with the reason")
+    func parse() throws {
+        #expect(try CPUAffinity.parse("0") == [0])
+        #expect(try CPUAffinity.parse("1,0,0-1") == [0, 1])
+        #expect(throws: PlanError.self) { try CPUAffinity.parse("a") }
+        #expect(throws: PlanError.self) { try CPUAffinity.parse("1-0") }
+        #expect(throws: PlanError.self) { try CPUAffinity.parse("4096") }
+        do { _ = try CPUAffinity.parse("0,,1") } catch { #expect(error.description.contains("'0,,1'")) }
+    }
+
+    @Test("the current affinity is the set of usable CPUs")
+    func current() {
+        let cpus = CPUAffinity.current()
+        #expect(!cpus.isEmpty)
+        #expect(cpus.allSatisfy { $0 >= 0 })
+    }
+}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Pins this process to a set of CPUs (`sched_setaffinity`), before the runtime creates any
+/// thread: threads inherit the mask, so a pinned case's workers stay on those CPUs too. Pinning
+/// cuts migrations and cross-core noise at the price of realism; it is opt-in (`--cpus`).
+public enum CPUAffinity {
+    /// Parses "0,2-3" into [0, 2, 3].
+    public static func parse(_ text: String) throws(PlanError) -> [Int] {
+        var cpus: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+            switch bounds.count {
+            case 1 where bounds[0] != nil:
+                cpus.append(bounds[0]!)
+            case 2 where bounds[0] != nil && bounds[1] != nil && bounds[0]! <= bounds[1]!:
+                cpus += Array(bounds[0]!...bounds[1]!)
+            default:
+                throw .invalid("--cpus '\(text)': '\(part)' is not a CPU number or a range like 2-3")
+            }
+        }
+        let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        if let bad = cpus.first(where: { $0 < 0 || $0 >= online }) {
+            throw .invalid("--cpus '\(text)': CPU \(bad) does not exist (this machine has CPUs 0-\(online - 1))")
+        }
+        return Array(Set(cpus)).sorted()
+    }
+
+    /// Restricts the calling process to `cpus`.
+    public static func pin(to cpus: [Int]) throws(FileError) {
+        var set = cpu_set_t()
+        withUnsafeMutableBytes(of: &set) { bytes in
+            for cpu in cpus where cpu / 8 < bytes.count {
+                bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8)  // CPU_SET: bit `cpu` of the mask, little-endian words
+            }
+        }
+        guard affinityCall("sched_setaffinity", &set) == 0 else {
+            throw FileError(path: "sched_setaffinity", operation: "pin to CPUs \(cpus) with", errno: errno)
+        }
+    }
+
+    /// The CPUs this process may run on now.
+    public static func current() -> [Int] {
+        var set = cpu_set_t()
+        guard affinityCall("sched_getaffinity", &set) == 0 else { return [] }
+        return withUnsafeBytes(of: &set) { bytes in
+            (0..<(bytes.count * 8)).filter { bytes[$0 / 8] & (UInt8(1) << UInt8($0 % 8)) != 0 }
+        }
+    }
+
+    /// `sched_setaffinity` / `sched_getaffinity` are GNU extensions the Glibc module does not
+    /// export (they need _GNU_SOURCE); both are ordinary glibc symbols with the signature
+    /// `int (pid_t pid, size_t size, cpu_set_t *mask)`, so they are looked up by name. pid 0 is
+    /// the calling thread, whose mask new threads inherit. Returns -1 with errno set on failure.
+    private static func affinityCall(_ name: String, _ set: inout cpu_set_t) -> Int32 {
+        typealias Signature = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {  // RTLD_DEFAULT
+            errno = ENOSYS
+            return -1
+        }
+        let function = unsafeBitCast(symbol, to: Signature.self)
+        return withUnsafeMutableBytes(of: &set) { function(0, $0.count, $0.baseAddress!) }
+    }
+}
