@@ -1,0 +1,72 @@
+import ArgumentParser
+import Harness
+import Workloads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check what this machine can measure: counters, allocators, timing noise, with advice.",
+        discussion: """
+            Prints the environment a run would record, which metrics are available (and why the
+            others are not), whether jemalloc can be preloaded, and a one-second noise estimate:
+            the spread of a fixed spin sampled 50 times. Use it before trusting small differences.
+            """
+    )
+
+    func run() throws {
+        let environment = RunEnvironment.capture(gitCommit: RunCommand.gitCommit())
+        print("Machine")
+        print("  CPU:               \(environment.cpuModel), \(environment.onlineCPUs) online, this process may use \(CPUAffinity.current())")
+        print("  kernel:            \(environment.kernel)")
+        print("  virtual machine:   \(environment.virtualMachine)")
+        print("  CPU governor:      \(environment.cpuGovernor)")
+        print("  perf_event_paranoid: \(environment.perfEventParanoid)  (running as \(geteuid() == 0 ? "root" : "uid \(geteuid())"))")
+        print("  compiler:          \(environment.swiftCompiler)")
+
+        print("\nAllocators")
+        print("  system:   glibc malloc")
+        print("  jemalloc: " + (JemallocLibrary.locate().map { "available (LD_PRELOAD=\($0))" } ?? "unavailable: libjemalloc.so.2 not found (tools/install-deps.sh installs it)"))
+
+        let operation = try Spin().prepare(BenchmarkCase(workload: "spin", backend: BenchmarkCase.noBackend,
+                                                         parameters: [Parameter("rounds", "100")], allocator: .system), backend: nil)
+        let noise = try NoiseEstimate.measure(operation)
+        try operation.finish()
+        let stats = noise.statistics
+        print("\nTiming noise (spin of 100 rounds, \(NoiseEstimate.samples) samples of \(NoiseEstimate.sampleTime))")
+        print("  median \(SummaryTable.format(stats.median)) ns, p10–p90 \(SummaryTable.format(stats.p10))–\(SummaryTable.format(stats.p90)) ns, "
+              + "spread \(percent(noise.spreadPercent)), CV \(percent(noise.variationPercent)), \(stats.outliers.total) outliers: \(noise.verdict)")
+
+        print("\nAdvice")
+        for line in advice(environment, noise) { print("  - \(line)") }
+    }
+
+    private func advice(_ environment: RunEnvironment, _ noise: NoiseEstimate) -> [String] {
+        var lines: [String] = []
+        if noise.spreadPercent > NoiseEstimate.noisyAbovePercent {
+            lines.append("timing is noisy (spread \(percent(noise.spreadPercent))): use more --repetitions, close other work, or pin with --cpus")
+        }
+        if environment.virtualMachine.hasPrefix("yes") {
+            lines.append("this is a virtual machine: hardware counters usually need a PMU passed through; expect them unavailable")
+        }
+        if environment.cpuGovernor.hasPrefix("unavailable") {
+            lines.append("no CPU frequency control visible: the host decides; compare runs made close together")
+        } else if environment.cpuGovernor != "performance" {
+            lines.append("CPU governor is '\(environment.cpuGovernor)': 'performance' avoids frequency ramps between samples")
+        }
+        if geteuid() != 0, let level = Int(environment.perfEventParanoid), level >= 2 {
+            lines.append("perf_event_paranoid is \(level) and you are not root: kernel events (context switches from perf) are excluded; rusage supplies them")
+        }
+        if JemallocLibrary.locate() == nil {
+            lines.append("install jemalloc (tools/install-deps.sh) to compare allocators")
+        }
+        if CPUAffinity.current().count < environment.onlineCPUs {
+            lines.append("this process is restricted to CPUs \(CPUAffinity.current()): backends sized from the CPU count may oversubscribe")
+        }
+        return lines.isEmpty ? ["nothing to change"] : lines
+    }
+
+    private func percent(_ value: Double) -> String { "\(SummaryTable.format(value))%" }
+}
