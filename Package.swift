@@ -39,6 +39,11 @@ let package = Package(
             ]
         ),
         .target(
+            name: "StealingRuntime",
+            dependencies: ["RuntimeKit", "PThreadPrimitives"],
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "CDispatchShim",
             linkerSettings: [.linkedLibrary("dispatch")]
         ),
@@ -89,6 +94,10 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["bench", "Harness", "Reports"]
+        ),
+        .testTarget(
+            name: "StealingTests",
+            dependencies: ["StealingRuntime", "PThreadPrimitives"]
         ),
         .testTarget(
             name: "RuntimeKitTests",
