@@ -40,7 +40,10 @@ let package = Package(
         ),
         .target(
             name: "StealingRuntime",
-            dependencies: ["RuntimeKit", "PThreadPrimitives"],
+            dependencies: [
+                "RuntimeKit", "PThreadPrimitives",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             exclude: ["README.md"]
         ),
         .target(
@@ -74,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "Backends",
-            dependencies: ["RuntimeKit", "PThreadRuntime", "SystemRuntimes"]
+            dependencies: ["RuntimeKit", "PThreadRuntime", "StealingRuntime", "SystemRuntimes"]
         ),
         .executableTarget(
             name: "bench",

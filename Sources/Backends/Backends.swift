@@ -1,4 +1,5 @@
 import PThreadRuntime
+import StealingRuntime
 import RuntimeKit
 import SystemRuntimes
 
@@ -21,6 +22,7 @@ public struct Backend: Sendable, CustomStringConvertible {
 public enum Backends {
     public static let all: [Backend] = [
         Backend(PThreadRuntime.self),
+        Backend(StealingRuntime.self),
         Backend(DispatchRuntime.self),
         Backend(CDispatchRuntime.self),
         Backend(SwiftConcurrencyRuntime.self),

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import PThreadPrimitives
+import RuntimeKit
+import StealingRuntime
+import Synchronization
+import Testing
+
+@Suite("work-stealing pool under load")
+struct StealingRuntimeStressTests {
+    /// 10,000,000 tasks: half submitted by two outside threads (through the injector), half
+    /// spawned from inside tasks (onto workers' own deques, overflowing into the injector and
+    /// being stolen). Each task marks its own slot; every slot must end at exactly one.
+    @Test("10,000,000 tasks from outside threads and from inside tasks each run exactly once")
+    func tenMillionTasks() {
+        let total = 10_000_000
+        let outsideThreads = 2
+        let outsideTasks = total / 2
+        let parents = 5_000
+        let childrenPerParent = (total - outsideTasks) / parents
+        let runtime = StealingRuntime(workers: 0)
+        let ledger = TakenLedger(count: total)
+        let group = runtime.makeGroup()
+
+        // Inside: each parent spawns its children from a worker; indices after the outside ones.
+        for parent in 0..<parents {
+            runtime.async(group: group) {
+                for child in 0..<childrenPerParent {
+                    runtime.async(group: group) { ledger.record(outsideTasks + parent * childrenPerParent + child) }
+                }
+            }
+        }
+        // Outside: two threads submit through the injector at the same time.
+        let share = outsideTasks / outsideThreads
+        let submitters = (0..<outsideThreads).map { thread in
+            PThread.spawn {
+                for index in (thread * share)..<((thread + 1) * share) {
+                    runtime.async(group: group) { ledger.record(index) }
+                }
+            }
+        }
+        submitters.forEach { $0.join() }
+        group.wait()
+        runtime.shutdown()
+
+        var wrong = 0
+        for index in 0..<total where ledger.times(index) != 1 { wrong += 1 }
+        #expect(wrong == 0, "\(wrong) of \(total) tasks did not run exactly once")
+    }
+
+    @Test("an idle pool parks: its workers use (almost) no CPU while nothing is submitted")
+    func idlePoolSleeps() {
+        let runtime = StealingRuntime(workers: 2)
+        defer { runtime.shutdown() }
+        runtime.async {}
+        sleepFor(milliseconds: 50)  // let the workers finish that block and park
+        let before = runtime.workerCPUTime()
+        sleepFor(milliseconds: 300)
+        let used = runtime.workerCPUTime() - before
+        // Spinning workers would burn ~600 ms of CPU here; parked ones a few µs. The bound is a
+        // tenth of one core's time, far from both, so a busy machine cannot flip the verdict.
+        #expect(used < .milliseconds(30), "an idle pool used \(used) of CPU in 300 ms")
+    }
+}
+
+func sleepFor(milliseconds: Int) {
+    var request = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 { request = remaining }
+}
