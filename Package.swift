@@ -68,7 +68,7 @@ let package = Package(
         ),
         .target(
             name: "Workloads",
-            dependencies: ["Harness", "Backends", "RuntimeKit", "CBodyCost", "PThreadPrimitives"],
+            dependencies: ["Harness", "Backends", "RuntimeKit", "CBodyCost", "PThreadPrimitives", "StealingRuntime"],
             path: "Benchmarks/Workloads"
         ),
         .target(

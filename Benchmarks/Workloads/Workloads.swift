@@ -6,6 +6,7 @@ public enum Workloads {
     public static let all: [any Workload] = [
         Spin(),
         MutexUncontended(),
+        ForkJoin(),
     ]
 
     public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }

@@ -84,14 +84,26 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     private func submit(_ job: StealingJob) {
         if let worker = CurrentWorker.of(self) {
-            if !worker.deque.push(job) {
-                spillHalf(of: worker)
-                _ = worker.deque.push(job)
-            }
+            pushLocal(job, on: worker)
         } else {
             injector.push(job)
+            sleepers.notifyOne()
+        }
+    }
+
+    /// Pushes onto the calling worker's own deque (spilling half first if it is full) and wakes a
+    /// sleeper to come and steal it.
+    func pushLocal(_ job: StealingJob, on worker: Worker) {
+        if !worker.deque.push(job) {
+            spillHalf(of: worker)
+            _ = worker.deque.push(job)
         }
         sleepers.notifyOne()
+    }
+
+    /// The injector, then every other worker's deque once: a joiner's way to help.
+    func stealAny(for worker: Worker) -> StealingJob? {
+        injector.pop() ?? stealFromOthers(worker)
     }
 
     /// A full deque moves its older half to the injector, where any worker can find it.
