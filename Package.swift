@@ -55,6 +55,15 @@ let package = Package(
             dependencies: ["RuntimeKit", "PThreadPrimitives", "CDispatchShim"]
         ),
         .target(
+            name: "CPerfEvent",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+        .target(
+            name: "Counters",
+            dependencies: ["CPerfEvent"],
+            exclude: ["README.md"]
+        ),
+        .target(
             name: "Harness",
             dependencies: [
                 "Backends", "RuntimeKit",
@@ -82,13 +91,17 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ConformanceTests",
             dependencies: ["Backends", "RuntimeKit", "PThreadPrimitives"]
+        ),
+        .testTarget(
+            name: "CountersTests",
+            dependencies: ["Counters"]
         ),
         .testTarget(
             name: "HarnessTests",

@@ -6,6 +6,7 @@ public enum Workloads {
     public static let all: [any Workload] = [
         Spin(),
         MutexUncontended(),
+        MallocFree(),
         ForkJoin(),
     ]
 

@@ -5,7 +5,8 @@ public struct RunResults: Sendable, Codable {
 
     public var schema: Int = RunResults.currentSchema
     public var environment: RunEnvironment
-    /// Metric name → "available" or "unavailable: reason", as seen by this machine's children.
+    /// Metric name → "available" or "unavailable: reason", as the children saw it. A metric
+    /// available under one allocator only (jemalloc's) says so.
     public var counterAvailability: [String: String]
     public var suite: String
     public var repetitions: Int
@@ -49,5 +50,20 @@ public struct CaseResult: Sendable, Codable {
         if let notApplicable { return "not applicable: \(notApplicable)" }
         if records.isEmpty { return "failed: \(failures.first ?? "no record")" }
         return failures.isEmpty ? "ok" : "partial: \(failures.count) of \(failures.count + records.count) repetitions failed"
+    }
+}
+
+extension RunResults {
+    /// Merges what every child reported: available where any child measured it, otherwise the
+    /// first reason given.
+    public static func counterAvailability(of cases: [CaseResult]) -> [String: String] {
+        var availability: [String: String] = [:]
+        for record in cases.flatMap(\.records) {
+            for metric in record.metricsPerOperation.keys { availability[metric] = "available" }
+            for (metric, reason) in record.unavailable where availability[metric] == nil {
+                availability[metric] = "unavailable: \(reason)"
+            }
+        }
+        return availability
     }
 }

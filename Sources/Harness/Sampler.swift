@@ -23,11 +23,11 @@ public struct Sampler: Sendable {
         self.warmup = warmup
     }
 
-    /// - Parameter readCounters: a cumulative snapshot of every available counter (name →
-    ///   value); called twice per sample, outside the timed region.
+    /// - Parameter counters: read twice per sample, just outside the timed region, into buffers
+    ///   allocated here beforehand, so reading adds no allocation to what is measured.
     public func measure(
         _ operation: any MeasuredOperation,
-        readCounters: () -> [String: Double] = { [:] }
+        counters: (any SampleCounters)? = nil
     ) throws -> (batch: Int, nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double]) {
         let clock = ContinuousClock()
         let warmupEnd = clock.now + warmup
@@ -38,19 +38,22 @@ public struct Sampler: Sendable {
         }
         let batch = try Calibration.batchSize(target: sampleTime) { n in try clock.measure { try operation.run(n) } }
 
-        var perOperation: [Double] = []
-        perOperation.reserveCapacity(samples)
-        var totals: [String: Double] = [:]
-        for _ in 0..<samples {
-            let before = readCounters()
+        let names = counters?.names ?? []
+        let before = UnsafeMutableBufferPointer<Double>.allocate(capacity: names.count)
+        let after = UnsafeMutableBufferPointer<Double>.allocate(capacity: names.count)
+        defer { before.deallocate(); after.deallocate() }
+        var totals = [Double](repeating: 0, count: names.count)
+        var perOperation = [Double](repeating: 0, count: samples)
+        for sample in 0..<samples {
+            counters?.read(into: before)
             let elapsed = try clock.measure { try operation.run(batch) }
-            let after = readCounters()
-            perOperation.append(Double(elapsed.nanosecondsSaturating) / Double(batch))
-            for (name, end) in after {
-                if let start = before[name] { totals[name, default: 0] += end - start }
-            }
+            counters?.read(into: after)
+            perOperation[sample] = Double(elapsed.nanosecondsSaturating) / Double(batch)
+            for slot in 0..<names.count { totals[slot] += after[slot] - before[slot] }  // NaN taints a metric for good
         }
         let operations = Double(batch) * Double(samples)
-        return (batch, perOperation, totals.mapValues { $0 / operations })
+        var metrics: [String: Double] = [:]
+        for (slot, name) in names.enumerated() where !totals[slot].isNaN { metrics[name] = totals[slot] / operations }
+        return (batch, perOperation, metrics)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backends
+import Counters
 import FoundationEssentials
 import Harness
 import Workloads
@@ -30,6 +31,9 @@ struct CaseCommand: ParsableCommand {
         if let cpus = request.cpus {
             try CPUAffinity.pin(to: cpus)  // first: every thread created from here on inherits it
         }
+        // Counters before anything creates a thread: with inherit, perf events count only
+        // threads created after they were opened.
+        let counters = CounterSet()
         let benchmarkCase = request.benchmarkCase
         guard let workload = Workloads.named(benchmarkCase.workload) else {
             throw ValidationError("unknown workload '\(benchmarkCase.workload)'")
@@ -40,12 +44,12 @@ struct CaseCommand: ParsableCommand {
         }
         do {
             let operation = try workload.prepare(benchmarkCase, backend: backend)
-            let measured = try request.sampler.measure(operation)
+            let measured = try request.sampler.measure(operation, counters: counters)
             try operation.finish()
             let record = CaseRecord(
                 version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
                 batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
-                metricsPerOperation: measured.metricsPerOperation, unavailable: [:], workers: nil,
+                metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable, workers: nil,
                 cpus: CPUAffinity.current())
             print(String(decoding: try JSONEncoder().encode(record), as: UTF8.self))
         } catch let error as WorkloadError {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Counters
 import Harness
 import Workloads
 #if canImport(Glibc)
@@ -17,6 +18,7 @@ struct DoctorCommand: ParsableCommand {
     )
 
     func run() throws {
+        let counters = CounterSet()  // first, like a child: nothing has created threads yet
         let environment = RunEnvironment.capture(gitCommit: RunCommand.gitCommit())
         print("Machine")
         print("  CPU:               \(environment.cpuModel), \(environment.onlineCPUs) online, this process may use \(CPUAffinity.current())")
@@ -25,6 +27,13 @@ struct DoctorCommand: ParsableCommand {
         print("  CPU governor:      \(environment.cpuGovernor)")
         print("  perf_event_paranoid: \(environment.perfEventParanoid)  (running as \(geteuid() == 0 ? "root" : "uid \(geteuid())"))")
         print("  compiler:          \(environment.swiftCompiler)")
+
+        print("\nCounters (as a child of `bench run` would see them, with the system allocator)")
+        for (metric, reason) in counters.availability.sorted(by: { $0.key < $1.key }) {
+            print("  \(metric.padding(to: 32, rightAligned: false)) \(reason.map { "unavailable: \($0)" } ?? "available")")
+        }
+        let papi = PAPIProbe()
+        print("  \("PAPI".padding(to: 32, rightAligned: false)) \(papi.summary)")
 
         print("\nAllocators")
         print("  system:   glibc malloc")
@@ -40,10 +49,10 @@ struct DoctorCommand: ParsableCommand {
               + "spread \(percent(noise.spreadPercent)), CV \(percent(noise.variationPercent)), \(stats.outliers.total) outliers: \(noise.verdict)")
 
         print("\nAdvice")
-        for line in advice(environment, noise) { print("  - \(line)") }
+        for line in advice(environment, noise, counters) { print("  - \(line)") }
     }
 
-    private func advice(_ environment: RunEnvironment, _ noise: NoiseEstimate) -> [String] {
+    private func advice(_ environment: RunEnvironment, _ noise: NoiseEstimate, _ counters: CounterSet) -> [String] {
         var lines: [String] = []
         if noise.spreadPercent > NoiseEstimate.noisyAbovePercent {
             lines.append("timing is noisy (spread \(percent(noise.spreadPercent))): use more --repetitions, close other work, or pin with --cpus")
@@ -58,6 +67,9 @@ struct DoctorCommand: ParsableCommand {
         }
         if geteuid() != 0, let level = Int(environment.perfEventParanoid), level >= 2 {
             lines.append("perf_event_paranoid is \(level) and you are not root: kernel events (context switches from perf) are excluded; rusage supplies them")
+        }
+        if let reason = counters.availability["syscalls"] ?? nil, reason.contains("not visible"), geteuid() == 0 {
+            lines.append("mount tracefs to count system calls per operation: mount -t tracefs nodev /sys/kernel/tracing")
         }
         if JemallocLibrary.locate() == nil {
             lines.append("install jemalloc (tools/install-deps.sh) to compare allocators")

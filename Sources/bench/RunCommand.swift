@@ -109,7 +109,7 @@ struct RunCommand: ParsableCommand {
         let results = try await runner.run(plan, journal: journal, progress: progress.report)
 
         let environment = RunEnvironment.capture(gitCommit: Self.gitCommit())
-        let run = RunResults(environment: environment, counterAvailability: [:], suite: suite, repetitions: repetitions,
+        let run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: results), suite: suite, repetitions: repetitions,
                              sampleTimeNanoseconds: Int64(sampleMilliseconds) * 1_000_000, cases: results)
         try ResultsWriter.write(run, to: directory)
         SummaryTable.print(results)

@@ -65,6 +65,26 @@ struct BenchCLITests {
         #expect(records.allSatisfy { $0.cpus == [0] }, "\(records.map(\.cpus))")
     }
 
+    @Test("under jemalloc, a known allocation pattern reads as exactly its bytes per operation")
+    func jemallocCounts() async throws {
+        guard let library = JemallocLibrary.locate() else {
+            let reason = "jemalloc not installed (tools/install-deps.sh installs it; CI does)"
+            print("⊘ skipped: not applicable here: \(reason)")
+            try Test.cancel(Comment(rawValue: reason))
+        }
+        let out = Self.temporaryDirectory() + "/jemalloc"
+        let outcome = try await bench(["run", "--workload", "malloc-free", "--filter", "size=4096/", "--allocator", "jemalloc",
+                                       "--repetitions", "1", "--samples", "3", "--sample-ms", "2", "--out", out])
+        #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
+        let run = try ResultsJSON.decode(try #require(Self.read(out + "/results.json")))
+        let record = try #require(run.cases.first?.records.first, "no record with \(library)")
+        let bytes = try #require(record.metricsPerOperation["jemalloc.thread-allocated-bytes"], "unavailable: \(record.unavailable)")
+        // 4096 is a jemalloc size class: every operation allocates exactly that much.
+        #expect(abs(bytes - 4096) < 1, "jemalloc counted \(bytes) bytes per malloc(4096)")
+        #expect(run.counterAvailability["jemalloc.thread-allocated-bytes"] == "available")
+        #expect(run.counterAvailability["cycles"]?.hasPrefix("unavailable: ") ?? false || run.counterAvailability["cycles"] == "available")
+    }
+
     @Test("an unknown backend is an error that lists the valid ones, and nothing is written")
     func unknownBackend() async throws {
         let out = Self.temporaryDirectory() + "/never"

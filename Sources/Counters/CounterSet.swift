@@ -1,0 +1,36 @@
+/// Every counter source, opened in the order that makes them count what they should: perf events
+/// first (with inherit, they count only threads created after they are opened), so the child
+/// opens a CounterSet before it builds the runtime under test.
+public final class CounterSet {
+    public let sources: [any CounterSource]
+
+    public init() {
+        sources = [PerfEventCounters(), SyscallCounters(), RUsageCounters(), JemallocCounters()]
+    }
+
+    /// Metric → nil when measurable here, or the reason it is not.
+    public var availability: [String: String?] {
+        sources.reduce(into: [:]) { all, source in all.merge(source.availability) { first, _ in first } }
+    }
+
+    /// Metric → reason, for the metrics that cannot be measured here.
+    public var unavailable: [String: String] { availability.compactMapValues { $0 } }
+
+    /// Every available metric, in the order `read(into:)` writes them.
+    public var names: [String] { sources.flatMap(\.metrics) }
+
+    /// Writes every source's values into consecutive slots, without allocating.
+    public func read(into slots: UnsafeMutableBufferPointer<Double>) {
+        var start = 0
+        for source in sources {
+            let count = source.metrics.count  // a stored array's count: no allocation
+            source.read(into: UnsafeMutableBufferPointer(rebasing: slots[start..<(start + count)]))
+            start += count
+        }
+    }
+
+    /// A dictionary snapshot, for tools and tests (allocates).
+    public func read() -> [String: Double] {
+        sources.reduce(into: [:]) { all, source in all.merge(source.read()) { first, _ in first } }
+    }
+}

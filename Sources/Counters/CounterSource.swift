@@ -1,0 +1,30 @@
+/// A source of cumulative counters (perf events, rusage, jemalloc, ...). It is opened once, in the
+/// child, before the runtime under test creates any thread, and read around every sample; the
+/// harness keeps differences between readings, never absolute values.
+public protocol CounterSource: AnyObject {
+    /// Short name for reports: "perf_event", "rusage", "jemalloc", "syscalls".
+    var id: String { get }
+    /// Every metric this source knows, each nil when it can be measured here, or the reason
+    /// it cannot ("no PMU", "kernel events excluded (perf_event_paranoid 2, not root)", ...).
+    var availability: [String: String?] { get }
+    /// The available metrics, in the order `read(into:)` writes them.
+    var metrics: [String] { get }
+    /// Writes the current cumulative value of each of `metrics` into `slots`, NaN where a read
+    /// failed. Must not allocate: it runs on the measuring thread, between timed batches, where the
+    /// jemalloc counters would count its allocations as the workload's.
+    func read(into slots: UnsafeMutableBufferPointer<Double>)
+}
+
+extension CounterSource {
+    public var unavailable: [String: String] { availability.compactMapValues { $0 } }
+
+    /// A dictionary snapshot, for tools and tests (allocates: never between samples).
+    public func read() -> [String: Double] {
+        let slots = UnsafeMutableBufferPointer<Double>.allocate(capacity: metrics.count)
+        defer { slots.deallocate() }
+        read(into: slots)
+        var values: [String: Double] = [:]
+        for (slot, name) in metrics.enumerated() where !slots[slot].isNaN { values[name] = slots[slot] }
+        return values
+    }
+}

@@ -1,0 +1,102 @@
+import CPerfEvent
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Software and hardware events through `perf_event_open`, one descriptor per event (inherit
+/// forbids event groups), opened with `inherit` so worker threads created later are counted.
+/// Counts are scaled by time enabled / time running when the kernel multiplexed them.
+public final class PerfEventCounters: CounterSource {
+    public let id = "perf_event"
+
+    struct Event {
+        let name: String
+        let type: UInt32
+        let config: UInt64
+        /// Counted only in the kernel: with kernel events excluded it would read 0, so it is
+        /// reported unavailable instead.
+        let kernelOnly: Bool
+    }
+
+    static let events: [Event] = [
+        Event(name: "task-clock", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_TASK_CLOCK), kernelOnly: false),
+        Event(name: "context-switches", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CONTEXT_SWITCHES), kernelOnly: true),
+        Event(name: "cpu-migrations", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CPU_MIGRATIONS), kernelOnly: true),
+        Event(name: "page-faults", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_PAGE_FAULTS), kernelOnly: false),
+        Event(name: "cycles", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CPU_CYCLES), kernelOnly: false),
+        Event(name: "instructions", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_INSTRUCTIONS), kernelOnly: false),
+        Event(name: "cache-misses", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CACHE_MISSES), kernelOnly: false),
+        Event(name: "branch-misses", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_BRANCH_MISSES), kernelOnly: false),
+    ]
+
+    public private(set) var availability: [String: String?] = [:]
+    private var open: [(name: String, fd: Int32)] = []
+
+    public init() {
+        let paranoid = PerfEventCounters.paranoidLevel()
+        // As root every event may include the kernel. Otherwise, from paranoid level 2 on, the
+        // kernel refuses events that count kernel activity, so exclude it up front.
+        let excludeKernel = geteuid() != 0 && (paranoid ?? 2) >= 2
+        for event in Self.events {
+            if excludeKernel && event.kernelOnly {
+                availability[event.name] = "kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); rusage gives context switches"
+                continue
+            }
+            let fd = rb_perf_event_open(event.type, event.config, excludeKernel ? 1 : 0)
+            if fd >= 0 {
+                open.append((event.name, fd))
+                availability[event.name] = String?.none
+            } else {
+                availability[event.name] = Self.reason(errno: -fd, event: event, paranoid: paranoid)
+            }
+        }
+    }
+
+    deinit { for event in open { close(event.fd) } }
+
+    public var metrics: [String] { open.map(\.name) }
+
+    public func read(into slots: UnsafeMutableBufferPointer<Double>) {
+        for (slot, event) in open.enumerated() {
+            var value: UInt64 = 0, enabled: UInt64 = 0, running: UInt64 = 0
+            guard rb_perf_event_read(event.fd, &value, &enabled, &running) == 0, running > 0 else {
+                slots[slot] = .nan
+                continue
+            }
+            // Multiplexed: the event counted only `running` of `enabled` ns; extrapolate.
+            slots[slot] = running < enabled ? Double(value) * Double(enabled) / Double(running) : Double(value)
+        }
+    }
+
+    static func reason(errno code: Int32, event: Event, paranoid: Int?) -> String {
+        let system = String(cString: strerror(code))
+        switch code {
+        case ENOENT, EOPNOTSUPP, ENODEV:
+            return event.type == UInt32(RB_PERF_TYPE_HARDWARE)
+                ? "no PMU: this CPU or VM exposes no hardware counters (perf_event_open: \(system))"
+                : "not supported by this kernel (perf_event_open: \(system))"
+        case EACCES, EPERM:
+            return "not permitted (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), \(geteuid() == 0 ? "root" : "not root"); perf_event_open: \(system))"
+        case ENOSYS:
+            return "kernel built without perf events (perf_event_open: \(system))"
+        default:
+            return "perf_event_open: \(system)"
+        }
+    }
+
+    /// /proc/sys/kernel/perf_event_paranoid, or nil when unreadable.
+    static func paranoidLevel() -> Int? {
+        guard let file = fopen("/proc/sys/kernel/perf_event_paranoid", "r") else { return nil }
+        defer { fclose(file) }
+        var level: Int32 = 0
+        return withUnsafeMutablePointer(to: &level) { fscanfInt(file, $0) } ? Int(level) : nil
+    }
+}
+
+/// Reads one decimal integer from `file`.
+func fscanfInt(_ file: UnsafeMutablePointer<FILE>, _ value: UnsafeMutablePointer<Int32>) -> Bool {
+    var buffer = [CChar](repeating: 0, count: 32)
+    guard fgets(&buffer, 32, file) != nil, let parsed = Int32(String(cString: buffer).filter { !$0.isWhitespace }) else { return false }
+    value.pointee = parsed
+    return true
+}

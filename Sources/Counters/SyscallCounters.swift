@@ -1,0 +1,50 @@
+import CPerfEvent
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// System calls entered by the process (every thread created after opening), through the
+/// `raw_syscalls:sys_enter` tracepoint: what the claim "locks always require an expensive kernel
+/// trap" needs. Tracepoints need root (or a permissive perf_event_paranoid) and tracefs.
+public final class SyscallCounters: CounterSource {
+    public let id = "syscalls"
+    public let availability: [String: String?]
+    private let fd: Int32?
+
+    static let idFiles = ["/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
+                          "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id"]
+
+    public init() {
+        guard let tracepoint = Self.idFiles.lazy.compactMap(Self.readID).first else {
+            fd = nil
+            availability = ["syscalls": "the raw_syscalls:sys_enter tracepoint is not visible (tracefs not mounted, or not root)"]
+            return
+        }
+        let opened = rb_perf_event_open(UInt32(RB_PERF_TYPE_TRACEPOINT), tracepoint, 0)
+        if opened >= 0 {
+            fd = opened
+            availability = ["syscalls": String?.none]
+        } else {
+            fd = nil
+            availability = ["syscalls": "cannot open the raw_syscalls:sys_enter tracepoint (\(String(cString: strerror(-opened))); needs root or perf_event_paranoid -1)"]
+        }
+    }
+
+    deinit { if let fd { close(fd) } }
+
+    public var metrics: [String] { fd == nil ? [] : ["syscalls"] }
+
+    public func read(into slots: UnsafeMutableBufferPointer<Double>) {
+        guard let fd else { return }
+        var value: UInt64 = 0, enabled: UInt64 = 0, running: UInt64 = 0
+        slots[0] = rb_perf_event_read(fd, &value, &enabled, &running) == 0 ? Double(value) : .nan
+    }
+
+    private static func readID(_ path: String) -> UInt64? {
+        guard let file = fopen(path, "r") else { return nil }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 32)
+        guard fgets(&buffer, 32, file) != nil else { return nil }
+        return UInt64(String(cString: buffer).filter { !$0.isWhitespace })
+    }
+}
