@@ -8,6 +8,8 @@ public struct RunResults: Sendable, Codable {
     /// Metric name → "available" or "unavailable: reason", as the children saw it. A metric
     /// available under one allocator only (jemalloc's) says so.
     public var counterAvailability: [String: String]
+    /// Optional tools the run looked for ("PAPI", "jemalloc") → what was found, or why not.
+    public var tools: [String: String] = [:]
     public var suite: String
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backends
+import Counters
 import FoundationEssentials
 import Harness
 import Reports
@@ -109,8 +110,10 @@ struct RunCommand: ParsableCommand {
         let results = try await runner.run(plan, journal: journal, progress: progress.report)
 
         let environment = RunEnvironment.capture(gitCommit: Self.gitCommit())
-        let run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: results), suite: suite, repetitions: repetitions,
+        var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: results), suite: suite, repetitions: repetitions,
                              sampleTimeNanoseconds: Int64(sampleMilliseconds) * 1_000_000, cases: results)
+        run.tools = ["PAPI": PAPIProbe().summary,
+                     "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found"]
         try ResultsWriter.write(run, to: directory)
         SummaryTable.print(results)
         print("bench: wrote \(directory)/results.json, results.csv, journal.jsonl")

@@ -47,6 +47,12 @@ struct BenchCLITests {
             #expect(result.records.allSatisfy { $0.nanosecondsPerOperation.count == 3 && $0.batch >= 1 })
         }
         #expect(run.environment.onlineCPUs >= 1)
+        // Counter availability: every metric a child knows, each "available" or a reason.
+        for metric in ["task-clock", "cycles", "instructions", "rusage.voluntary-switches", "jemalloc.thread-allocated-bytes"] {
+            let state = try #require(run.counterAvailability[metric], "\(metric) missing from counterAvailability")
+            #expect(state == "available" || (state.hasPrefix("unavailable: ") && state.count > 20), "\(metric): \(state)")
+        }
+        #expect(run.tools["PAPI"] != nil && run.tools["jemalloc"] != nil)
         let csv = try #require(Self.read(out + "/results.csv"))
         #expect(csv.hasPrefix(ResultsCSV.columns.joined(separator: ",") + "\r\n"))
         let journal = try #require(Self.read(out + "/journal.jsonl"))
