@@ -1,4 +1,5 @@
 import Backends
+import CBodyCost
 import Harness
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,8 @@ final class MallocOperation: MeasuredOperation {
     func run(_ count: Int) throws {
         for _ in 0..<count {
             guard let block = malloc(size) else { failed = true; continue }
-            block.storeBytes(of: 1, as: UInt8.self)  // touch it, so the allocation is not elided
+            block.storeBytes(of: 1, as: UInt8.self)
+            rb_escape(block)  // without it the optimizer deletes the malloc/free pair
             free(block)
         }
     }
