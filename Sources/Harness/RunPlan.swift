@@ -20,7 +20,8 @@ public struct RunPlan: Sendable {
         do {
             pattern = try filter.map { try Regex($0) }
         } catch {
-            throw .invalid("--filter '\(filter ?? "")' is not a valid regular expression: \(error)")
+            let text = filter ?? ""
+            throw .invalid("--filter '\(text)' is not a valid regular expression: \(error), \(Self.whereInvalid(text))")
         }
         var cases: [BenchmarkCase] = []
         for workload in workloads {
@@ -40,6 +41,22 @@ public struct RunPlan: Sendable {
         }
         self.cases = cases
         self.repetitions = repetitions
+    }
+
+    /// Where a pattern stops being valid: just after its longest prefix that still compiles.
+    /// Swift's regex errors carry no position; for an unclosed group or class this points at the
+    /// opening bracket, for a bad escape at the backslash.
+    static func whereInvalid(_ pattern: String) -> String {
+        let characters = Array(pattern)
+        var valid = 0
+        for length in stride(from: characters.count, through: 0, by: -1)
+        where (try? Regex(String(characters[0..<length]))) != nil {
+            valid = length
+            break
+        }
+        guard valid < characters.count else { return "at the end" }
+        let marker = String(repeating: " ", count: valid) + "^"
+        return "at character \(valid + 1), '\(characters[valid])':\n    \(pattern)\n    \(marker)"
     }
 
     /// Looks names up, failing with the list of valid ones.

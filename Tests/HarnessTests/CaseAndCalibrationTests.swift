@@ -56,3 +56,23 @@ struct CPUAffinityTests {
         #expect(cpus.allSatisfy { $0 >= 0 })
     }
 }
+
+@Suite("run plan: bad input")
+struct RunPlanTests {
+    @Test("an invalid filter says where it stops being valid", arguments: [("mutex(", 6), ("a[b", 2), ("spin/(x|y", 6)])
+    func invalidFilter(pattern: String, position: Int) {
+        do {
+            _ = try RunPlan(workloads: [], suite: .smoke, backends: [], allocators: [.system], filter: pattern, repetitions: 1)
+            Issue.record("'\(pattern)' was accepted")
+        } catch {
+            #expect(error.description.contains("at character \(position)"), "\(error)")
+        }
+    }
+
+    @Test("zero repetitions are refused")
+    func zeroRepetitions() {
+        #expect(throws: PlanError.self) {
+            try RunPlan(workloads: [], suite: .smoke, backends: [], allocators: [.system], filter: nil, repetitions: 0)
+        }
+    }
+}
