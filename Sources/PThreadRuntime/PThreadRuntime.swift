@@ -7,11 +7,7 @@ import RuntimeKit
 /// on one `pthread_cond_t` when it is empty. Serial queues are strands on this pool; semaphores
 /// and groups are mutex + condition variable. Every submission takes the one lock, which is the
 /// point: it shows what a global lock costs once threads contend for it.
-public final class PThreadRuntime: ConcurrencyRuntime, @unchecked Sendable {
-    public typealias Queue = Strand
-    public typealias Semaphore = MutexSemaphore
-    public typealias Group = MutexGroup<Strand>
-
+public final class PThreadRuntime: PoolBackedRuntime, @unchecked Sendable {
     public static let id = "pthread-mutex"
     public static let summary = "pthread workers sharing one FIFO behind a pthread mutex + condition variable"
 
@@ -51,18 +47,6 @@ public final class PThreadRuntime: ConcurrencyRuntime, @unchecked Sendable {
             workAvailable.signal()
         }
         mutex.unlock()
-    }
-
-    public func makeSerialQueue(label: String) -> Strand {
-        Strand(label: label) { [self] drain in async(drain) }
-    }
-
-    public func makeSemaphore(value: Int) -> MutexSemaphore { MutexSemaphore(value: value) }
-
-    public func makeGroup() -> MutexGroup<Strand> { MutexGroup() }
-
-    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: async, body: body)
     }
 
     public func shutdown() {

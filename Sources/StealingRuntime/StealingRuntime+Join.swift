@@ -1,3 +1,4 @@
+import PThreadPrimitives
 import Synchronization
 
 extension StealingRuntime {
@@ -12,7 +13,7 @@ extension StealingRuntime {
             return withoutActuallyEscaping(left) { left in
                 withoutActuallyEscaping(right) { right in
                     let pair = ForkedPair(left: left, right: right)
-                    let done = MutexSemaphoreBox()
+                    let done = MutexSemaphore(value: 0)  // the caller is outside the pool: blocking it starves nobody
                     async { pair.run(on: self); done.signal() }
                     done.wait()
                     return pair.take()
@@ -100,11 +101,4 @@ final class ForkedPair<A, B>: @unchecked Sendable {
         return runtime.join(left, right)
     }
     func take() -> (A, B) { results.take()! }
-}
-
-/// A one-shot event for a thread outside the pool (the pool's own threads never block on it).
-final class MutexSemaphoreBox: Sendable {
-    private let semaphore = StealingRuntime.Semaphore(value: 0)
-    func signal() { semaphore.signal() }
-    func wait() { semaphore.wait() }
 }

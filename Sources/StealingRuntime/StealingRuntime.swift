@@ -9,11 +9,7 @@ import Synchronization
 /// thieves), an injector for submissions from outside the pool, random-victim stealing, and
 /// parking that loses no wake-up. A block submitted from a worker goes to that worker's own
 /// deque: no lock, and the next block it runs is the freshest one, still in cache.
-public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
-    public typealias Queue = Strand
-    public typealias Semaphore = MutexSemaphore
-    public typealias Group = MutexGroup<Strand>
-
+public final class StealingRuntime: PoolBackedRuntime, @unchecked Sendable {
     public static let id = "work-stealing"
     public static let summary = "work-stealing pool: per-worker Chase–Lev deques, an injector, random-victim steals, parking"
 
@@ -42,18 +38,6 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     public func async(_ work: @escaping @Sendable () -> Void) {
         submit(StealingJob(work))
-    }
-
-    public func makeSerialQueue(label: String) -> Strand {
-        Strand(label: label) { [self] drain in async(drain) }
-    }
-
-    public func makeSemaphore(value: Int) -> MutexSemaphore { MutexSemaphore(value: value) }
-
-    public func makeGroup() -> MutexGroup<Strand> { MutexGroup() }
-
-    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: async, body: body)
     }
 
     /// Runs what was submitted (workers keep going until every queue is empty), then joins them.

@@ -10,11 +10,7 @@ import Synchronization
 /// Semaphores and groups are the pthread mutex + condition ones: Swift concurrency has no
 /// blocking primitives, and blocking a cooperative thread while it waits for another task is
 /// what the runtime forbids, so that behaviour is declared unsupported rather than faked.
-public final class SwiftConcurrencyRuntime: ConcurrencyRuntime, @unchecked Sendable {
-    public typealias Queue = Strand
-    public typealias Semaphore = MutexSemaphore
-    public typealias Group = MutexGroup<Strand>
-
+public final class SwiftConcurrencyRuntime: PoolBackedRuntime, @unchecked Sendable {
     public static let id = "swift-concurrency"
     public static let summary = "Swift concurrency: unstructured tasks on the cooperative pool; serial queues as strands of tasks"
     public static let unsupported: [RuntimeBehaviour: String] = [
@@ -32,18 +28,6 @@ public final class SwiftConcurrencyRuntime: ConcurrencyRuntime, @unchecked Senda
 
     public func async(_ work: @escaping @Sendable () -> Void) {
         Task.detached { work() }
-    }
-
-    public func makeSerialQueue(label: String) -> Strand {
-        Strand(label: label) { drain in Task.detached { drain() } }
-    }
-
-    public func makeSemaphore(value: Int) -> MutexSemaphore { MutexSemaphore(value: value) }
-
-    public func makeGroup() -> MutexGroup<Strand> { MutexGroup() }
-
-    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: async, body: body)
     }
 
     public func shutdown() {}

@@ -1,0 +1,22 @@
+import RuntimeKit
+
+/// A runtime that brings only a pool (`async`) and takes the rest from this module: serial queues
+/// as strands on that pool, the mutex + condition semaphore and group, and `ParallelLoop` for
+/// apply. Conforming is the whole job for pthread-mutex, work-stealing and swift-concurrency;
+/// a backend with better parts of its own (libdispatch, FIFODispatch) does not conform.
+public protocol PoolBackedRuntime: ConcurrencyRuntime
+where Queue == Strand, Semaphore == MutexSemaphore, Group == MutexGroup<Strand> {}
+
+extension PoolBackedRuntime {
+    public func makeSerialQueue(label: String) -> Strand {
+        Strand(label: label) { [self] drain in async(drain) }
+    }
+
+    public func makeSemaphore(value: Int) -> MutexSemaphore { MutexSemaphore(value: value) }
+
+    public func makeGroup() -> MutexGroup<Strand> { MutexGroup() }
+
+    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, body: body)
+    }
+}
