@@ -109,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports"]
+            dependencies: ["bench", "Harness", "Reports", "Counters"]
         ),
         .testTarget(
             name: "StealingTests",

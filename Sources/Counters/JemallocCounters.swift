@@ -27,7 +27,14 @@ public final class JemallocCounters: CounterSource {
     static let names = ["jemalloc.thread-allocated-bytes", "jemalloc.arena-requests"]
 
     public init() {
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") {  // RTLD_DEFAULT
+        if let sanitizer = sanitizerReplacingMalloc() {
+            // A sanitized build routes malloc to the sanitizer's allocator: a preloaded jemalloc is
+            // loaded but never called, and would read 0 bytes per operation.
+            mallctl = nil
+            availability = Dictionary(uniqueKeysWithValues: Self.names.map {
+                ($0, "\(sanitizer) replaces malloc in this build, so jemalloc never sees the allocations")
+            })
+        } else if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") {  // RTLD_DEFAULT
             mallctl = unsafeBitCast(symbol, to: Mallctl.self)
             availability = Dictionary(uniqueKeysWithValues: Self.names.map { ($0, nil) })
         } else {
@@ -68,4 +75,13 @@ public final class JemallocCounters: CounterSource {
         let rc = name.withUnsafeBufferPointer { mallctl?($0.baseAddress!, &result, &size, nil, 0) }
         return rc == 0 ? result : nil
     }
+}
+
+/// The sanitizer whose allocator replaces malloc in this process, or nil. TSan and ASan intercept
+/// malloc themselves, so LD_PRELOAD of another allocator has no effect on the program's own calls.
+public func sanitizerReplacingMalloc() -> String? {
+    let rtldDefault = UnsafeMutableRawPointer(bitPattern: 0)
+    if dlsym(rtldDefault, "__tsan_init") != nil { return "ThreadSanitizer" }
+    if dlsym(rtldDefault, "__asan_init") != nil { return "AddressSanitizer" }
+    return nil
 }

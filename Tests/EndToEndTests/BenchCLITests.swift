@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Counters
 import Harness
 import Reports
 import Testing
@@ -75,6 +76,11 @@ struct BenchCLITests {
     func jemallocCounts() async throws {
         guard let library = JemallocLibrary.locate() else {
             let reason = "jemalloc not installed (tools/install-deps.sh installs it; CI does)"
+            print("⊘ skipped: not applicable here: \(reason)")
+            try Test.cancel(Comment(rawValue: reason))
+        }
+        if let sanitizer = sanitizerReplacingMalloc() {  // bench is built like this test: sanitized too
+            let reason = "\(sanitizer) replaces malloc in this build, so a preloaded jemalloc counts nothing"
             print("⊘ skipped: not applicable here: \(reason)")
             try Test.cancel(Comment(rawValue: reason))
         }
