@@ -4,24 +4,30 @@ import Synchronization
 import Testing
 
 /// Millions of operations through the shared primitives, each checking that every task ran
-/// exactly once. Counts, never timings, decide the verdict.
+/// exactly once. Counts, never timings, decide the verdict. Each body runs on a dedicated thread
+/// (`onDedicatedThread`) so it never holds one of Swift Testing's cooperative threads for the
+/// minutes it takes under ThreadSanitizer; expectations are checked back in the test's task.
 @Suite("stress: primitives under millions of operations")
 struct StressTests {
     @Test("ParallelLoop: 4,000,000 iterations with stride 1 on 4 threads run once each")
-    func parallelLoopEveryIndexOnce() {
-        let iterations = 4_000_000
-        let counts = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: iterations)
-        counts.initialize(repeating: 0)
-        defer { counts.deallocate() }
-        let pool = ThreadPerJob()
-        ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: 4, submit: pool.submit) { counts[$0] &+= 1 }
-        pool.joinAll()
-        #expect(counts.allSatisfy { $0 == 1 }, "\(counts.filter { $0 != 1 }.count) indices did not run exactly once")
+    func parallelLoopEveryIndexOnce() async throws {
+        let wrong = try await onDedicatedThread { () -> Int in
+            let iterations = 4_000_000
+            let counts = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: iterations)
+            counts.initialize(repeating: 0)
+            defer { counts.deallocate() }
+            let pool = ThreadPerJob()
+            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: 4, submit: pool.submit) { counts[$0] &+= 1 }
+            pool.joinAll()
+            return counts.filter { $0 != 1 }.count
+        }
+        #expect(wrong == 0, "\(wrong) indices did not run exactly once")
     }
 
     @Test("Strand: 1,000,000 blocks from 4 submitting threads run once each, one at a time")
-    func strandEveryBlockOnce() {
+    func strandEveryBlockOnce() async throws {
         let perThread = 250_000, threads = 4
+        let (totals, overlapCount) = try await onDedicatedThread { () -> ([Int], Int) in
         let pool = ThreadPerJob()
         // A strand whose drains run on fresh threads: the worst case for hand-over ordering.
         let strand = Strand(label: "stress") { pool.submit($0) }
@@ -42,14 +48,18 @@ struct StressTests {
         submitters.forEach { $0.join() }
         let totals = strand.sync { ran.value }
         pool.joinAll()
+        return (totals, overlaps.load(ordering: .relaxed))
+        }
         #expect(totals == Array(repeating: perThread, count: threads))
-        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(overlapCount == 0)
     }
 
     @Test("MutexSemaphore: timed-out waiters never lose or duplicate a permit (200,000 operations)")
-    func semaphoreTimeoutsKeepTheCount() {
+    func semaphoreTimeoutsKeepTheCount() async throws {
+        let signals = 100_000
+        let (acquiredCount, leftover, wokeCount) = try await onDedicatedThread { () -> (Int, Int, Int) in
         let semaphore = MutexSemaphore(value: 0)
-        let signals = 100_000, waiters = 4
+        let waiters = 4
         let acquired = Atomic<Int>(0)
         let woke = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
@@ -67,14 +77,17 @@ struct StressTests {
         waiting.forEach { $0.join() }
         var leftover = 0
         while semaphore.wait(timeout: .zero) == .success { leftover += 1 }
-        #expect(acquired.load(ordering: .relaxed) + leftover == signals, "permits lost or duplicated")
-        #expect(woke.load(ordering: .relaxed) <= acquired.load(ordering: .relaxed), "signal() reported more woken waiters than acquisitions")
+        return (acquired.load(ordering: .relaxed), leftover, woke.load(ordering: .relaxed))
+        }
+        #expect(acquiredCount + leftover == signals, "permits lost or duplicated")
+        #expect(wokeCount <= acquiredCount, "signal() reported more woken waiters than acquisitions")
     }
 
     @Test("MutexGroup: 1,000,000 enter/leave pairs from 4 threads; wait sees every one")
-    func groupCountsEveryMember() {
-        let group = MutexGroup<Strand>()
+    func groupCountsEveryMember() async throws {
         let perThread = 250_000
+        let (leftCount, emptied) = try await onDedicatedThread { () -> (Int, Bool) in
+        let group = MutexGroup<Strand>()
         let left = Atomic<Int>(0)
         group.enter()  // hold the group open while members come and go
         let members = (0..<4).map { _ in
@@ -89,8 +102,10 @@ struct StressTests {
         members.forEach { $0.join() }
         group.leave()
         group.wait()
-        #expect(left.load(ordering: .relaxed) == 4 * perThread)
-        #expect(group.wait(timeout: .zero) == .success)
+        return (left.load(ordering: .relaxed), group.wait(timeout: .zero) == .success)
+        }
+        #expect(leftCount == 4 * perThread)
+        #expect(emptied)
     }
 }
 

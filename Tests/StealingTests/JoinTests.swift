@@ -1,3 +1,4 @@
+import PThreadPrimitives
 import StealingRuntime
 import Testing
 
@@ -11,31 +12,38 @@ struct JoinTests {
     }
 
     @Test("fib(25) with a join at every call, from outside the pool and from inside it", arguments: [1, 2, 4])
-    func fibonacci(workers: Int) {
-        let runtime = StealingRuntime(workers: workers)
-        defer { runtime.shutdown() }
-        #expect(fib(25, on: runtime) == 75_025)
-        let semaphore = runtime.makeSemaphore(value: 0)
-        let box = ResultBox()
-        runtime.async {
-            box.value = fib(20, on: runtime)
-            semaphore.signal()
+    func fibonacci(workers: Int) async throws {
+        let (outside, inside) = try await onDedicatedThread { () -> (Int, Int) in
+            let runtime = StealingRuntime(workers: workers)
+            defer { runtime.shutdown() }
+            let outside = JoinTests().fib(25, on: runtime)
+            let semaphore = runtime.makeSemaphore(value: 0)
+            let box = ResultBox()
+            runtime.async {
+                box.value = JoinTests().fib(20, on: runtime)
+                semaphore.signal()
+            }
+            semaphore.wait()
+            return (outside, box.value)
         }
-        semaphore.wait()
-        #expect(box.value == 6_765)
+        #expect(outside == 75_025)
+        #expect(inside == 6_765)
     }
 
     @Test("a tree sum over 1,000,000 leaves by recursive join")
-    func treeSum() {
-        let runtime = StealingRuntime(workers: 0)
-        defer { runtime.shutdown() }
-        func sum(_ range: Range<Int>) -> Int {
-            if range.count <= 64 { return range.reduce(0, +) }
-            let middle = range.lowerBound + range.count / 2
-            let (a, b) = runtime.join({ sum(range.lowerBound..<middle) }, { sum(middle..<range.upperBound) })
-            return a + b
+    func treeSum() async throws {
+        let total = try await onDedicatedThread { () -> Int in
+            let runtime = StealingRuntime(workers: 0)
+            defer { runtime.shutdown() }
+            func sum(_ range: Range<Int>) -> Int {
+                if range.count <= 64 { return range.reduce(0, +) }
+                let middle = range.lowerBound + range.count / 2
+                let (a, b) = runtime.join({ sum(range.lowerBound..<middle) }, { sum(middle..<range.upperBound) })
+                return a + b
+            }
+            return sum(0..<1_000_000)
         }
-        #expect(sum(0..<1_000_000) == 499_999_500_000)
+        #expect(total == 499_999_500_000)
     }
 }
 

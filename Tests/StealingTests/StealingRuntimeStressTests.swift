@@ -13,8 +13,9 @@ struct StealingRuntimeStressTests {
     /// spawned from inside tasks (onto workers' own deques, overflowing into the injector and
     /// being stolen). Each task marks its own slot; every slot must end at exactly one.
     @Test("10,000,000 tasks from outside threads and from inside tasks each run exactly once")
-    func tenMillionTasks() {
+    func tenMillionTasks() async throws {
         let total = 10_000_000
+        let wrong = try await onDedicatedThread { () -> Int in
         let outsideThreads = 2
         let outsideTasks = total / 2
         let parents = 5_000
@@ -46,18 +47,22 @@ struct StealingRuntimeStressTests {
 
         var wrong = 0
         for index in 0..<total where ledger.times(index) != 1 { wrong += 1 }
+        return wrong
+        }
         #expect(wrong == 0, "\(wrong) of \(total) tasks did not run exactly once")
     }
 
     @Test("an idle pool parks: its workers use (almost) no CPU while nothing is submitted")
-    func idlePoolSleeps() {
-        let runtime = StealingRuntime(workers: 2)
-        defer { runtime.shutdown() }
-        runtime.async {}
-        sleepFor(milliseconds: 50)  // let the workers finish that block and park
-        let before = runtime.workerCPUTime()
-        sleepFor(milliseconds: 300)
-        let used = runtime.workerCPUTime() - before
+    func idlePoolSleeps() async throws {
+        let used = try await onDedicatedThread { () -> Duration in
+            let runtime = StealingRuntime(workers: 2)
+            defer { runtime.shutdown() }
+            runtime.async {}
+            sleepFor(milliseconds: 50)  // let the workers finish that block and park
+            let before = runtime.workerCPUTime()
+            sleepFor(milliseconds: 300)
+            return runtime.workerCPUTime() - before
+        }
         // Spinning workers would burn ~600 ms of CPU here; parked ones a few µs. The bound is a
         // tenth of one core's time, far from both, so a busy machine cannot flip the verdict.
         #expect(used < .milliseconds(30), "an idle pool used \(used) of CPU in 300 ms")

@@ -27,8 +27,9 @@ struct WorkDequeTests {
     /// The owner pushes and pops 2,000,000 jobs in bursts while 3 thieves steal; every job must be
     /// taken exactly once. Small capacity keeps the ring wrapping (slot reuse races).
     @Test("2,000,000 jobs, one owner, three thieves: nothing lost, nothing taken twice")
-    func stress() {
+    func stress() async throws {
         let total = 2_000_000, thieves = 3
+        let (missing, duplicated, popped, stolenCount) = try await onDedicatedThread { () -> (Int, Int, Int, Int) in
         let deque = WorkDeque<Token>(capacity: 64)
         let taken = TakenLedger(count: total)
         let ownerDone = Atomic<Bool>(false)
@@ -71,9 +72,11 @@ struct WorkDequeTests {
             default: duplicated += 1
             }
         }
+        return (missing, duplicated, popped, stolen.load(ordering: .relaxed))
+        }
         #expect(missing == 0 && duplicated == 0, "\(missing) jobs lost, \(duplicated) taken twice")
-        #expect(popped + stolen.load(ordering: .relaxed) == total)
-        #expect(stolen.load(ordering: .relaxed) > 0, "the thieves never stole: the test exercised nothing")
+        #expect(popped + stolenCount == total)
+        #expect(stolenCount > 0, "the thieves never stole: the test exercised nothing")
     }
 }
 
@@ -82,8 +85,9 @@ extension WorkDequeTests {
     /// steal it. The owner pushes one job and pops it straight back, 1,000,000 times, with three
     /// thieves trying to steal that same single job; each must go to exactly one of them.
     @Test("the last jobs: owner pops against three thieves, 1,000,000 jobs in ones and twos")
-    func lastJobRace() {
+    func lastJobRace() async throws {
         let total = 1_000_000, thieves = 3
+        let (wrong, stolenCount) = try await onDedicatedThread { () -> (Int, Int) in
         let deque = WorkDeque<Token>(capacity: 4)
         let taken = TakenLedger(count: total)
         let ownerDone = Atomic<Bool>(false)
@@ -111,8 +115,10 @@ extension WorkDequeTests {
         thiefThreads.forEach { $0.join() }
         var wrong = 0
         for index in 0..<total where taken.times(index) != 1 { wrong += 1 }
+        return (wrong, stolen.load(ordering: .relaxed))
+        }
         #expect(wrong == 0, "\(wrong) of \(total) jobs were lost or taken twice")
-        #expect(stolen.load(ordering: .relaxed) > 0, "no steal ever won: the race was not exercised")
+        #expect(stolenCount > 0, "no steal ever won: the race was not exercised")
     }
 }
 
