@@ -38,10 +38,11 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "CCurrentWorker"),
         .target(
             name: "StealingRuntime",
             dependencies: [
-                "RuntimeKit", "PThreadPrimitives",
+                "RuntimeKit", "PThreadPrimitives", "CCurrentWorker",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             exclude: ["README.md"]

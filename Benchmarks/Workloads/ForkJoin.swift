@@ -6,6 +6,10 @@ import StealingRuntime
 /// and why work stealing exists. One operation is one whole fib(n); ns per join is that divided
 /// by `joins(n)`. Needs `join`, which only the work-stealing backend offers; the group-based
 /// version for the other backends belongs to the fork-join family of the workloads issue.
+///
+/// `form=closure` joins two closures (Swift makes the right one escapable for a thief: two small
+/// allocations per join); `form=task` passes the right half as a `JoinTask` value (none). The
+/// difference is the price of the closure form.
 public struct ForkJoin: Workload {
     public init() {}
 
@@ -16,8 +20,14 @@ public struct ForkJoin: Workload {
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         switch suite {
-        case .smoke: [[Parameter("fib", "20")]]
-        case .quick, .full: [[Parameter("fib", "30")]]
+        case .smoke: [[Parameter("fib", "20"), Parameter("form", "task")]]
+        case .quick: ["task", "closure"].map { [Parameter("fib", "30"), Parameter("form", $0)] }
+        case .full:
+            // workers=1: the cost of a join with nobody to steal (pure overhead); the default pool
+            // (one worker per CPU) adds stealing and its cache traffic.
+            ["task", "closure"].flatMap { form in
+                ["0", "1"].map { [Parameter("fib", "30"), Parameter("form", form), Parameter("workers", $0)] }
+            }
         }
     }
 
@@ -32,27 +42,37 @@ public struct ForkJoin: Workload {
         guard let text = benchmarkCase.parameter("fib"), let n = Int(text), (2...40).contains(n) else {
             throw WorkloadError.badParameter("fork-join needs fib=<2...40>, got \(benchmarkCase.parameter("fib") ?? "none")")
         }
+        let form = benchmarkCase.parameter("form") ?? "task"
+        guard let closures = ["closure": true, "task": false][form] else {
+            throw WorkloadError.badParameter("fork-join needs form=closure or form=task, got \(form)")
+        }
+        let workersText = benchmarkCase.parameter("workers") ?? "0"
+        guard let workers = Int(workersText), workers >= 0 else {
+            throw WorkloadError.badParameter("fork-join needs workers=<count ≥ 0> (0: one per CPU), got \(workersText)")
+        }
         guard backend?.id == StealingRuntime.id else {
             throw WorkloadError.notApplicable("join is offered by the work-stealing backend only")
         }
-        return FibOperation(n: n, runtime: StealingRuntime(workers: 0))
+        return FibOperation(n: n, closures: closures, runtime: StealingRuntime(workers: workers))
     }
 }
 
 final class FibOperation: MeasuredOperation {
     let n: Int
+    let closures: Bool
     let runtime: StealingRuntime
     private var wrong: Int?
 
-    init(n: Int, runtime: StealingRuntime) {
+    init(n: Int, closures: Bool, runtime: StealingRuntime) {
         self.n = n
+        self.closures = closures
         self.runtime = runtime
     }
 
     func run(_ count: Int) throws {
         let expected = Self.sequentialFib(n)
         for _ in 0..<count {
-            let value = fib(n)
+            let value = closures ? fib(n) : FibTask(n: n, runtime: .passUnretained(runtime)).run()
             if value != expected { wrong = value }
         }
     }
@@ -72,5 +92,22 @@ final class FibOperation: MeasuredOperation {
         var (a, b) = (0, 1)
         for _ in 0..<n { (a, b) = (b, a + b) }
         return a
+    }
+}
+
+/// fib(n) as a `JoinTask`: the right half of each join is a value in the joiner's frame.
+/// The runtime is held unretained and used as a guaranteed reference: every worker runs fib, and
+/// a retain and release of the shared runtime per call would bounce its reference count between
+/// cores (that alone cost more than the join).
+struct FibTask: JoinTask {
+    let n: Int
+    let runtime: Unmanaged<StealingRuntime>  // outlives every fib run on it
+
+    func run() -> Int {
+        if n < 2 { return n }
+        let (a, b) = runtime._withUnsafeGuaranteedRef { runtime in
+            runtime.join({ FibTask(n: n - 1, runtime: self.runtime).run() }, FibTask(n: n - 2, runtime: self.runtime))
+        }
+        return a + b
     }
 }

@@ -61,6 +61,27 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
         return .success
     }
 
+    /// For waiters that do other work while they wait (a work-stealing worker helps): the
+    /// generation in progress, or nil when the group is empty now. Pass it to `hasEmptied(since:)`
+    /// and `wait(untilEmptiedSince:)`, which then keep `wait`'s exact semantics.
+    public func pendingGeneration() -> UInt64? {
+        mutex.withLock { count > 0 ? generation : nil }
+    }
+
+    /// True once the group has been empty at some moment after `pendingGeneration()` returned `seen`.
+    public func hasEmptied(since seen: UInt64) -> Bool {
+        mutex.withLock { generation != seen }
+    }
+
+    /// `wait()` for a generation read earlier with `pendingGeneration()`.
+    public func wait(untilEmptiedSince seen: UInt64) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        waiters += 1
+        while generation == seen { emptied.wait(mutex) }
+        waiters -= 1
+    }
+
     public func notify(on queue: NotifyQueue, _ work: @escaping @Sendable () -> Void) {
         mutex.lock()
         if count == 0 {

@@ -18,6 +18,7 @@ public final class Strand: SerialQueue, @unchecked Sendable {
 
     public let label: String
     private let submitDrain: @Sendable (@escaping @Sendable () -> Void) -> Void
+    private let beforeBlocking: (@Sendable () -> Void)?
     private let mutex = PThreadMutex()
     private var items = Deque<Item>()
     private var owned = false
@@ -27,10 +28,16 @@ public final class Strand: SerialQueue, @unchecked Sendable {
         case syncCaller(MutexSemaphore)
     }
 
-    /// - Parameter submitDrain: puts a job on the backend's pool.
-    public init(label: String, submitDrain: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+    /// - Parameters:
+    ///   - submitDrain: puts a job on the backend's pool.
+    ///   - beforeBlocking: called just before a `sync` caller blocks waiting for its turn (a
+    ///     work-stealing pool uses it to make sure nobody waits on jobs the caller still holds).
+    public init(label: String,
+                submitDrain: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+                beforeBlocking: (@Sendable () -> Void)? = nil) {
         self.label = label
         self.submitDrain = submitDrain
+        self.beforeBlocking = beforeBlocking
     }
 
     public func async(_ work: @escaping @Sendable () -> Void) {
@@ -51,6 +58,7 @@ public final class Strand: SerialQueue, @unchecked Sendable {
             let turn = MutexSemaphore(value: 0)
             items.append(.syncCaller(turn))
             mutex.unlock()
+            beforeBlocking?()
             turn.wait()  // a drain hands us ownership when our place in line comes up
         }
         defer { release() }

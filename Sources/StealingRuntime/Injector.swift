@@ -7,10 +7,10 @@ import Synchronization
 /// worker); `isEmpty` is an atomic so idle workers can poll it without taking the lock.
 final class Injector: @unchecked Sendable {
     private let mutex = PThreadMutex()
-    private var jobs = Deque<StealingJob>()
+    private var jobs = Deque<JobRef>()
     private let size = Atomic<Int>(0)
 
-    func push(_ job: StealingJob) {
+    func push(_ job: JobRef) {
         mutex.lock()
         jobs.append(job)
         // releasing: a worker that sees the new size then takes the lock and finds the job.
@@ -18,7 +18,7 @@ final class Injector: @unchecked Sendable {
         mutex.unlock()
     }
 
-    func push<S: Sequence>(contentsOf batch: S) where S.Element == StealingJob {
+    func push<S: Sequence>(contentsOf batch: S) where S.Element == JobRef {
         mutex.lock()
         let before = jobs.count
         jobs.append(contentsOf: batch)
@@ -26,7 +26,7 @@ final class Injector: @unchecked Sendable {
         mutex.unlock()
     }
 
-    func pop() -> StealingJob? {
+    func pop() -> JobRef? {
         guard size.load(ordering: .acquiring) > 0 else { return nil }
         mutex.lock()
         defer { mutex.unlock() }

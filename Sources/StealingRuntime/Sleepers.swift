@@ -1,25 +1,64 @@
 import PThreadPrimitives
 import Synchronization
 
-/// Where idle workers sleep, and the protocol that loses no wake-up (README.md, "Parking").
+/// Where idle workers sleep, how many search, and the protocol that loses no wake-up (README.md,
+/// "Parking" and "Searching").
 ///
 /// A worker about to sleep first announces itself (`sleeping += 1`), then looks at every queue
 /// once more, and only then waits, for the epoch it read before looking to change. A submitter
-/// publishes its job, then reads `sleeping`; if anyone sleeps it advances the epoch under the
-/// mutex and signals one. Both sides do "write, full fence, read", so at least one of them sees
-/// the other: either the worker's last look finds the job, or the submitter sees the sleeper and
-/// its epoch bump keeps the sleeper from waiting (or wakes it).
+/// from outside the pool publishes its job, then reads `sleeping`; if anyone sleeps it advances
+/// the epoch under the mutex and signals one. Both sides do "write, full fence, read", so at least
+/// one of them sees the other: either the worker's last look finds the job, or the submitter sees
+/// the sleeper and its epoch bump keeps the sleeper from waiting (or wakes it).
+@usableFromInline
 final class Sleepers: @unchecked Sendable {
     private let mutex = PThreadMutex()
     private let wake = PThreadCondition()
     private var epoch: UInt64 = 0  // guarded by mutex
-    private let sleeping = Atomic<Int>(0)
+    /// `sleeping` is read on every surplus push and `searching` is written every time a worker
+    /// starts or stops looking for work: on one cache line, each search would evict the line every
+    /// pushing worker reads. They get a line each (`cacheLine` bytes apart, line-aligned).
+    private let counters: UnsafeMutableRawPointer
+    private var sleeping: UnsafeMutablePointer<Atomic<Int>> { counters.assumingMemoryBound(to: Atomic<Int>.self) }
+    private var searching: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self) }
+    private let workers: Int
 
-    /// Called by a submitter after it made a job visible. Wakes one sleeper if there is any; costs
-    /// one fence and one load when every worker is busy.
+    /// Bytes per cache line on x86-64 and most arm64 cores; a guess elsewhere costs only padding.
+    static let cacheLine = 64
+
+    init(workers: Int) {
+        self.workers = workers
+        counters = .allocate(byteCount: 2 * Self.cacheLine, alignment: Self.cacheLine)
+        counters.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+        (counters + Self.cacheLine).initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+    }
+
+    deinit {
+        sleeping.deinitialize(count: 1)
+        searching.deinitialize(count: 1)
+        counters.deallocate()
+    }
+
+    /// Called by a submitter outside the pool (or a worker about to block) after it made a job
+    /// visible. Wakes one sleeper if there is any; costs one fence and one load when every worker
+    /// is busy.
     func notifyOne() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        guard sleeping.load(ordering: .relaxed) > 0 else { return }
+        guard sleeping.pointee.load(ordering: .relaxed) > 0 else { return }
+        wakeOne()
+    }
+
+    /// Called by a worker that pushed surplus work onto its own deque: no fence (README.md,
+    /// "Searching"). Wakes a sleeper only when nobody is searching already, since a searcher will
+    /// find the job anyway; missing a sleeper that is just announcing itself costs parallelism, not
+    /// progress, because the pushing worker is awake and runs its own deque.
+    @usableFromInline
+    func notifyIfIdle() {
+        guard sleeping.pointee.load(ordering: .relaxed) > 0, searching.pointee.load(ordering: .relaxed) == 0 else { return }
+        wakeOne()
+    }
+
+    private func wakeOne() {
         mutex.lock()
         epoch &+= 1
         wake.signal()
@@ -34,16 +73,33 @@ final class Sleepers: @unchecked Sendable {
         mutex.unlock()
     }
 
+    /// Becomes one of the searching workers if fewer than half of them search already (one may
+    /// always search). A worker that may not search goes straight to the parking protocol, so an
+    /// idle burst does not have every worker hammering the same deques.
+    func startSearching() -> Bool {
+        var current = searching.pointee.load(ordering: .relaxed)
+        while current == 0 || 2 * current < workers {
+            let (exchanged, original) = searching.pointee.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    func stopSearching() {
+        searching.pointee.subtract(1, ordering: .relaxed)
+    }
+
     /// Announces the caller as about to sleep and returns the epoch to wait on.
     func prepareToSleep() -> UInt64 {
-        sleeping.add(1, ordering: .relaxed)
+        sleeping.pointee.add(1, ordering: .relaxed)
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         return mutex.withLock { epoch }
     }
 
     /// Withdraws the announcement without sleeping (the last look found work).
     func cancelSleep() {
-        sleeping.subtract(1, ordering: .relaxed)
+        sleeping.pointee.subtract(1, ordering: .relaxed)
     }
 
     /// Sleeps until the epoch moves past `seen` (it may already have), then withdraws.
@@ -51,6 +107,6 @@ final class Sleepers: @unchecked Sendable {
         mutex.lock()
         while epoch == seen { wake.wait(mutex) }
         mutex.unlock()
-        sleeping.subtract(1, ordering: .relaxed)
+        sleeping.pointee.subtract(1, ordering: .relaxed)
     }
 }

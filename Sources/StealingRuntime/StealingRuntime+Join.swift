@@ -3,102 +3,111 @@ import Synchronization
 
 extension StealingRuntime {
     /// Runs `left` and `right`, potentially in parallel, and returns both results: rayon's
-    /// `join`. On a worker, `right` is pushed to the worker's own deque and `left` runs at once; if
-    /// nobody stole `right` meanwhile, the worker pops it back and runs it inline (no
-    /// synchronization beyond the deque's); if a thief took it, the worker runs other jobs until
-    /// the thief is done, so waiting never idles a worker. Called from outside the pool, the pair
-    /// is sent into the pool and the caller blocks until it is done.
+    /// `join`. On a worker, `right` becomes a job in the joiner's own stack frame, pushed onto the
+    /// worker's deque, and `left` runs at once. If nobody stole `right` meanwhile, the worker pops
+    /// it back and calls it directly; if a thief took it, the worker runs other jobs until the
+    /// thief is done, so waiting never idles a worker. Called from outside the pool, the pair is
+    /// sent into the pool and the caller blocks until it is done.
+    ///
+    /// Making `right` escapable for a thief costs two small allocations per call; the form that
+    /// takes a `JoinTask` value for `right` costs none.
+    @inlinable
     public func join<A, B>(_ left: () -> A, _ right: () -> B) -> (A, B) {
-        guard let worker = CurrentWorker.of(self) else {
-            return withoutActuallyEscaping(left) { left in
-                withoutActuallyEscaping(right) { right in
-                    let pair = ForkedPair(left: left, right: right)
-                    let done = MutexSemaphore(value: 0)  // the caller is outside the pool: blocking it starves nobody
-                    async { pair.run(on: self); done.signal() }
-                    done.wait()
-                    return pair.take()
-                }
+        withoutActuallyEscaping(right) { right in join(left, ClosureTask(right)) }
+    }
+
+    /// `join` with the right half as a task value: no allocation, no reference counting.
+    @inlinable
+    public func join<A, Task: JoinTask>(_ left: () -> A, _ right: Task) -> (A, Task.Output) {
+        if let worker = CurrentWorker.unmanaged(of: self) {
+            return worker._withUnsafeGuaranteedRef { join(on: $0, left, right) }
+        }
+        return onWorker { worker in join(on: worker, left, right) }
+    }
+
+    @inlinable
+    func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, _ right: Task) -> (A, Task.Output) {
+        var job = TaskJob(task: right)
+        return withUnsafeMutablePointer(to: &job) { job in
+            let ref = JobRef(UnsafeMutableRawPointer(job))
+            pushLocal(ref, on: worker)
+            let leftResult = left()
+            if popBack(ref, on: worker) { return (leftResult, job.pointee.task.run()) }
+            waitForThief(on: worker) { job.pointee.done.load(ordering: .acquiring) }
+            return (leftResult, job.pointee.result.take()!)
+        }
+    }
+
+    /// Pops the worker's own jobs until it finds `ref` (true: run it inline) or the deque is empty
+    /// (false: a thief took it). Jobs found above `ref` were pushed by the left half with `async`
+    /// (its joins have all finished): they are run. Jobs below `ref` are older, and since thieves
+    /// take the oldest first, `ref` is gone only once all of them are.
+    @inlinable
+    func popBack(_ ref: JobRef, on worker: Worker) -> Bool {
+        while let popped = worker.deque.pop() {
+            if popped == ref { return true }
+            popped.run()
+        }
+        return false
+    }
+
+    /// The right half was stolen: run our own jobs, or steal, until `isDone` (the thief finished).
+    /// The frame holding the job lives until then.
+    @usableFromInline
+    func waitForThief(on worker: Worker, isDone: () -> Bool) {
+        var idleRounds = 0
+        while !isDone() {
+            if let other = worker.deque.pop() ?? stealOnce(for: worker) {
+                other.run()
+                idleRounds = 0
+            } else {
+                idleRounds += 1
+                // The thief is running our half, and halves are usually short: keep looking for
+                // work, but stop hammering other deques' cache lines on every round.
+                if idleRounds > Self.spinRounds { for _ in 0..<64 where isDone() { break } }
             }
         }
-        return withoutActuallyEscaping(right) { right in
-            let forked = ForkedJob(right)
-            let job = StealingJob { forked.run() }
-            pushLocal(job, on: worker)
-            let leftResult = left()
-            // Pop our own jobs back until we find `job` or the deque is empty. Anything popped on
-            // the way was pushed after `job` by `left`'s own joins and is already finished... except
-            // jobs `left` pushed with `async`, which we simply run.
-            while !forked.isFinished {
-                if let popped = worker.deque.pop() {
-                    popped.work()  // `job` itself, run inline, or newer work of ours
-                } else if let other = stealAny(for: worker) {
-                    other.work()  // `job` was stolen: help until the thief finishes it
-                } else {
-                    forked.spinWait()
-                }
-            }
-            return (leftResult, forked.takeResult())
+    }
+
+    /// Runs `body` on a worker of this pool: directly when the caller is one; otherwise as a job
+    /// in the injector while the caller blocks (it is outside the pool, so blocking it starves
+    /// nobody).
+    @usableFromInline
+    func onWorker<T>(_ body: (Worker) -> T) -> T {
+        if let worker = CurrentWorker.of(self) { return body(worker) }
+        return withoutActuallyEscaping(body) { body in
+            let call = OutsideCall(body)
+            let done = MutexSemaphore(value: 0)
+            inject(HeapJob.make { [self] in
+                call.run(on: CurrentWorker.of(self)!)
+                done.signal()
+            })
+            done.wait()
+            return call.take()
         }
     }
 }
 
-/// The right half of a join: runs once, records its result, and says when it is done.
+/// A call from outside the pool, run by a worker.
 ///
-/// The body is dropped before the job reports itself finished: the thief still holds the job
-/// (and so this object) until its `work()` returns, and a body still referenced then would make
-/// the joiner's `withoutActuallyEscaping` trap ("closure has escaped"), the bug the ParallelLoop
-/// stress test once caught.
-final class ForkedJob<B>: @unchecked Sendable {
-    private var body: (() -> B)?
-    private var result: B?
-    private let finished = Atomic<Bool>(false)
+/// The body is dropped before the caller is released: the caller's `withoutActuallyEscaping`
+/// checks that nobody still holds it, and the job's closure (which holds this object) may outlive
+/// the signal by a few instructions.
+@usableFromInline
+final class OutsideCall<T>: @unchecked Sendable {
+    private var body: ((Worker) -> T)?
+    private var result: T?
 
-    init(_ body: @escaping () -> B) { self.body = body }
+    init(_ body: @escaping (Worker) -> T) { self.body = body }
 
-    func run() {
-        result = compute()
+    func run(on worker: Worker) {
+        result = call(on: worker)
         body = nil
-        // releasing: the joiner that sees finished == true sees the result.
-        finished.store(true, ordering: .releasing)
     }
 
     /// Not inlined: the local copy of the body is released on return, before `body = nil`.
     @inline(never)
-    private func compute() -> B { body!() }
+    private func call(on worker: Worker) -> T { body!(worker) }
 
-    var isFinished: Bool { finished.load(ordering: .acquiring) }
-
-    /// Nothing to pop or steal while the thief finishes: a short pause, not a sleep (the thief is
-    /// running, and joins are short).
-    func spinWait() {
-        for _ in 0..<16 { _ = finished.load(ordering: .relaxed) }
-    }
-
-    func takeResult() -> B {
-        precondition(isFinished)
-        return result.take()!
-    }
-}
-
-/// A join called from outside the pool: both halves run inside it.
-final class ForkedPair<A, B>: @unchecked Sendable {
-    private var halves: (left: () -> A, right: () -> B)?
-    private var results: (A, B)?
-
-    init(left: @escaping () -> A, right: @escaping () -> B) {
-        halves = (left, right)
-    }
-
-    /// Drops both halves before returning, for the reason ForkedJob drops its body.
-    func run(on runtime: StealingRuntime) {
-        results = runHalves(on: runtime)
-        halves = nil
-    }
-
-    @inline(never)
-    private func runHalves(on runtime: StealingRuntime) -> (A, B) {
-        let (left, right) = halves!
-        return runtime.join(left, right)
-    }
-    func take() -> (A, B) { results.take()! }
+    func take() -> T { result.take()! }
 }

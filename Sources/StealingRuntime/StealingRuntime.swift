@@ -6,23 +6,36 @@ import RuntimeKit
 import Synchronization
 
 /// Backend `work-stealing`: one Chase–Lev deque per worker (LIFO for the owner, FIFO for
-/// thieves), an injector for submissions from outside the pool, random-victim stealing, and
-/// parking that loses no wake-up. A block submitted from a worker goes to that worker's own
-/// deque: no lock, and the next block it runs is the freshest one, still in cache.
-public final class StealingRuntime: PoolBackedRuntime, @unchecked Sendable {
-    public static let id = "work-stealing"
-    public static let summary = "work-stealing pool: per-worker Chase–Lev deques, an injector, random-victim steals, parking"
+/// thieves), an injector for submissions from outside the pool, random-victim batch steals, at
+/// most half the workers searching, and parking that loses no wake-up. A block submitted from a
+/// worker goes to that worker's own deque: no lock, and the next block it runs is the freshest
+/// one, still in cache. Beyond the protocol: fork-join `join` (StealingRuntime+Join.swift).
+public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
+    public typealias Queue = Strand
+    public typealias Semaphore = StealingSemaphore
+    public typealias Group = StealingGroup
 
-    /// Rounds of stealing attempts before a worker yields, then before it parks: short, so an
-    /// idle pool goes quiet within microseconds, long enough to catch work that is about to appear
-    /// in a fork-join burst without a futex round trip.
+    public static let id = "work-stealing"
+    public static let summary = "work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
+
+    /// Rounds of stealing attempts before a searching worker yields, then before it parks: short,
+    /// so an idle pool goes quiet within microseconds, long enough to catch work that is about to
+    /// appear in a fork-join burst without a futex round trip.
     static let spinRounds = 32
     static let yieldRounds = 4
 
     public let workers: Int
-    private let pool: [Worker]
+    @usableFromInline
+    let pool: [Worker]
+    /// What a worker's `pool` is compared with (CurrentWorker): the identity of an object only
+    /// this runtime holds, so it is unique while the runtime lives.
+    private let poolToken = PoolToken()
+    @usableFromInline
+    let poolIdentity: ObjectIdentifier
+    private final class PoolToken {}
     private let injector = Injector()
-    private let sleepers = Sleepers()
+    @usableFromInline
+    let sleepers: Sleepers
     private let stopping = Atomic<Bool>(false)
     private let shutdownState = Mutex<ShutdownState>(.running)
     private var threads: [PThread] = []
@@ -31,14 +44,26 @@ public final class StealingRuntime: PoolBackedRuntime, @unchecked Sendable {
 
     public init(workers: Int) {
         self.workers = resolvedWorkerCount(workers)
-        pool = (0..<self.workers).map { Worker(index: $0) }
+        let identity = ObjectIdentifier(poolToken)
+        poolIdentity = identity
+        pool = (0..<self.workers).map { Worker(index: $0, pool: identity) }
+        sleepers = Sleepers(workers: self.workers)
         // Strong capture: a runtime never shut down leaks its threads instead of freeing under them.
         threads = pool.map { worker in PThread.spawn { self.run(worker) } }
     }
 
     public func async(_ work: @escaping @Sendable () -> Void) {
-        submit(StealingJob(work))
+        submit(HeapJob.make(work))
     }
+
+    public func makeSerialQueue(label: String) -> Strand {
+        Strand(label: label, submitDrain: { [self] drain in async(drain) },
+               beforeBlocking: { [self] in publishBeforeBlocking() })
+    }
+
+    public func makeSemaphore(value: Int) -> StealingSemaphore { StealingSemaphore(value: value, runtime: self) }
+
+    public func makeGroup() -> StealingGroup { StealingGroup(runtime: self) }
 
     /// Runs what was submitted (workers keep going until every queue is empty), then joins them.
     public func shutdown() {
@@ -52,7 +77,7 @@ public final class StealingRuntime: PoolBackedRuntime, @unchecked Sendable {
         sleepers.notifyAll()
         for thread in threads { thread.join() }
         // An outside thread may have submitted after the last worker saw every queue empty.
-        while let job = injector.pop() { job.work() }
+        while let job = injector.pop() { job.run() }
     }
 
     /// CPU time the worker threads have used so far (each thread's own CPU clock), so an idle
@@ -66,88 +91,115 @@ public final class StealingRuntime: PoolBackedRuntime, @unchecked Sendable {
         }
     }
 
-    private func submit(_ job: StealingJob) {
+    /// From a worker: its own deque. From anywhere else: the injector, and wake a sleeper.
+    func submit(_ job: JobRef) {
         if let worker = CurrentWorker.of(self) {
             pushLocal(job, on: worker)
         } else {
-            injector.push(job)
-            sleepers.notifyOne()
+            inject(job)
         }
     }
 
-    /// Pushes onto the calling worker's own deque (spilling half first if it is full) and wakes a
-    /// sleeper to come and steal it.
-    func pushLocal(_ job: StealingJob, on worker: Worker) {
-        if !worker.deque.push(job) {
-            spillHalf(of: worker)
-            _ = worker.deque.push(job)
-        }
+    /// The injector, with the fence that makes the wake-up impossible to lose (README, "Parking").
+    func inject(_ job: JobRef) {
+        injector.push(job)
         sleepers.notifyOne()
     }
 
-    /// The injector, then every other worker's deque once: a joiner's way to help.
-    func stealAny(for worker: Worker) -> StealingJob? {
-        injector.pop() ?? stealFromOthers(worker)
+    /// Pushes onto the calling worker's own deque (spilling half first if it is full). Wakes a
+    /// sleeper only when the deque already held work: a lone job is the next thing this worker
+    /// runs itself, and waking a thread for it would cost a futex call per job in a chain of tasks
+    /// that each submit one (README.md, "Searching").
+    @inlinable
+    func pushLocal(_ job: JobRef, on worker: Worker) {
+        guard let surplus = worker.deque.pushReportingSurplus(job) else {
+            spillHalf(of: worker)
+            _ = worker.deque.push(job)
+            return
+        }
+        if surplus { sleepers.notifyIfIdle() }
+    }
+
+    /// A worker about to block (semaphore or group wait with nothing to help with): whatever it
+    /// left in its own deque must not wait for it, so wake a sleeper, with the fence that makes the
+    /// wake-up certain (README.md, "Blocking inside a block").
+    func publishBeforeBlocking() {
+        guard let worker = CurrentWorker.of(self), worker.deque.count > 0 else { return }
+        sleepers.notifyOne()
     }
 
     /// A full deque moves its older half to the injector, where any worker can find it.
-    private func spillHalf(of worker: Worker) {
-        var spilled: [StealingJob] = []
+    @usableFromInline
+    func spillHalf(of worker: Worker) {
+        var spilled: [JobRef] = []
         for _ in 0..<(worker.deque.count / 2) {
             guard let job = worker.deque.steal() else { break }  // oldest first, as thieves would take them
             spilled.append(job)
         }
         injector.push(contentsOf: spilled)
+        sleepers.notifyOne()
     }
 
     private func run(_ worker: Worker) {
-        CurrentWorker.set(worker, of: self)
+        CurrentWorker.set(worker)
         defer { CurrentWorker.clear() }
         while true {
-            if let job = findJob(for: worker) {
-                job.work()
+            if let job = worker.deque.pop() ?? search(for: worker) {
+                job.run()
                 continue
             }
             // Stopping, and nothing found: leave. Only this worker pushes to its own deque, so it
             // is empty for good; blocks still running elsewhere keep their own workers alive, and
             // shutdown() drains what outside threads put in the injector after the last worker left.
             if stopping.load(ordering: .acquiring) { return }
-            park(worker)
+            park(worker)?.run()
         }
     }
 
-    private func findJob(for worker: Worker) -> StealingJob? {
-        if let job = worker.deque.pop() { return job }
+    /// One look at the injector and every other worker's deque, stealing a batch where there is
+    /// one. The caller's own deque must be empty (a batch lands there).
+    @usableFromInline
+    func stealOnce(for worker: Worker) -> JobRef? {
         if let job = injector.pop() { return job }
-        return stealFromOthers(worker)
-    }
-
-    private func stealFromOthers(_ worker: Worker) -> StealingJob? {
         guard pool.count > 1 else { return nil }
         // Start at a random victim so thieves spread out; visit everyone once.
         let start = worker.randomVictim(among: pool.count)
         for step in 0..<pool.count {
             let victim = (start + step) % pool.count
-            if victim != worker.index, let job = pool[victim].deque.steal() { return job }
+            guard victim != worker.index, let job = pool[victim].deque.stealBatch(into: worker.deque) else { continue }
+            // The batch gave us surplus: let an idle worker come and take some of it.
+            if worker.deque.count > 0 { sleepers.notifyIfIdle() }
+            return job
         }
         return nil
     }
 
-    /// Spin, then yield, then sleep until a submitter wakes us (README.md, "Parking").
-    private func park(_ worker: Worker) {
+    /// Spin, then yield, looking for work, if this worker may search (at most half of them do);
+    /// nil once it has looked long enough, or at once if it may not search.
+    private func search(for worker: Worker) -> JobRef? {
+        guard sleepers.startSearching() else { return nil }
+        defer { sleepers.stopSearching() }
         for round in 0..<(Self.spinRounds + Self.yieldRounds) {
-            if hasVisibleWork(for: worker) || stopping.load(ordering: .relaxed) { return }
+            if let job = stealOnce(for: worker) { return job }
+            if stopping.load(ordering: .relaxed) { return nil }
             if round >= Self.spinRounds { sched_yield() }
         }
-        let seen = sleepers.prepareToSleep()
-        if hasVisibleWork(for: worker) || stopping.load(ordering: .acquiring) {
-            sleepers.cancelSleep()
-            return
-        }
-        sleepers.sleep(ifEpochIs: seen)
+        return nil
     }
 
-    private func hasVisibleWork(for worker: Worker) -> Bool {
+    /// Sleep until a submitter wakes us (README.md, "Parking"). If the last look finds work, take
+    /// it instead: a worker that was not allowed to search must not spin on work it can see.
+    private func park(_ worker: Worker) -> JobRef? {
+        let seen = sleepers.prepareToSleep()
+        if hasVisibleWork() || stopping.load(ordering: .acquiring) {
+            sleepers.cancelSleep()
+            return stealOnce(for: worker)
+        }
+        sleepers.sleep(ifEpochIs: seen)
+        return nil
+    }
+
+    private func hasVisibleWork() -> Bool {
         !injector.isEmpty || pool.contains { $0.deque.count > 0 }
     }
 }

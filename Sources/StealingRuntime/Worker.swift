@@ -1,18 +1,27 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CCurrentWorker
 import PThreadPrimitives
 
 /// One worker thread of a `StealingRuntime`: its own deque, its place in the pool, and a small
 /// random generator for picking victims.
+@usableFromInline
 final class Worker: @unchecked Sendable {
     let index: Int
-    let deque = WorkDeque<StealingJob>()
+    @usableFromInline
+    let deque = WorkDeque()
+    /// The pool this worker belongs to, compared by identity only: asking "is this thread a worker
+    /// of that runtime?" must not retain the runtime (every worker would fight over its reference
+    /// count), and a `let` is read without a dynamic exclusivity check.
+    @usableFromInline
+    let pool: ObjectIdentifier
     /// xorshift64 state: victim choice needs speed and spread, not quality.
     private var random: UInt64
 
-    init(index: Int) {
+    init(index: Int, pool: ObjectIdentifier) {
         self.index = index
+        self.pool = pool
         random = 0x9E37_79B9_7F4A_7C15 &* UInt64(index + 1)
     }
 
@@ -26,41 +35,35 @@ final class Worker: @unchecked Sendable {
     }
 }
 
-/// Which worker (of which runtime) the calling thread is, through a pthread key: `async` from a
+/// Which worker (of which runtime) the calling thread is, in a C thread-local slot: `async` from a
 /// worker pushes to its own deque (no lock, no wake-up storm), from elsewhere to the injector.
+///
+/// Lookups hand out the worker unretained: a join asks on every call, and an atomic retain and
+/// release per join would cost more than the join itself. The slot holds a retained reference
+/// while the thread runs its runtime's loop, and a worker lives as long as its runtime.
+@usableFromInline
 enum CurrentWorker {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let rc = pthread_key_create(&key, nil)
-        precondition(rc == 0, "pthread_key_create failed: \(rc)")
-        return key
-    }()
-
-    static func set(_ worker: Worker, of runtime: StealingRuntime) {
-        let slot = WorkerSlot(worker: worker, runtime: runtime)
-        pthread_setspecific(key, Unmanaged.passRetained(slot).toOpaque())
+    static func set(_ worker: Worker) {
+        rb_set_current_worker(Unmanaged.passRetained(worker).toOpaque())
     }
 
     static func clear() {
-        if let raw = pthread_getspecific(key) {
-            Unmanaged<WorkerSlot>.fromOpaque(raw).release()
-            pthread_setspecific(key, nil)
+        if let raw = rb_current_worker() {
+            Unmanaged<Worker>.fromOpaque(raw).release()
+            rb_set_current_worker(nil)
         }
     }
 
-    /// The calling thread's worker if it belongs to `runtime`.
+    /// The calling thread's worker if it belongs to `runtime`, unretained.
+    @inlinable
+    static func unmanaged(of runtime: StealingRuntime) -> Unmanaged<Worker>? {
+        guard let raw = rb_current_worker() else { return nil }
+        let worker = Unmanaged<Worker>.fromOpaque(raw)
+        return worker._withUnsafeGuaranteedRef { $0.pool == runtime.poolIdentity } ? worker : nil
+    }
+
+    /// The calling thread's worker if it belongs to `runtime` (for paths that are not per join).
     static func of(_ runtime: StealingRuntime) -> Worker? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        let slot = Unmanaged<WorkerSlot>.fromOpaque(raw).takeUnretainedValue()
-        return slot.runtime === runtime ? slot.worker : nil
-    }
-
-    private final class WorkerSlot {
-        let worker: Worker
-        unowned(unsafe) let runtime: StealingRuntime  // compared by identity only; the runtime outlives its workers
-        init(worker: Worker, runtime: StealingRuntime) {
-            self.worker = worker
-            self.runtime = runtime
-        }
+        unmanaged(of: runtime)?.takeUnretainedValue()
     }
 }

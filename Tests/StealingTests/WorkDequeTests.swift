@@ -1,25 +1,26 @@
 import PThreadPrimitives
-import StealingRuntime
+@testable import StealingRuntime
 import Synchronization
 import Testing
 
-/// A job that records which index it was; a class, as the deque requires.
-final class Token: Sendable {
-    let index: Int
-    init(_ index: Int) { self.index = index }
+/// A bare token for the deque: the "address" encodes an index and is never run or dereferenced,
+/// which is all the deque itself ever does with a job.
+extension JobRef {
+    static func token(_ index: Int) -> JobRef { JobRef(UnsafeMutableRawPointer(bitPattern: index + 1)!) }
+    var index: Int { Int(bitPattern: address) - 1 }
 }
 
 @Suite("WorkDeque: Chase–Lev with one owner and several thieves")
 struct WorkDequeTests {
     @Test("owner alone: LIFO at the bottom, FIFO for a thief, full ring refuses")
     func sequential() {
-        let deque = WorkDeque<Token>(capacity: 4)
+        let deque = WorkDeque(capacity: 4)
         #expect(deque.pop() == nil && deque.steal() == nil)
-        for index in 0..<4 { #expect(deque.push(Token(index))) }
-        #expect(!deque.push(Token(99)), "a full ring must refuse")
+        for index in 0..<4 { #expect(deque.push(JobRef.token(index))) }
+        #expect(!deque.push(JobRef.token(99)), "a full ring must refuse")
         #expect(deque.steal()?.index == 0)  // oldest
         #expect(deque.pop()?.index == 3)    // newest
-        #expect(deque.push(Token(4)))       // room again, wrapping around the ring
+        #expect(deque.push(JobRef.token(4)))       // room again, wrapping around the ring
         #expect([deque.pop()?.index, deque.pop()?.index, deque.pop()?.index] == [4, 2, 1])
         #expect(deque.pop() == nil && deque.count == 0)
     }
@@ -30,11 +31,11 @@ struct WorkDequeTests {
     func stress() async throws {
         let total = 2_000_000, thieves = 3
         let (missing, duplicated, popped, stolenCount) = try await onDedicatedThread { () -> (Int, Int, Int, Int) in
-        let deque = WorkDeque<Token>(capacity: 64)
+        let deque = WorkDeque(capacity: 64)
         let taken = TakenLedger(count: total)
         let ownerDone = Atomic<Bool>(false)
         let stolen = Atomic<Int>(0)
-        @Sendable func record(_ token: Token) { taken.record(token.index) }
+        @Sendable func record(_ token: JobRef) { taken.record(token.index) }
 
         let thiefThreads = (0..<thieves).map { _ in
             PThread.spawn {
@@ -53,7 +54,7 @@ struct WorkDequeTests {
             // A burst of pushes (up to the ring's capacity), then pop about half back.
             let burst = min(48, total - next)
             for _ in 0..<burst {
-                let token = Token(next)
+                let token = JobRef.token(next)
                 if deque.push(token) { next += 1 } else { break }
             }
             for _ in 0..<(burst / 2) {
@@ -88,7 +89,7 @@ extension WorkDequeTests {
     func lastJobRace() async throws {
         let total = 1_000_000, thieves = 3
         let (wrong, stolenCount) = try await onDedicatedThread { () -> (Int, Int) in
-        let deque = WorkDeque<Token>(capacity: 4)
+        let deque = WorkDeque(capacity: 4)
         let taken = TakenLedger(count: total)
         let ownerDone = Atomic<Bool>(false)
         let stolen = Atomic<Int>(0)
@@ -107,7 +108,7 @@ extension WorkDequeTests {
         var index = 0
         while index < total {
             let depth = min(1 + index % 2, total - index)
-            for offset in 0..<depth { _ = deque.push(Token(index + offset)) }
+            for offset in 0..<depth { _ = deque.push(JobRef.token(index + offset)) }
             for _ in 0..<depth { if let token = deque.pop() { taken.record(token.index) } }
             index += depth
         }
@@ -119,6 +120,69 @@ extension WorkDequeTests {
         }
         #expect(wrong == 0, "\(wrong) of \(total) jobs were lost or taken twice")
         #expect(stolenCount > 0, "no steal ever won: the race was not exercised")
+    }
+}
+
+extension WorkDequeTests {
+    @Test("a batch steal takes half, rounded up, at most maximumBatch, oldest first, into the thief's deque")
+    func batchShape() {
+        let victim = WorkDeque(capacity: 128), thief = WorkDeque(capacity: 128)
+        for index in 0..<5 { #expect(victim.push(.token(index))) }
+        #expect(victim.stealBatch(into: thief)?.index == 0)  // 3 of 5: one to run, two moved
+        #expect(thief.count == 2 && victim.count == 2)
+        #expect(thief.steal()?.index == 1, "moved jobs keep their order")
+        #expect(thief.popForTesting()?.index == 2)
+        for index in 5..<105 { #expect(victim.push(.token(index))) }
+        _ = victim.stealBatch(into: thief)
+        #expect(thief.count == WorkDeque.maximumBatch - 1, "at most maximumBatch jobs per batch")
+        let single = WorkDeque(capacity: 4)
+        #expect(single.push(.token(7)))
+        #expect(single.stealBatch(into: WorkDeque(capacity: 4))?.index == 7, "a single job can be stolen")
+    }
+
+    /// Batch steals against an owner that pops: the race that makes one compare-exchange per
+    /// batch wrong (the owner takes jobs below the last without one). Each thief moves batches into
+    /// its own deque and drains it as that deque's owner; every job must be taken exactly once.
+    @Test("1,000,000 jobs, one owner, three batch thieves: nothing lost, nothing taken twice")
+    func batchStress() async throws {
+        let total = 1_000_000, thieves = 3
+        let (wrong, stolenCount) = try await onDedicatedThread { () -> (Int, Int) in
+            let deque = WorkDeque(capacity: 64)
+            let taken = TakenLedger(count: total)
+            let ownerDone = Atomic<Bool>(false)
+            let stolen = Atomic<Int>(0)
+            let thiefThreads = (0..<thieves).map { _ in
+                PThread.spawn {
+                    let own = WorkDeque(capacity: 64)
+                    while !ownerDone.load(ordering: .acquiring) || deque.count > 0 {
+                        guard let first = deque.stealBatch(into: own) else { continue }
+                        taken.record(first.index)
+                        var mine = 1
+                        while let job = own.popForTesting() { taken.record(job.index); mine += 1 }
+                        stolen.add(mine, ordering: .relaxed)
+                    }
+                }
+            }
+            var next = 0
+            while next < total {
+                let burst = min(1 + next % 40, total - next)
+                for _ in 0..<burst where deque.push(.token(next)) { next += 1 }
+                for _ in 0..<(burst / 2 + 1) { if let job = deque.popForTesting() { taken.record(job.index) } }
+            }
+            while let job = deque.popForTesting() { taken.record(job.index) }
+            ownerDone.store(true, ordering: .releasing)
+            thiefThreads.forEach { $0.join() }
+            var wrong = 0
+            for index in 0..<total where taken.times(index) != 1 { wrong += 1 }
+            return (wrong, stolen.load(ordering: .relaxed))
+        }
+        #expect(wrong == 0, "\(wrong) of \(total) jobs were lost or taken twice")
+        #expect(stolenCount > 0, "no batch steal ever won: the race was not exercised")
+    }
+
+    @Test("every job type starts with its header, where a thief reads it")
+    func headerFirst() {
+        #expect(MemoryLayout<HeapJob>.offset(of: \.header) == 0)
     }
 }
 

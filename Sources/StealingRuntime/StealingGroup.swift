@@ -1,0 +1,45 @@
+import PThreadPrimitives
+import RuntimeKit
+
+/// The work-stealing backend's group: `MutexGroup`'s semantics, but a worker that waits helps.
+///
+/// `wait()` on a worker runs jobs (its own deque first, then steals) until the group has emptied,
+/// so a block that waits for the work it just spawned runs that work itself instead of blocking a
+/// worker of a fixed pool, the deadlock a plain blocking wait invites. Only when there is nothing
+/// to help with does it block, and then only after waking a sleeper for anything it left behind.
+/// `wait(timeout:)` does not help: a helped job could run far past the deadline. Off the pool,
+/// both simply block.
+public final class StealingGroup: WorkGroup, @unchecked Sendable {
+    public typealias NotifyQueue = Strand
+
+    private let group = MutexGroup<Strand>()
+    private unowned let runtime: StealingRuntime
+
+    init(runtime: StealingRuntime) { self.runtime = runtime }
+
+    public func enter() { group.enter() }
+
+    public func leave() { group.leave() }
+
+    public func wait() {
+        guard let worker = CurrentWorker.of(runtime) else { return group.wait() }
+        guard let seen = group.pendingGeneration() else { return }
+        while !group.hasEmptied(since: seen) {
+            guard let job = worker.deque.pop() ?? runtime.stealOnce(for: worker) else {
+                runtime.publishBeforeBlocking()
+                group.wait(untilEmptiedSince: seen)
+                return
+            }
+            job.run()
+        }
+    }
+
+    public func wait(timeout: Duration) -> WaitResult {
+        runtime.publishBeforeBlocking()
+        return group.wait(timeout: timeout)
+    }
+
+    public func notify(on queue: Strand, _ work: @escaping @Sendable () -> Void) {
+        group.notify(on: queue, work)
+    }
+}

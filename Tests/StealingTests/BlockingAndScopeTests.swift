@@ -1,0 +1,128 @@
+import PThreadPrimitives
+import RuntimeKit
+@testable import StealingRuntime
+import Synchronization
+import Testing
+
+/// A worker that pushes a lone job onto its own deque wakes nobody (the chained-spawn fast path);
+/// these pin down that every way a block can block first makes such jobs reachable, and that
+/// waiting helps where it can. Each scenario runs under a deadline: a regression shows as
+/// "did not finish" instead of a hung test run (the stuck runtime is then abandoned, not shut down).
+@Suite("work-stealing: blocking inside blocks, helping waits, scopes, searching")
+struct BlockingAndScopeTests {
+    /// Runs `scenario` as one block on a fresh pool whose workers have had time to park, and
+    /// reports whether it finished within 20 s.
+    func finishes(workers: Int, _ scenario: @escaping @Sendable (StealingRuntime) -> Void) async throws -> Bool {
+        try await onDedicatedThread { () -> Bool in
+            let runtime = StealingRuntime(workers: workers)
+            sleepFor(milliseconds: 50)  // every worker parks: only a real wake-up brings one back
+            let finished = MutexSemaphore(value: 0)
+            runtime.async {
+                scenario(runtime)
+                finished.signal()
+            }
+            guard finished.wait(timeout: .seconds(20)) == .success else { return false }
+            runtime.shutdown()
+            return true
+        }
+    }
+
+    @Test("a block that submits its own signal and then waits on the semaphore is not left waiting", arguments: 0..<20)
+    func semaphoreWaitPublishesLocalWork(attempt: Int) async throws {
+        let finished = try await finishes(workers: 2) { runtime in
+            let semaphore = runtime.makeSemaphore(value: 0)
+            runtime.async { semaphore.signal() }  // lands on this worker's own deque, waking nobody
+            semaphore.wait()
+        }
+        #expect(finished, "the signal sat in the blocked worker's deque while the other worker slept")
+    }
+
+    @Test("sync on a serial queue whose drain sits in the caller's own deque is not left waiting", arguments: 0..<20)
+    func strandSyncPublishesLocalWork(attempt: Int) async throws {
+        let finished = try await finishes(workers: 2) { runtime in
+            let queue = runtime.makeSerialQueue(label: "drain-in-own-deque")
+            queue.async {}
+            queue.sync {}
+        }
+        #expect(finished, "the queue's drain sat in the blocked worker's deque")
+    }
+
+    @Test("group wait inside a block of a one-worker pool helps instead of deadlocking")
+    func groupWaitHelps() async throws {
+        let total = Atomic<Int>(0)
+        let finished = try await finishes(workers: 1) { runtime in
+            let group = runtime.makeGroup()
+            for _ in 0..<1_000 {
+                runtime.async(group: group) { total.wrappingAdd(1, ordering: .relaxed) }
+            }
+            group.wait()  // the only worker is this one: it must run the members itself
+        }
+        #expect(finished)
+        #expect(total.load(ordering: .relaxed) == 1_000)
+    }
+
+    @Test("a scope waits for a tree of 32,767 spawned tasks, from outside the pool and from inside", arguments: [1, 2, 4])
+    func scopeWaitsForSpawnedTree(workers: Int) async throws {
+        let (outside, inside) = try await onDedicatedThread { () -> (Int, Int) in
+            let runtime = StealingRuntime(workers: workers)
+            defer { runtime.shutdown() }
+            @Sendable func spawnTree(_ depth: Int, in scope: StealingScope, counting count: TaskCount) {
+                count.value.wrappingAdd(1, ordering: .relaxed)
+                guard depth > 1 else { return }
+                scope.spawn { spawnTree(depth - 1, in: $0, counting: count) }
+                scope.spawn { spawnTree(depth - 1, in: $0, counting: count) }
+            }
+            let outsideCount = TaskCount()
+            runtime.scope { scope in scope.spawn { spawnTree(15, in: $0, counting: outsideCount) } }
+            let outside = outsideCount.value.load(ordering: .relaxed)  // read right after: scope must have waited
+
+            let insideCount = TaskCount()
+            let done = MutexSemaphore(value: 0)
+            let box = ResultBox()
+            runtime.async {
+                runtime.scope { scope in spawnTree(15, in: scope, counting: insideCount) }
+                box.value = insideCount.value.load(ordering: .relaxed)
+                done.signal()
+            }
+            done.wait()
+            return (outside, box.value)
+        }
+        #expect(outside == 32_767)
+        #expect(inside == 32_767)
+    }
+
+    @Test("at most half the workers search at once (one always may)")
+    func searchingLimit() {
+        let four = Sleepers(workers: 4)
+        #expect(four.startSearching() && four.startSearching())
+        #expect(!four.startSearching(), "a third searcher among four workers")
+        four.stopSearching()
+        #expect(four.startSearching(), "a searcher's place is free again once it stops")
+        let one = Sleepers(workers: 1)
+        #expect(one.startSearching(), "a lone worker must be allowed to search")
+        #expect(!one.startSearching())
+    }
+
+    @Test("apply with automatic stride splits, runs every index once, and nests", arguments: [1, 2, 4])
+    func adaptiveApply(workers: Int) async throws {
+        let (mistakes, nested) = try await onDedicatedThread { () -> (Int, Int) in
+            let runtime = StealingRuntime(workers: workers)
+            defer { runtime.shutdown() }
+            let ledger = TakenLedger(count: 100_003)
+            runtime.apply(iterations: 100_003, stride: .automatic) { ledger.record($0) }
+            var mistakes = 0
+            for index in 0..<100_003 where ledger.times(index) != 1 { mistakes += 1 }
+            let nested = Atomic<Int>(0)
+            runtime.apply(iterations: 64, stride: .automatic) { _ in
+                runtime.apply(iterations: 64, stride: .automatic) { _ in nested.wrappingAdd(1, ordering: .relaxed) }
+            }
+            return (mistakes, nested.load(ordering: .relaxed))
+        }
+        #expect(mistakes == 0)
+        #expect(nested == 4_096)
+    }
+}
+
+final class TaskCount: Sendable {
+    let value = Atomic<Int>(0)
+}
