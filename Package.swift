@@ -124,6 +124,10 @@ let package = Package(
             name: "PrimitivesTests",
             dependencies: ["RuntimeKit", "PThreadPrimitives"]
         ),
+        .testTarget(
+            name: "WorkloadsTests",
+            dependencies: ["Workloads", "Harness", "Backends", "RuntimeKit", "PThreadPrimitives"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,10 @@ public enum Workloads {
         MutexUncontended(),
         MallocFree(),
         ForkJoin(),
+        ApplyStride(),
+        ApplySerial(),
+        Spawn(),
+        ThreadSpawn(),
     ]
 
     public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }

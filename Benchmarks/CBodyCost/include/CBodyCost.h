@@ -20,13 +20,6 @@ static inline void rb_spin(uint64_t rounds) {
         __asm__ __volatile__("isb" ::: "memory");
 #else
         __asm__ __volatile__("" ::: "memory");
-/// Makes `pointer` escape as far as the optimizer knows, at no run-time cost: an allocation
-/// whose block reaches this cannot be elided (LLVM removes an unused malloc/free pair, which made
-/// the malloc-free workload measure nothing in release builds).
-static inline void rb_escape(void *pointer) {
-    __asm__ __volatile__("" : : "g"(pointer) : "memory");
-}
-
 #endif
     }
 }

@@ -1,0 +1,78 @@
+import Backends
+import Harness
+import RuntimeKit
+
+/// `spawn`: what it costs to start a unit of work, in four patterns (the `pattern` parameter):
+///
+/// | pattern | one operation |
+/// | --- | --- |
+/// | `outside` | one empty task submitted with `async` by the measuring thread, outside the pool |
+/// | `chain` | one link of a chain in which every task submits the next |
+/// | `queue-pingpong` | one hop of a message bounced between two serial queues with `async` |
+/// | `queue-ring` | one hop of a message around a ring of 1,000 serial queues, 8 messages in flight |
+///
+/// Tests the guide's claims that queued tasks are "much more efficient than the corresponding
+/// threaded code" and "start running … more quickly than if you created the thread yourself";
+/// `thread-spawn` is the thread-per-task side of that comparison.
+///
+/// `run(count)` returns when all `count` operations have run. Each pattern counts its blocks and
+/// waits for them with a deadline (`SpawnCompletion`): a lost block fails the case with "only k
+/// of n ran", never hangs the child. No pattern blocks inside a task (only the measuring thread,
+/// which is outside the pool, waits), so every backend can run every pattern, including
+/// swift-concurrency (`RuntimeBehaviour.blockingWaitInsideWork`).
+public struct Spawn: Workload {
+    public init() {}
+
+    public let name = "spawn"
+    public let summary = "starting work: empty tasks from outside the pool, chained tasks, serial-queue ping-pong and ring"
+    public let operation = "one task, link or hop (see the pattern)"
+    public let usesBackend = true
+
+    public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
+        case outside
+        case chain
+        case queuePingPong = "queue-pingpong"
+        case queueRing = "queue-ring"
+
+        public var description: String { rawValue }
+    }
+
+    static let patternName = "pattern"
+
+    /// How long `run` waits for its operations before failing the case. Thirty seconds: a run of
+    /// a correct backend takes milliseconds (its batch is calibrated to a 10 ms sample), even
+    /// under ThreadSanitizer on a busy machine, and it stays under the child's default 60-second
+    /// deadline, so a lost block is reported as such, not as a hang.
+    public static let defaultTimeout: Duration = .seconds(30)
+
+    public func parameterSets(for suite: Suite) -> [[Parameter]] {
+        // Smoke: the chain alone, which goes through both doors of the pool (the measuring
+        // thread's submission and a task's) and the deadline-bounded wait.
+        let patterns: [Pattern] = suite == .smoke ? [.chain] : Pattern.allCases
+        return patterns.map { [Parameter(Self.patternName, $0.rawValue)] }
+    }
+
+    public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
+        let text = benchmarkCase.parameter(Self.patternName)
+        guard let text, let pattern = Pattern(rawValue: text) else {
+            let valid = Pattern.allCases.map(\.rawValue).joined(separator: ", ")
+            throw WorkloadError.badParameter("spawn needs pattern=<\(valid)>, got \(text.map { "'\($0)'" } ?? "none")")
+        }
+        guard let backend else { throw WorkloadError.badParameter("\(name) runs on a backend; none was given") }
+        return Self.operation(pattern, on: backend.runtime.init(workers: 0))
+    }
+
+    /// The operation of `pattern` on `runtime`, which it owns from now on (`finish()` shuts it
+    /// down). Generic, so the tests can hand it a runtime that loses or repeats blocks, and a
+    /// short `timeout` so a lost block fails the test in a fraction of a second.
+    public static func operation<R: ConcurrencyRuntime>(
+        _ pattern: Pattern, on runtime: R, timeout: Duration = Spawn.defaultTimeout
+    ) -> any MeasuredOperation {
+        switch pattern {
+        case .outside: SpawnFromOutside(runtime: runtime, timeout: timeout)
+        case .chain: SpawnChain(runtime: runtime, timeout: timeout)
+        case .queuePingPong: SpawnQueuePingPong(runtime: runtime, timeout: timeout)
+        case .queueRing: SpawnQueueRing(runtime: runtime, timeout: timeout)
+        }
+    }
+}

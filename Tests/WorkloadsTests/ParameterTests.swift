@@ -1,0 +1,114 @@
+import Backends
+import Harness
+import PThreadPrimitives
+import Testing
+import Workloads
+
+/// The parameters of apply-stride, apply-serial, spawn and thread-spawn: read in one place, bad
+/// ones refused with a reason, every declared set accepted, the quick suite kept small.
+@Suite("workload parameters: body costs, suites, bad values")
+struct ParameterTests {
+    @Test("body costs read and write 0ns, 10ns, 100ns, 1us, 10us, and read back what they write")
+    func bodyCostRoundTrip() throws {
+        #expect(BodyCost.all.map(\.description) == ["0ns", "10ns", "100ns", "1us", "10us"])
+        for cost in BodyCost.all + [BodyCost(nanoseconds: 1_500), BodyCost(nanoseconds: 7)] {
+            #expect(try BodyCost(parsing: cost.description) == cost)
+        }
+        #expect(try BodyCost(parsing: "1000ns").description == "1us")
+        #expect(try BodyCost(parsing: "0us") == BodyCost(nanoseconds: 0))
+    }
+
+    @Test("a malformed body cost is a bad parameter that says what is valid")
+    func badBodyCost() {
+        for bad in ["10", "ns", "-1ns", "1ms", "1.5us", "+5ns", "10 ns", "", "٣ns", "99999999999999999999us"] {
+            do {
+                _ = try BodyCost(parsing: bad)
+                Issue.record("'\(bad)' was accepted")
+            } catch {
+                guard case .badParameter(let why) = error else { Issue.record("'\(bad)': \(error)"); continue }
+                #expect(why.contains("<n>ns or <n>us") && why.contains("'\(bad)'"), "\(why)")
+            }
+        }
+        let missing = BenchmarkCase(workload: "apply-serial", backend: BenchmarkCase.noBackend,
+                                    parameters: [Parameter("iterations", "10")], allocator: .system)
+        #expect(throws: WorkloadError.self) { try BodyCost(parameterOf: missing) }
+    }
+
+    @Test("the spin calibration gives a positive cost per round; an empty body needs no rounds")
+    func spinCalibration() {
+        let perRound = SpinCalibration.nanosecondsPerRound
+        #expect(perRound > 0 && perRound.isFinite, "\(perRound)")
+        #expect(BodyCost(nanoseconds: 0).spinRounds == 0)
+        let rounds = BodyCost.all.map(\.spinRounds)
+        #expect(rounds == rounds.sorted(), "more time must never mean fewer rounds: \(rounds)")
+    }
+
+    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn()]
+
+    @Test("every parameter set of every suite is accepted by prepare (pthread-mutex)", arguments: Suite.allCases)
+    func everyDeclaredSetIsAccepted(suite: Suite) async throws {
+        let backend = try #require(Backends.named("pthread-mutex"))
+        let cases = Self.ownWorkloads.flatMap { workload in
+            workload.parameterSets(for: suite).map {
+                BenchmarkCase(workload: workload.name, backend: workload.usesBackend ? backend.id : BenchmarkCase.noBackend,
+                              parameters: $0, allocator: .system)
+            }
+        }
+        let refused = try await onDedicatedThread { () -> [String] in
+            var refused: [String] = []
+            for benchmarkCase in cases {
+                let workload = Workloads.named(benchmarkCase.workload)!
+                do {
+                    // No run: prepare builds the runtime (and the ledger, the ring's queues), finish
+                    // checks the nothing that ran and shuts the runtime down.
+                    let operation = try workload.prepare(benchmarkCase, backend: workload.usesBackend ? backend : nil)
+                    try operation.finish()
+                } catch {
+                    refused.append("\(benchmarkCase.id): \(error)")
+                }
+            }
+            return refused
+        }
+        #expect(refused.isEmpty, "\(refused)")
+    }
+
+    @Test("the quick suite stays small: at most 4 apply-stride sets, 2 apply-serial, 4 spawn, 1 thread-spawn")
+    func quickSuiteBudget() {
+        // Every set is a case per backend and allocator (10), each about a second over 3
+        // processes; the whole quick suite of every family must stay under 3 minutes.
+        #expect(ApplyStride().parameterSets(for: .quick).count <= 4)
+        #expect(ApplySerial().parameterSets(for: .quick).count <= 2)
+        #expect(Spawn().parameterSets(for: .quick).count <= 4)
+        #expect(ThreadSpawn().parameterSets(for: .quick).count == 1)
+        for workload in Self.ownWorkloads {
+            #expect(workload.parameterSets(for: .smoke).count == 1, "\(workload.name): smoke is one small set")
+        }
+    }
+
+    @Test("bad apply-stride, spawn and iteration parameters are refused with a reason")
+    func badParameters() {
+        let backend = Backends.named("pthread-mutex")!
+        let refusals: [(workload: any Workload, parameters: [Parameter])] = [
+            (ApplyStride(), [Parameter("body", "0ns"), Parameter("stride", "0"), Parameter("iterations", "10")]),
+            (ApplyStride(), [Parameter("body", "0ns"), Parameter("stride", "auto"), Parameter("iterations", "0")]),
+            (ApplyStride(), [Parameter("body", "0ns"), Parameter("stride", "auto")]),
+            (ApplyStride(), [Parameter("body", "fast"), Parameter("stride", "auto"), Parameter("iterations", "10")]),
+            (ApplySerial(), [Parameter("body", "1us"), Parameter("iterations", "many")]),
+            (Spawn(), [Parameter("pattern", "everywhere")]),
+            (Spawn(), []),
+        ]
+        for (workload, parameters) in refusals {
+            let benchmarkCase = BenchmarkCase(workload: workload.name, backend: workload.usesBackend ? backend.id : BenchmarkCase.noBackend,
+                                              parameters: parameters, allocator: .system)
+            do {
+                _ = try workload.prepare(benchmarkCase, backend: workload.usesBackend ? backend : nil)
+                Issue.record("\(benchmarkCase.id) was accepted")
+            } catch let error as WorkloadError {
+                guard case .badParameter(let why) = error else { Issue.record("\(benchmarkCase.id): \(error)"); continue }
+                #expect(why.contains(workload.name) || why.contains("stride"), "\(benchmarkCase.id): \(why)")
+            } catch {
+                Issue.record("\(benchmarkCase.id): \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Backends
+import Harness
+import PThreadPrimitives
+import RuntimeKit
+import Synchronization
+import Testing
+
+/// The backends these tests run on: all registered ones, or those listed in
+/// CONFORMANCE_BACKENDS (the variable that limits the conformance suite limits these too).
+let workloadBackends: [Backend] = {
+    guard let raw = getenv("CONFORMANCE_BACKENDS") else { return Backends.all }
+    let ids = String(cString: raw).split(separator: ",").map { $0.filter { !$0.isWhitespace } }
+    guard !ids.isEmpty else { return Backends.all }
+    return Backends.all.filter { ids.contains($0.id) }
+}()
+
+/// Runs `operation` for each count in `counts`, then `finish()`, on a thread of its own (the
+/// measuring thread blocks, which must never hold one of Swift Testing's cooperative threads:
+/// the swift-concurrency backend runs on them). Returns the first error, or nil when all passed.
+func exercise(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOperation,
+              counts: [Int]) async throws -> WorkloadError? {
+    try await onDedicatedThread { () -> WorkloadError? in
+        let operation = try makeOperation()
+        var first: WorkloadError?
+        for count in counts {
+            do { try operation.run(count) } catch let error as WorkloadError { first = first ?? error }
+        }
+        do { try operation.finish() } catch let error as WorkloadError { first = first ?? error }
+        return first
+    }
+}
+
+/// The message of a `verificationFailed`, or nil for anything else.
+func verificationMessage(_ error: WorkloadError?) -> String? {
+    if case .verificationFailed(let message) = error { return message }
+    return nil
+}
+
+/// A runtime that misbehaves on purpose, to show that a workload's self-check catches it. Its
+/// pool is pthread-mutex's (whose `shutdown` waits for queued blocks, so a test's verdict never
+/// depends on a straggler); serial queues and `apply` come from `PoolBackedRuntime` on top of this
+/// runtime's own `async`, so a lost submission reaches them too (a lost strand drain strands its
+/// queue, as a lost block would on a real backend).
+final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
+    enum Fault: Sendable {
+        case none
+        /// The submission with this 0-based number is dropped: it never runs.
+        case drop(submission: Int)
+        /// The submission with this number is run twice.
+        case duplicate(submission: Int)
+        /// Every apply leaves this index out.
+        case skip(index: Int)
+        /// Every apply runs this index twice, one call after the other.
+        case repeatIndex(Int)
+    }
+
+    static let id = "faulty"
+    static let summary = "test-only: pthread-mutex's pool with one deliberate fault"
+
+    let fault: Fault
+    private let pool: any ConcurrencyRuntime
+    private let submissions = Atomic<Int>(0)
+
+    init(fault: Fault, workers: Int = 2) {
+        self.fault = fault
+        pool = Backends.named("pthread-mutex")!.runtime.init(workers: workers)
+    }
+
+    convenience init(workers: Int) { self.init(fault: .none, workers: workers) }
+
+    var workers: Int { pool.workers }
+
+    func async(_ work: @escaping @Sendable () -> Void) {
+        let number = submissions.wrappingAdd(1, ordering: .relaxed).oldValue
+        switch fault {
+        case .drop(let dropped) where dropped == number:
+            return
+        case .duplicate(let twice) where twice == number:
+            pool.async(work)
+            pool.async(work)
+        default:
+            pool.async(work)
+        }
+    }
+
+    func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        let submit: (@escaping @Sendable () -> Void) -> Void = { self.async($0) }
+        switch fault {
+        case .skip(let skipped):
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { index in
+                if index != skipped { body(index) }
+            }
+        case .repeatIndex(let repeated):
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { index in
+                body(index)
+                if index == repeated { body(index) }
+            }
+        default:
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit, body: body)
+        }
+    }
+
+    func shutdown() { pool.shutdown() }
+}
