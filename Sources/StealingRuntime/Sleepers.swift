@@ -40,11 +40,16 @@ final class Sleepers: @unchecked Sendable {
     }
 
     /// Called by a submitter outside the pool (or a worker about to block) after it made a job
-    /// visible. Wakes one sleeper if there is any; costs one fence and one load when every worker
-    /// is busy.
+    /// visible. Wakes one sleeper if there is any and nobody is searching; costs one fence and a
+    /// load or two when every worker is busy.
+    ///
+    /// A searcher counted here is bound to look again after this job became visible (README.md,
+    /// "Who wakes whom"): it either finds it, or ends its search with a fenced look (parking's
+    /// final check, or the last searcher's hand-off) that does. Waking a sleeper on top of that
+    /// would cost a futex call per submission while a searcher keeps up, for nothing.
     func notifyOne() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        guard sleeping.pointee.load(ordering: .relaxed) > 0 else { return }
+        guard searching.pointee.load(ordering: .relaxed) == 0, sleeping.pointee.load(ordering: .relaxed) > 0 else { return }
         wakeOne()
     }
 
@@ -76,18 +81,37 @@ final class Sleepers: @unchecked Sendable {
     /// Becomes one of the searching workers if fewer than half of them search already (one may
     /// always search). A worker that may not search goes straight to the parking protocol, so an
     /// idle burst does not have every worker hammering the same deques.
+    ///
+    /// The fence after joining: a submitter that read the count before this searcher joined relies
+    /// on the searcher's looks seeing its job (README.md, "Who wakes whom").
     func startSearching() -> Bool {
         var current = searching.pointee.load(ordering: .relaxed)
         while current == 0 || 2 * current < workers {
-            let (exchanged, original) = searching.pointee.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
-            if exchanged { return true }
+            let (exchanged, original) = searching.pointee.compareExchange(
+                expected: current, desired: current + 1, ordering: .sequentiallyConsistent)
+            if exchanged {
+                atomicMemoryFence(ordering: .sequentiallyConsistent)
+                return true
+            }
             current = original
         }
         return false
     }
 
-    func stopSearching() {
-        searching.pointee.subtract(1, ordering: .relaxed)
+    /// Stops searching. Returns true when the caller was the last searcher: if it stops because it
+    /// found work, it must then hand off (`handOffIfWorkRemains`), since submitters skipped waking
+    /// anyone while it searched.
+    @discardableResult
+    func stopSearching() -> Bool {
+        searching.pointee.subtract(1, ordering: .sequentiallyConsistent).oldValue == 1
+    }
+
+    /// The last searcher found work and is about to run it: fence, and if work is still visible
+    /// and someone sleeps, wake one to take over the searching.
+    func handOffIfWorkRemains(_ workVisible: () -> Bool) {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        guard sleeping.pointee.load(ordering: .relaxed) > 0, workVisible() else { return }
+        wakeOne()
     }
 
     /// Announces the caller as about to sleep and returns the epoch to wait on.

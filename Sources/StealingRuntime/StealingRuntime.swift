@@ -160,7 +160,10 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// one. The caller's own deque must be empty (a batch lands there).
     @usableFromInline
     func stealOnce(for worker: Worker) -> JobRef? {
-        if let job = injector.pop() { return job }
+        if let job = injector.popBatch(into: worker.deque) {
+            if worker.deque.count > 0 { sleepers.notifyIfIdle() }  // the batch is surplus
+            return job
+        }
         guard pool.count > 1 else { return nil }
         // Start at a random victim so thieves spread out; visit everyone once.
         let start = worker.randomVictim(among: pool.count)
@@ -178,12 +181,15 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// nil once it has looked long enough, or at once if it may not search.
     private func search(for worker: Worker) -> JobRef? {
         guard sleepers.startSearching() else { return nil }
-        defer { sleepers.stopSearching() }
         for round in 0..<(Self.spinRounds + Self.yieldRounds) {
-            if let job = stealOnce(for: worker) { return job }
-            if stopping.load(ordering: .relaxed) { return nil }
+            if let job = stealOnce(for: worker) {
+                if sleepers.stopSearching() { sleepers.handOffIfWorkRemains { hasVisibleWork() } }
+                return job
+            }
+            if stopping.load(ordering: .relaxed) { break }
             if round >= Self.spinRounds { sched_yield() }
         }
+        sleepers.stopSearching()  // nothing found: parking's final check looks again, fenced
         return nil
     }
 
