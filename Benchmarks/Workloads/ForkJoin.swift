@@ -9,7 +9,9 @@ import StealingRuntime
 ///
 /// `form=closure` joins two closures (Swift makes the right one escapable for a thief: two small
 /// allocations per join); `form=task` passes the right half as a `JoinTask` value (none). The
-/// difference is the price of the closure form.
+/// difference is the price of the closure form. `split=eager` makes every right half stealable
+/// (rayon); `split=lazy` only while the worker's deque is empty (`JoinSplitting.lazy`), so most
+/// joins deep in the recursion are two plain calls.
 public struct ForkJoin: Workload {
     public init() {}
 
@@ -20,16 +22,21 @@ public struct ForkJoin: Workload {
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         switch suite {
-        case .smoke: [[Parameter("fib", "20"), Parameter("form", "task")]]
-        case .quick: ["task", "closure"].map { [Parameter("fib", "30"), Parameter("form", $0)] }
+        case .smoke: [[Parameter("fib", "20"), Parameter("form", "task"), Parameter("split", "eager")]]
+        case .quick: Self.variants.map { [Parameter("fib", "30"), Parameter("form", $0.form), Parameter("split", $0.split)] }
         case .full:
             // workers=1: the cost of a join with nobody to steal (pure overhead); the default pool
             // (one worker per CPU) adds stealing and its cache traffic.
-            ["task", "closure"].flatMap { form in
-                ["0", "1"].map { [Parameter("fib", "30"), Parameter("form", form), Parameter("workers", $0)] }
+            Self.variants.flatMap { variant in
+                ["0", "1"].map {
+                    [Parameter("fib", "30"), Parameter("form", variant.form), Parameter("split", variant.split), Parameter("workers", $0)]
+                }
             }
         }
     }
+
+    /// rayon's join (task and closure forms), and lazy splitting with the task form.
+    static let variants: [(form: String, split: String)] = [("task", "eager"), ("task", "lazy"), ("closure", "eager")]
 
     /// Calls with n ≥ 2 in a recursive fib(n), each of which joins: fib(n + 1) − 1.
     public static func joins(_ n: Int) -> Int {
@@ -50,10 +57,14 @@ public struct ForkJoin: Workload {
         guard let workers = Int(workersText), workers >= 0 else {
             throw WorkloadError.badParameter("fork-join needs workers=<count ≥ 0> (0: one per CPU), got \(workersText)")
         }
+        let split = benchmarkCase.parameter("split") ?? "eager"
+        guard let splitting = ["eager": JoinSplitting.eager, "lazy": .lazy][split] else {
+            throw WorkloadError.badParameter("fork-join needs split=eager or split=lazy, got \(split)")
+        }
         guard backend?.id == StealingRuntime.id else {
             throw WorkloadError.notApplicable("join is offered by the work-stealing backend only")
         }
-        return FibOperation(n: n, closures: closures, runtime: StealingRuntime(workers: workers))
+        return FibOperation(n: n, closures: closures, runtime: StealingRuntime(workers: workers, joinSplitting: splitting))
     }
 }
 

@@ -1,6 +1,9 @@
 import RuntimeKit
 
 extension StealingRuntime {
+    /// Jobs a worker keeps offered to thieves while it splits an apply (see `apply`).
+    static let applyLazyThreshold = 1
+
     /// `apply` by recursive splitting with `join`: halves go onto the worker's deque, so idle
     /// workers steal the biggest pieces first (the oldest jobs are the largest halves).
     ///
@@ -13,6 +16,12 @@ extension StealingRuntime {
     ///
     /// From outside the pool the loop is handed to a worker and the caller waits (it has no deque
     /// to take part with); from a worker (a nested apply) the worker runs it itself.
+    ///
+    /// The splits use lazy joins (`JoinSplitting.lazy`) whatever the runtime's own setting: a half is
+    /// offered to thieves only while the splitting worker's deque is empty, and otherwise split
+    /// further by plain calls. Every piece still has its size; what changes is that a loop of a
+    /// million pieces does not make a million stealable jobs (a fenced pop each) when one waiting
+    /// half per worker is all an idle thief needs, and a stolen half refills it.
     public func apply(iterations: Int, stride policy: StridePolicy, _ body: (Int) -> Void) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 1 else {
@@ -20,68 +29,96 @@ extension StealingRuntime {
             return
         }
         withoutActuallyEscaping(body) { body in
+            let loop = ApplyBody(body)
+            defer { loop.body = nil }  // every piece has run: drop the closure before it is checked for escaping
+            let shared = Unmanaged.passUnretained(loop), runtime = Unmanaged.passUnretained(self)
             switch policy {
             case .fixed:
-                onWorker { _ in PieceSplit(runtime: self, plan: plan, pieces: 0..<plan.pieces, body: body).run() }
+                onWorker { _ in PieceSplit(runtime: runtime, plan: plan, pieces: 0..<plan.pieces, loop: shared).run() }
             case .automatic:
                 onWorker { worker in
-                    AdaptiveSplit(runtime: self, range: 0..<iterations, budget: workers, parent: worker, body: body).run()
+                    AdaptiveSplit(runtime: runtime, range: 0..<iterations, budget: workers, parent: .passUnretained(worker), loop: shared).run()
                 }
             }
         }
     }
 }
 
+/// The loop body, shared by every split of one apply. The splits refer to it (and to the runtime
+/// and workers) unretained: a split is copied at every level, and a retain and release of a shared
+/// object per copy would bounce its reference count between the workers.
+final class ApplyBody {
+    var body: ((Int) -> Void)?
+    init(_ body: @escaping (Int) -> Void) { self.body = body }
+
+    /// Runs the body over `range`. The apply that owns this object outlives every call.
+    @inline(__always)
+    static func run(_ loop: Unmanaged<ApplyBody>, over range: Range<Int>) {
+        loop._withUnsafeGuaranteedRef { loop in
+            let body = loop.body.unsafelyUnwrapped
+            for index in range { body(index) }
+        }
+    }
+}
+
 /// One half of a fixed-stride apply: a range of pieces.
 struct PieceSplit: JoinTask {
-    unowned(unsafe) let runtime: StealingRuntime  // the runtime outlives every apply it runs
+    let runtime: Unmanaged<StealingRuntime>
     let plan: ApplyPlan
     let pieces: Range<Int>
-    let body: (Int) -> Void
+    let loop: Unmanaged<ApplyBody>
 
     func run() {
         if pieces.count == 1 {
-            for index in plan.indices(ofPiece: pieces.lowerBound) { body(index) }
+            ApplyBody.run(loop, over: plan.indices(ofPiece: pieces.lowerBound))
             return
         }
         let middle = pieces.lowerBound + pieces.count / 2
-        let left = PieceSplit(runtime: runtime, plan: plan, pieces: pieces.lowerBound..<middle, body: body)
-        let right = PieceSplit(runtime: runtime, plan: plan, pieces: middle..<pieces.upperBound, body: body)
-        _ = runtime.join(on: CurrentWorker.of(runtime)!, { left.run() }, right)
+        let left = PieceSplit(runtime: runtime, plan: plan, pieces: pieces.lowerBound..<middle, loop: loop)
+        let right = PieceSplit(runtime: runtime, plan: plan, pieces: middle..<pieces.upperBound, loop: loop)
+        runtime._withUnsafeGuaranteedRef { runtime in
+            CurrentWorker.unmanaged(of: runtime)!._withUnsafeGuaranteedRef { worker in
+                _ = runtime.join(on: worker, { left.run() }, right, lazyThreshold: StealingRuntime.applyLazyThreshold)
+            }
+        }
     }
 }
 
 /// One half of an automatic-stride apply: a range of iterations and what is left of its split
 /// budget. `parent` is the worker that created it, so a half run elsewhere knows it was stolen.
 struct AdaptiveSplit: JoinTask {
-    unowned(unsafe) let runtime: StealingRuntime
+    let runtime: Unmanaged<StealingRuntime>
     let range: Range<Int>
     let budget: Int
-    unowned(unsafe) let parent: Worker
-    let body: (Int) -> Void
+    let parent: Unmanaged<Worker>
+    let loop: Unmanaged<ApplyBody>
 
     func run() {
-        let worker = CurrentWorker.of(runtime)!
-        var budget = budget
-        let split: Bool
-        if range.count < 2 {
-            split = false
-        } else if worker !== parent {
-            budget = max(runtime.workers, budget / 2)  // stolen: someone is idle, split finer again
-            split = true
-        } else if budget > 0 {
-            budget /= 2
-            split = true
-        } else {
-            split = false
+        runtime._withUnsafeGuaranteedRef { runtime in
+            let current = CurrentWorker.unmanaged(of: runtime)!
+            var budget = budget
+            let split: Bool
+            if range.count < 2 {
+                split = false
+            } else if current.toOpaque() != parent.toOpaque() {
+                budget = max(runtime.workers, budget / 2)  // stolen: someone is idle, split finer again
+                split = true
+            } else if budget > 0 {
+                budget /= 2
+                split = true
+            } else {
+                split = false
+            }
+            guard split else {
+                ApplyBody.run(loop, over: range)
+                return
+            }
+            let middle = range.lowerBound + range.count / 2
+            let left = AdaptiveSplit(runtime: self.runtime, range: range.lowerBound..<middle, budget: budget, parent: current, loop: loop)
+            let right = AdaptiveSplit(runtime: self.runtime, range: middle..<range.upperBound, budget: budget, parent: current, loop: loop)
+            current._withUnsafeGuaranteedRef { worker in
+                _ = runtime.join(on: worker, { left.run() }, right, lazyThreshold: StealingRuntime.applyLazyThreshold)
+            }
         }
-        guard split else {
-            for index in range { body(index) }
-            return
-        }
-        let middle = range.lowerBound + range.count / 2
-        let left = AdaptiveSplit(runtime: runtime, range: range.lowerBound..<middle, budget: budget, parent: worker, body: body)
-        let right = AdaptiveSplit(runtime: runtime, range: middle..<range.upperBound, budget: budget, parent: worker, body: body)
-        _ = runtime.join(on: worker, { left.run() }, right)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PThreadPrimitives
 import Synchronization
 
@@ -25,12 +28,17 @@ extension StealingRuntime {
         return onWorker { worker in join(on: worker, left, right) }
     }
 
+    /// - Parameter lazyThreshold: run both halves here, pushing nothing, while the worker's deque
+    ///   holds at least this many jobs (`JoinSplitting.lazy`); `Int.max` never does (eager).
     @inlinable
-    func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, _ right: Task) -> (A, Task.Output) {
+    func join<A, Task: JoinTask>(
+        on worker: Worker, _ left: () -> A, _ right: Task, lazyThreshold: Int? = nil
+    ) -> (A, Task.Output) {
+        if worker.deque.count >= lazyThreshold ?? lazySplitThreshold { return (left(), right.run()) }
         var job = TaskJob(task: right)
         return withUnsafeMutablePointer(to: &job) { job in
             let ref = JobRef(UnsafeMutableRawPointer(job))
-            pushLocal(ref, on: worker)
+            pushLocal(ref, on: worker, offered: true)
             let leftResult = left()
             if popBack(ref, on: worker) { return (leftResult, job.pointee.task.run()) }
             waitForThief(on: worker) { job.pointee.done.load(ordering: .acquiring) }
@@ -61,10 +69,12 @@ extension StealingRuntime {
                 other.run()
                 idleRounds = 0
             } else {
+                // The thief is running our half, and halves are usually short: keep looking, but
+                // after a while yield the CPU each round. The thief may be waiting for one: with
+                // more threads than cores (a busy machine, ThreadSanitizer) a joiner that only
+                // spun could hold the core its own thief needs.
                 idleRounds += 1
-                // The thief is running our half, and halves are usually short: keep looking for
-                // work, but stop hammering other deques' cache lines on every round.
-                if idleRounds > Self.spinRounds { for _ in 0..<64 where isDone() { break } }
+                if idleRounds > Self.spinRounds { sched_yield() }
             }
         }
     }

@@ -25,6 +25,11 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     static let yieldRounds = 4
 
     public let workers: Int
+    /// Whether `join` always makes its right half stealable (`.eager`, the default) or only while
+    /// the worker offers little (`.lazy`).
+    public let joinSplitting: JoinSplitting
+    @usableFromInline
+    let lazySplitThreshold: Int  // Int.max when eager: one comparison on the join path either way
     @usableFromInline
     let pool: [Worker]
     /// What a worker's `pool` is compared with (CurrentWorker): the identity of an object only
@@ -42,7 +47,18 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     private enum ShutdownState { case running, stopped }
 
-    public init(workers: Int) {
+    public convenience init(workers: Int) {
+        self.init(workers: workers, joinSplitting: .eager)
+    }
+
+    public init(workers: Int, joinSplitting: JoinSplitting) {
+        if case .lazy(let threshold) = joinSplitting {
+            precondition(threshold >= 1, "JoinSplitting.lazy(threshold: \(threshold)): keep at least one job stealable")
+            lazySplitThreshold = threshold
+        } else {
+            lazySplitThreshold = .max
+        }
+        self.joinSplitting = joinSplitting
         self.workers = resolvedWorkerCount(workers)
         let identity = ObjectIdentifier(poolToken)
         poolIdentity = identity
@@ -106,18 +122,19 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         sleepers.notifyOne()
     }
 
-    /// Pushes onto the calling worker's own deque (spilling half first if it is full). Wakes a
-    /// sleeper only when the deque already held work: a lone job is the next thing this worker
-    /// runs itself, and waking a thread for it would cost a futex call per job in a chain of tasks
-    /// that each submit one (README.md, "Searching").
+    /// Pushes onto the calling worker's own deque (spilling half first if it is full). An `async`
+    /// block wakes a sleeper only when the deque already held work: a lone block is the next thing
+    /// this worker runs itself, and waking a thread for it would cost a futex call per link of a
+    /// chain of tasks that each submit one (README.md, "Who wakes whom"). A join's half is always
+    /// offered (`offered`): making it stealable is the point of the join.
     @inlinable
-    func pushLocal(_ job: JobRef, on worker: Worker) {
+    func pushLocal(_ job: JobRef, on worker: Worker, offered: Bool = false) {
         guard let surplus = worker.deque.pushReportingSurplus(job) else {
             spillHalf(of: worker)
             _ = worker.deque.push(job)
             return
         }
-        if surplus { sleepers.notifyIfIdle() }
+        if surplus || offered { sleepers.notifyIfIdle() }
     }
 
     /// A worker about to block (semaphore or group wait with nothing to help with): whatever it

@@ -29,55 +29,17 @@ struct WorkDequeTests {
     /// taken exactly once. Small capacity keeps the ring wrapping (slot reuse races).
     @Test("2,000,000 jobs, one owner, three thieves: nothing lost, nothing taken twice")
     func stress() async throws {
-        let total = 2_000_000, thieves = 3
-        let (missing, duplicated, popped, stolenCount) = try await onDedicatedThread { () -> (Int, Int, Int, Int) in
-        let deque = WorkDeque(capacity: 64)
-        let taken = TakenLedger(count: total)
-        let ownerDone = Atomic<Bool>(false)
-        let stolen = Atomic<Int>(0)
-        @Sendable func record(_ token: JobRef) { taken.record(token.index) }
-
-        let thiefThreads = (0..<thieves).map { _ in
-            PThread.spawn {
-                while true {
-                    if let token = deque.steal() {
-                        record(token)
-                        stolen.add(1, ordering: .relaxed)
-                    } else if ownerDone.load(ordering: .acquiring) && deque.count == 0 {
-                        return
-                    }
-                }
+        let race = try await raceOwnerAgainstThieves(total: 2_000_000, capacity: 64, thief: singleSteals) { deque, record in
+            var next = 0
+            while next < 2_000_000 {
+                // A burst of pushes (up to the ring's capacity), then pop about half back.
+                let burst = min(48, 2_000_000 - next)
+                for _ in 0..<burst where deque.push(.token(next)) { next += 1 }
+                for _ in 0..<(burst / 2) { if let job = deque.popForTesting() { record(job) } }
             }
         }
-        var next = 0, popped = 0
-        while next < total {
-            // A burst of pushes (up to the ring's capacity), then pop about half back.
-            let burst = min(48, total - next)
-            for _ in 0..<burst {
-                let token = JobRef.token(next)
-                if deque.push(token) { next += 1 } else { break }
-            }
-            for _ in 0..<(burst / 2) {
-                if let token = deque.pop() { record(token); popped += 1 }
-            }
-        }
-        while let token = deque.pop() { record(token); popped += 1 }
-        ownerDone.store(true, ordering: .releasing)
-        thiefThreads.forEach { $0.join() }
-
-        var missing = 0, duplicated = 0
-        for index in 0..<total {
-            switch taken.times(index) {
-            case 0: missing += 1
-            case 1: break
-            default: duplicated += 1
-            }
-        }
-        return (missing, duplicated, popped, stolen.load(ordering: .relaxed))
-        }
-        #expect(missing == 0 && duplicated == 0, "\(missing) jobs lost, \(duplicated) taken twice")
-        #expect(popped + stolenCount == total)
-        #expect(stolenCount > 0, "the thieves never stole: the test exercised nothing")
+        #expect(race.missing == 0 && race.duplicated == 0, "\(race.missing) jobs lost, \(race.duplicated) taken twice")
+        #expect(race.stolen > 0, "the thieves never stole: the test exercised nothing")
     }
 }
 
@@ -87,39 +49,20 @@ extension WorkDequeTests {
     /// thieves trying to steal that same single job; each must go to exactly one of them.
     @Test("the last jobs: owner pops against three thieves, 1,000,000 jobs in ones and twos")
     func lastJobRace() async throws {
-        let total = 1_000_000, thieves = 3
-        let (wrong, stolenCount) = try await onDedicatedThread { () -> (Int, Int) in
-        let deque = WorkDeque(capacity: 4)
-        let taken = TakenLedger(count: total)
-        let ownerDone = Atomic<Bool>(false)
-        let stolen = Atomic<Int>(0)
-        let thiefThreads = (0..<thieves).map { _ in
-            PThread.spawn {
-                while !ownerDone.load(ordering: .acquiring) || deque.count > 0 {
-                    if let token = deque.steal() {
-                        taken.record(token.index)
-                        stolen.add(1, ordering: .relaxed)
-                    }
-                }
+        let race = try await raceOwnerAgainstThieves(total: 1_000_000, capacity: 4, thief: singleSteals) { deque, record in
+            // Alternate one and two jobs left: with one, owner and thief meet at the
+            // compare-exchange; with two, the owner takes without one, which is where the fence in
+            // pop matters.
+            var index = 0
+            while index < 1_000_000 {
+                let depth = min(1 + index % 2, 1_000_000 - index)
+                for offset in 0..<depth { _ = deque.push(.token(index + offset)) }
+                for _ in 0..<depth { if let job = deque.popForTesting() { record(job) } }
+                index += depth
             }
         }
-        // Alternate one and two jobs left: with one, owner and thief meet at the compare-exchange;
-        // with two, the owner takes without one, which is where the fence in pop matters.
-        var index = 0
-        while index < total {
-            let depth = min(1 + index % 2, total - index)
-            for offset in 0..<depth { _ = deque.push(JobRef.token(index + offset)) }
-            for _ in 0..<depth { if let token = deque.pop() { taken.record(token.index) } }
-            index += depth
-        }
-        ownerDone.store(true, ordering: .releasing)
-        thiefThreads.forEach { $0.join() }
-        var wrong = 0
-        for index in 0..<total where taken.times(index) != 1 { wrong += 1 }
-        return (wrong, stolen.load(ordering: .relaxed))
-        }
-        #expect(wrong == 0, "\(wrong) of \(total) jobs were lost or taken twice")
-        #expect(stolenCount > 0, "no steal ever won: the race was not exercised")
+        #expect(race.missing + race.duplicated == 0, "\(race.missing + race.duplicated) jobs were lost or taken twice")
+        #expect(race.stolen > 0, "no steal ever won: the race was not exercised")
     }
 }
 
@@ -145,44 +88,83 @@ extension WorkDequeTests {
     /// its own deque and drains it as that deque's owner; every job must be taken exactly once.
     @Test("1,000,000 jobs, one owner, three batch thieves: nothing lost, nothing taken twice")
     func batchStress() async throws {
-        let total = 1_000_000, thieves = 3
-        let (wrong, stolenCount) = try await onDedicatedThread { () -> (Int, Int) in
-            let deque = WorkDeque(capacity: 64)
-            let taken = TakenLedger(count: total)
-            let ownerDone = Atomic<Bool>(false)
-            let stolen = Atomic<Int>(0)
-            let thiefThreads = (0..<thieves).map { _ in
-                PThread.spawn {
-                    let own = WorkDeque(capacity: 64)
-                    while !ownerDone.load(ordering: .acquiring) || deque.count > 0 {
-                        guard let first = deque.stealBatch(into: own) else { continue }
-                        taken.record(first.index)
-                        var mine = 1
-                        while let job = own.popForTesting() { taken.record(job.index); mine += 1 }
-                        stolen.add(mine, ordering: .relaxed)
-                    }
-                }
-            }
+        let race = try await raceOwnerAgainstThieves(total: 1_000_000, capacity: 64, thief: batchSteals) { deque, record in
             var next = 0
-            while next < total {
-                let burst = min(1 + next % 40, total - next)
+            while next < 1_000_000 {
+                let burst = min(1 + next % 40, 1_000_000 - next)
                 for _ in 0..<burst where deque.push(.token(next)) { next += 1 }
-                for _ in 0..<(burst / 2 + 1) { if let job = deque.popForTesting() { taken.record(job.index) } }
+                for _ in 0..<(burst / 2 + 1) { if let job = deque.popForTesting() { record(job) } }
             }
-            while let job = deque.popForTesting() { taken.record(job.index) }
-            ownerDone.store(true, ordering: .releasing)
-            thiefThreads.forEach { $0.join() }
-            var wrong = 0
-            for index in 0..<total where taken.times(index) != 1 { wrong += 1 }
-            return (wrong, stolen.load(ordering: .relaxed))
         }
-        #expect(wrong == 0, "\(wrong) of \(total) jobs were lost or taken twice")
-        #expect(stolenCount > 0, "no batch steal ever won: the race was not exercised")
+        #expect(race.missing + race.duplicated == 0, "\(race.missing) jobs lost, \(race.duplicated) taken twice")
+        #expect(race.stolen > 0, "no batch steal ever won: the race was not exercised")
     }
 
     @Test("every job type starts with its header, where a thief reads it")
     func headerFirst() {
         #expect(MemoryLayout<HeapJob>.offset(of: \.header) == 0)
+    }
+}
+
+/// A thief's one attempt: it takes what it can from `deque`, records each job, returns how many.
+typealias Thief = @Sendable (_ deque: WorkDeque, _ record: (JobRef) -> Void) -> Int
+
+/// One job per attempt.
+let singleSteals: @Sendable () -> Thief = {
+    { deque, record in
+        guard let job = deque.steal() else { return 0 }
+        record(job)
+        return 1
+    }
+}
+
+/// A batch per attempt, into the thief's own deque, which it then drains as that deque's owner.
+let batchSteals: @Sendable () -> Thief = {
+    let own = WorkDeque(capacity: 64)
+    return { deque, record in
+        guard let first = deque.stealBatch(into: own) else { return 0 }
+        record(first)
+        var taken = 1
+        while let job = own.popForTesting() { record(job); taken += 1 }
+        return taken
+    }
+}
+
+/// One owner against three thieves on one deque. `owner` pushes and pops the jobs 0..<total
+/// (recording what it pops) on the calling thread; each thief (made by `thief`, one per thread)
+/// attempts until the owner is done and the deque is empty. Then every job left is popped and
+/// each index's count is checked: every job must be taken exactly once, whoever took it.
+func raceOwnerAgainstThieves(
+    total: Int, thieves: Int = 3, capacity: Int,
+    thief makeThief: @escaping @Sendable () -> Thief,
+    owner: @escaping @Sendable (_ deque: WorkDeque, _ record: (JobRef) -> Void) -> Void
+) async throws -> (missing: Int, duplicated: Int, stolen: Int) {
+    try await onDedicatedThread {
+        let deque = WorkDeque(capacity: capacity)
+        let taken = TakenLedger(count: total)
+        let ownerDone = Atomic<Bool>(false)
+        let stolen = Atomic<Int>(0)
+        let thiefThreads = (0..<thieves).map { _ in
+            PThread.spawn {
+                let attempt = makeThief()
+                while !ownerDone.load(ordering: .acquiring) || deque.count > 0 {
+                    stolen.add(attempt(deque) { taken.record($0.index) }, ordering: .relaxed)
+                }
+            }
+        }
+        owner(deque) { taken.record($0.index) }
+        while let job = deque.popForTesting() { taken.record(job.index) }
+        ownerDone.store(true, ordering: .releasing)
+        thiefThreads.forEach { $0.join() }
+        var missing = 0, duplicated = 0
+        for index in 0..<total {
+            switch taken.times(index) {
+            case 0: missing += 1
+            case 1: break
+            default: duplicated += 1
+            }
+        }
+        return (missing, duplicated, stolen.load(ordering: .relaxed))
     }
 }
 
