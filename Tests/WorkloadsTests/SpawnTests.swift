@@ -12,16 +12,20 @@ struct SpawnTests {
     /// For tests where a block is lost on purpose: the wait is certain to time out, so only its
     /// length matters, and the shorter the cheaper.
     static let lostBlockTimeout: Duration = .milliseconds(500)
+    /// For backends that lose nothing: a failure here is a hang, which this only bounds. Long,
+    /// because under ThreadSanitizer on a busy 2-core machine the cooperative pool (the
+    /// swift-concurrency backend) went without CPU for over 30 s while stress tests ran.
+    static let healthyTimeout: Duration = .seconds(300)
 
     @Test("every spawn pattern passes its own count on every backend", arguments: workloadBackends, Spawn.Pattern.allCases)
     func passesOnEveryBackend(backend: Backend, pattern: Spawn.Pattern) async throws {
-        let error = try await exercise({ Spawn.operation(pattern, on: backend.runtime.init(workers: 0)) }, counts: [1, 50, 200])
+        let error = try await exercise({ Spawn.operation(pattern, on: backend.runtime.init(workers: 0), timeout: Self.healthyTimeout) }, counts: [1, 50, 200])
         #expect(error == nil, "\(backend.id), \(pattern): \(error.map(String.init(describing:)) ?? "")")
     }
 
     @Test("spawn's smoke case, prepared as the child prepares it, passes on every backend", arguments: workloadBackends)
     func smokeCaseThroughPrepare(backend: Backend) async throws {
-        let workload = Spawn()
+        let workload = Spawn(timeout: Self.healthyTimeout)
         let parameters = try #require(workload.parameterSets(for: .smoke).first)
         let benchmarkCase = BenchmarkCase(workload: workload.name, backend: backend.id, parameters: parameters, allocator: .system)
         let error = try await exercise({ try workload.prepare(benchmarkCase, backend: backend) }, counts: [1, 20])
