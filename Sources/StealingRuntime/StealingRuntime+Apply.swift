@@ -8,11 +8,14 @@ extension StealingRuntime {
     /// workers steal the biggest pieces first (the oldest jobs are the largest halves).
     ///
     /// - `.fixed(n)`: pieces of `n` iterations (`ApplyPlan`), split in halves down to one piece.
-    /// - `.automatic`: adaptive, as rayon's default splitter: a range is split while its split
-    ///   budget lasts (the budget starts at the worker count and halves at every split), and a
-    ///   half that was stolen gets the budget back (at least the worker count), because a steal
-    ///   means some worker is idle and wants smaller pieces. A loop on a busy pool stays in few,
-    ///   large pieces (little scheduling overhead for tiny bodies); an idle pool splits it finer.
+    /// - `.automatic`: adaptive, after rayon's default splitter: a range is split while its split
+    ///   budget lasts (the budget halves at every split), and a half that was stolen gets the
+    ///   budget back (at least the worker count), because a steal means some worker is idle and
+    ///   wants smaller pieces. The budget starts at `StridePolicy.automaticPiecesPerWorker` per
+    ///   worker, not rayon's one: a worker that was asleep when the loop began joins it tens of
+    ///   microseconds late on this VM, and with one piece per worker the others had nothing left
+    ///   to share by then (8-22% behind the best fixed stride; 4-8% with eight, lazy splitting
+    ///   keeping the extra splits to plain calls).
     ///
     /// From outside the pool the loop is handed to a worker and the caller waits (it has no deque
     /// to take part with); from a worker (a nested apply) the worker runs it itself.
@@ -37,7 +40,7 @@ extension StealingRuntime {
                 onWorker { _ in PieceSplit(runtime: runtime, plan: plan, pieces: 0..<plan.pieces, loop: shared).run() }
             case .automatic:
                 onWorker { worker in
-                    AdaptiveSplit(runtime: runtime, range: 0..<iterations, budget: workers, parent: .passUnretained(worker), loop: shared).run()
+                    AdaptiveSplit(runtime: runtime, range: 0..<iterations, budget: workers * StridePolicy.automaticPiecesPerWorker, parent: .passUnretained(worker), loop: shared).run()
                 }
             }
         }
