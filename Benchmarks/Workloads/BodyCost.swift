@@ -1,11 +1,12 @@
 import CBodyCost
 import Harness
 import PThreadPrimitives
+import Synchronization
 
 /// The cost of one loop body, as given in a case's `body` parameter: `0ns`, `10ns`, `100ns`,
-/// `1us`, `10us`. In the child it becomes a number of `rb_spin` rounds through a per-process
-/// calibration, so a body costs the same time on every machine while staying a serialized spin
-/// (a plain counted loop overlaps with its neighbours in the out-of-order core).
+/// `1us`, `10us`. In the child it becomes a number of `rb_spin` rounds through the run's
+/// calibration (`SpinCalibration`), so a body costs the same time on every machine while staying
+/// a serialized spin (a plain counted loop overlaps with its neighbours in the out-of-order core).
 ///
 /// This is the one place the parameter is parsed and formatted: every workload with a body cost
 /// reads it with `BodyCost(parameterOf:)` and writes it with `parameter`.
@@ -74,17 +75,43 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
     }
 }
 
-/// What one `rb_spin` round costs in this process, measured once, lazily, in the child that
-/// needs it (the parent never spins). The minimum of a few probes: interruptions and frequency
-/// ramp-up only ever make a probe slower, so the fastest one is the closest to the true cost.
+/// What one `rb_spin` round costs. `bench run` measures it once in the parent and hands the value
+/// to every child (`WorkloadCalibration`), so every case of a run spins the same rounds for the
+/// same body cost: children calibrating for themselves were seen to disagree by up to ±30% (5.6 to
+/// 10.8 ns per round), which made backends look faster or slower at "the same" body. A child run
+/// without a supplied value (a test, `bench case` by hand) measures it itself on first use.
 public enum SpinCalibration {
+    /// The name of this calibration in `ChildRequest.calibration` and results.json.
+    public static let name = "spin-ns-per-round"
     /// Rounds per probe: long enough (tens of microseconds) that the clock's resolution and the
     /// cost of reading it vanish, short enough that calibrating stays under a few milliseconds.
     static let roundsPerProbe: UInt64 = 20_000
-    static let probes = 5
+    /// Probes: about 6 ms in all. The cost of a round drifts on this VM from run to run (fifty
+    /// probes read 5.2 to 7.5 ns in five consecutive runs; five probes, 5.4 to 8.9 ns), and no
+    /// amount of probing inside one process removes that. What a shared value guarantees is that
+    /// every case of a run does the same work; apply-serial measures what a body really cost in
+    /// that run, and reports should quote it next to the nominal body cost.
+    static let probes = 50
 
-    /// Nanoseconds per round. A `static let` is initialized once, thread-safely, on first use.
-    public static let nanosecondsPerRound: Double = {
+    private static let supplied = Mutex<Double?>(nil)
+    /// Measured once, thread-safely, on first use (a `static let`), if nothing was supplied.
+    private static let measuredHere: Double = measure()
+
+    /// Nanoseconds per round: the supplied value, or this process's own measurement.
+    public static var nanosecondsPerRound: Double {
+        supplied.withLock { $0 } ?? measuredHere
+    }
+
+    /// Makes every later body cost in this process use `nanoseconds` per round.
+    /// - Precondition: positive and finite.
+    public static func use(nanosecondsPerRound nanoseconds: Double) {
+        precondition(nanoseconds > 0 && nanoseconds.isFinite, "a spin round must cost a positive, finite time, got \(nanoseconds)")
+        supplied.withLock { $0 = nanoseconds }
+    }
+
+    /// Times the spin now: the minimum of a few probes (interruptions and frequency ramp-up only
+    /// ever make a probe slower, so the fastest one is the closest to the true cost).
+    public static func measure() -> Double {
         var fastest = Int64.max
         for _ in 0..<probes {
             let start = MonotonicInstant.now
@@ -93,5 +120,5 @@ public enum SpinCalibration {
         }
         // A clock that did not advance would make every body free; one nanosecond is the floor.
         return Double(max(1, fastest)) / Double(roundsPerProbe)
-    }()
+    }
 }

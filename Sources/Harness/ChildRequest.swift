@@ -10,9 +10,15 @@ public struct ChildRequest: Sendable, Codable, Equatable {
     public let warmupNanoseconds: Int64
     /// CPUs to pin the child to before anything else, or nil to leave it free.
     public let cpus: [Int]?
+    /// Measurements the parent made once for the whole run and every child uses instead of making
+    /// its own (the workloads' calibrations, by name), so that every case of a run does the same
+    /// work for the same parameters. Nil: the child calibrates for itself.
+    public let calibration: [String: Double]?
 
-    public init(benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler, cpus: [Int]? = nil) {
+    public init(benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler, cpus: [Int]? = nil,
+                calibration: [String: Double]? = nil) {
         self.cpus = cpus
+        self.calibration = calibration
         self.benchmarkCase = benchmarkCase
         self.repetition = repetition
         samples = sampler.samples

@@ -10,6 +10,9 @@ public struct RunResults: Sendable, Codable {
     public var counterAvailability: [String: String]
     /// Optional tools the run looked for ("PAPI", "jemalloc") → what was found, or why not.
     public var tools: [String: String] = [:]
+    /// The calibrations every child of the run used (`ChildRequest.calibration`), e.g.
+    /// "spin-ns-per-round"; absent in files written before it existed.
+    public var calibration: [String: Double]?
     public var suite: String
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64

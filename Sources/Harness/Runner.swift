@@ -13,7 +13,12 @@ public struct Runner: Sendable {
     /// CPUs every child is pinned to, or nil.
     public let cpus: [Int]?
 
-    public init(executable: String, sampler: Sampler, deadline: Duration, jemalloc: String?, cpus: [Int]? = nil) {
+    /// Handed to every child (`ChildRequest.calibration`).
+    public let calibration: [String: Double]?
+
+    public init(executable: String, sampler: Sampler, deadline: Duration, jemalloc: String?, cpus: [Int]? = nil,
+                calibration: [String: Double]? = nil) {
+        self.calibration = calibration
         self.cpus = cpus
         self.executable = executable
         self.sampler = sampler
@@ -56,7 +61,8 @@ public struct Runner: Sendable {
             }
             environment["LD_PRELOAD"] = jemalloc
         }
-        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus)
+        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
+                                   calibration: calibration)
         let outcome = try await ChildProcess.run(executable: executable, arguments: ["case", request.encoded()],
                                                  environment: environment, deadline: deadline)
         if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {

@@ -35,6 +35,13 @@ struct CaseCommand: ParsableCommand {
         // threads created after they were opened.
         let counters = CounterSet()
         let benchmarkCase = request.benchmarkCase
+        if let calibration = request.calibration {
+            do {
+                try WorkloadCalibration.use(calibration)
+            } catch {
+                throw ValidationError("the request's \(error)")
+            }
+        }
         guard let workload = Workloads.named(benchmarkCase.workload) else {
             throw ValidationError("unknown workload '\(benchmarkCase.workload)'")
         }

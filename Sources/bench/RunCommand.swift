@@ -103,15 +103,21 @@ struct RunCommand: ParsableCommand {
         }
 
         let sampler = Sampler(sampleTime: .milliseconds(sampleMilliseconds), samples: samples)
+        // Once, here, before any child: every case of the run then spins the same rounds for the
+        // same body cost (children measuring for themselves disagreed by up to ±30%).
+        let calibration = WorkloadCalibration.measure()
         let runner = Runner(executable: Self.ownExecutable(), sampler: sampler, deadline: .seconds(deadline),
-                            jemalloc: JemallocLibrary.locate(), cpus: pinned)
+                            jemalloc: JemallocLibrary.locate(), cpus: pinned, calibration: calibration)
         let progress = ProgressReporter(total: plan.cases.count * plan.repetitions)
         print("bench: \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
+        let spin = calibration[SpinCalibration.name].map { "\(($0 * 100).rounded() / 100)" } ?? "?"
+        print("bench: body costs use \(spin) ns per spin round, measured once for every case of this run")
         let results = try await runner.run(plan, journal: journal, progress: progress.report)
 
         let environment = RunEnvironment.capture(gitCommit: Self.gitCommit())
         var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: results), suite: suite, repetitions: repetitions,
                              sampleTimeNanoseconds: Int64(sampleMilliseconds) * 1_000_000, cases: results)
+        run.calibration = calibration
         run.tools = ["PAPI": PAPIProbe().summary,
                      "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found"]
         try ResultsWriter.write(run, to: directory)

@@ -54,6 +54,9 @@ struct BenchCLITests {
             #expect(state == "available" || (state.hasPrefix("unavailable: ") && state.count > 20), "\(metric): \(state)")
         }
         #expect(run.tools["PAPI"] != nil && run.tools["jemalloc"] != nil)
+        // One spin calibration for the whole run, recorded where a reader of the results finds it.
+        let spin = try #require(run.calibration?["spin-ns-per-round"], "results.json has no spin calibration")
+        #expect(spin > 0 && spin.isFinite)
         let csv = try #require(Self.read(out + "/results.csv"))
         #expect(csv.hasPrefix(ResultsCSV.columns.joined(separator: ",") + "\r\n"))
         let journal = try #require(Self.read(out + "/journal.jsonl"))

@@ -43,6 +43,28 @@ struct ParameterTests {
         #expect(rounds == rounds.sorted(), "more time must never mean fewer rounds: \(rounds)")
     }
 
+    @Test("a run's spin calibration, once supplied, decides every body's rounds; a bad one is refused")
+    func suppliedCalibration() throws {
+        // The process's own measurement, supplied back: other tests in this process see the same
+        // kind of value they would have measured.
+        let measured = SpinCalibration.measure()
+        try WorkloadCalibration.use([SpinCalibration.name: measured, "from-a-newer-parent": 1])
+        #expect(SpinCalibration.nanosecondsPerRound == measured)
+        #expect(BodyCost(nanoseconds: 1_000).spinRounds == UInt64((1_000 / measured).rounded()))
+        for bad in [0, -1, Double.nan, .infinity] {
+            #expect(throws: CalibrationError.self) { try WorkloadCalibration.use([SpinCalibration.name: bad]) }
+        }
+        #expect(SpinCalibration.nanosecondsPerRound == measured, "a refused value must change nothing")
+    }
+
+    @Test("the calibration travels to the child inside the request")
+    func calibrationInTheRequest() throws {
+        let benchmarkCase = BenchmarkCase(workload: "apply-stride", backend: "work-stealing", parameters: [], allocator: .system)
+        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: 0, sampler: Sampler(),
+                                   calibration: [SpinCalibration.name: 7.5])
+        #expect(try ChildRequest.decode(request.encoded()).calibration == [SpinCalibration.name: 7.5])
+    }
+
     static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn()]
 
     @Test("every parameter set of every suite is accepted by prepare (pthread-mutex)", arguments: Suite.allCases)
