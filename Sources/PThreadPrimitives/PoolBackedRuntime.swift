@@ -2,8 +2,9 @@ import RuntimeKit
 
 /// A runtime that brings only a pool (`async`) and takes the rest from this module: serial queues
 /// as strands on that pool, the mutex + condition semaphore and group, and `ParallelLoop` for
-/// apply. Conforming is the whole job for pthread-mutex, work-stealing and swift-concurrency;
-/// a backend with better parts of its own (libdispatch, FIFODispatch) does not conform.
+/// apply. Conforming is the whole job for pthread-mutex and swift-concurrency; a backend with
+/// better parts of its own (libdispatch, work-stealing with its helping group and join-based
+/// apply, FIFODispatch) does not conform.
 public protocol PoolBackedRuntime: ConcurrencyRuntime
 where Queue == Strand, Semaphore == MutexSemaphore, Group == MutexGroup<Strand> {}
 
