@@ -49,8 +49,7 @@ final class Sleepers: @unchecked Sendable {
     /// would cost a futex call per submission while a searcher keeps up, for nothing.
     func notifyOne() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        guard searching.pointee.load(ordering: .relaxed) == 0, sleeping.pointee.load(ordering: .relaxed) > 0 else { return }
-        wakeOne()
+        notifyIfIdle()
     }
 
     /// Called by a worker that pushed surplus work onto its own deque: no fence (README.md,

@@ -23,25 +23,23 @@ extension StealingRuntime {
     @inlinable
     public func join<A, Task: JoinTask>(_ left: () -> A, _ right: Task) -> (A, Task.Output) {
         if let worker = CurrentWorker.unmanaged(of: self) {
-            return worker._withUnsafeGuaranteedRef { join(on: $0, left, right) }
+            return worker._withUnsafeGuaranteedRef { join(on: $0, left, right, lazyThreshold: lazySplitThreshold) }
         }
-        return onWorker { worker in join(on: worker, left, right) }
+        return onWorker { worker in join(on: worker, left, right, lazyThreshold: lazySplitThreshold) }
     }
 
     /// - Parameter lazyThreshold: run both halves here, pushing nothing, while the worker's deque
     ///   holds at least this many jobs (`JoinSplitting.lazy`); `Int.max` never does (eager).
     @inlinable
-    func join<A, Task: JoinTask>(
-        on worker: Worker, _ left: () -> A, _ right: Task, lazyThreshold: Int? = nil
-    ) -> (A, Task.Output) {
-        if worker.deque.count >= lazyThreshold ?? lazySplitThreshold { return (left(), right.run()) }
+    func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, _ right: Task, lazyThreshold: Int) -> (A, Task.Output) {
+        if worker.deque.count >= lazyThreshold { return (left(), right.run()) }
         var job = TaskJob(task: right)
         return withUnsafeMutablePointer(to: &job) { job in
             let ref = JobRef(UnsafeMutableRawPointer(job))
             pushLocal(ref, on: worker, offered: true)
             let leftResult = left()
             if popBack(ref, on: worker) { return (leftResult, job.pointee.task.run()) }
-            waitForThief(on: worker) { job.pointee.done.load(ordering: .acquiring) }
+            help(on: worker) { job.pointee.done.load(ordering: .acquiring) }  // a thief runs our half
             return (leftResult, job.pointee.result.take()!)
         }
     }
@@ -59,20 +57,19 @@ extension StealingRuntime {
         return false
     }
 
-    /// The right half was stolen: run our own jobs, or steal, until `isDone` (the thief finished).
-    /// The frame holding the job lives until then.
+    /// Helps until `isDone`: runs the worker's own jobs, or steals, and when there is nothing to
+    /// run spins briefly, then yields the CPU each round. Used while a thief runs a join's half and
+    /// while a scope's tasks finish elsewhere. Yielding matters: with more threads than cores (a
+    /// busy machine, ThreadSanitizer) a helper that only spun could hold the core the work it
+    /// waits for needs.
     @usableFromInline
-    func waitForThief(on worker: Worker, isDone: () -> Bool) {
+    func help(on worker: Worker, until isDone: () -> Bool) {
         var idleRounds = 0
         while !isDone() {
             if let other = worker.deque.pop() ?? stealOnce(for: worker) {
                 other.run()
                 idleRounds = 0
             } else {
-                // The thief is running our half, and halves are usually short: keep looking, but
-                // after a while yield the CPU each round. The thief may be waiting for one: with
-                // more threads than cores (a busy machine, ThreadSanitizer) a joiner that only
-                // spun could hold the core its own thief needs.
                 idleRounds += 1
                 if idleRounds > Self.spinRounds { sched_yield() }
             }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 
 /// A fork-join scope: tasks spawned in it (and, from inside them, more tasks) all finish before
@@ -29,18 +26,7 @@ public final class StealingScope: @unchecked Sendable {
 
     /// Helps until every spawned task has finished.
     func waitForTasks(on worker: Worker) {
-        var idleRounds = 0
-        while unfinished.load(ordering: .acquiring) > 0 {
-            if let job = worker.deque.pop() ?? runtime.stealOnce(for: worker) {
-                job.run()
-                idleRounds = 0
-            } else {
-                // The rest are running on other workers: look again, yielding the CPU once a
-                // round of looking has found nothing for a while.
-                idleRounds += 1
-                if idleRounds > StealingRuntime.spinRounds { sched_yield() }
-            }
-        }
+        runtime.help(on: worker) { unfinished.load(ordering: .acquiring) == 0 }
     }
 }
 

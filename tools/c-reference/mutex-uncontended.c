@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-enum { SAMPLES = 20, TARGET_NS = 10000000 };
+#include "sampling.h"
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static volatile long counter;
@@ -23,12 +23,6 @@ static void *idle_thread(void *unused) {
     return NULL;
 }
 
-static long long now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
 static void run(long n) {
     for (long i = 0; i < n; i++) {
         pthread_mutex_lock(&mutex);
@@ -37,32 +31,12 @@ static void run(long n) {
     }
 }
 
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv) {
     int threads = argc > 1 ? atoi(argv[1]) : 1;
     pthread_t idle;
     if (threads == 2) pthread_create(&idle, NULL, idle_thread, NULL);
     run(1000000);  // warm-up
-    long batch = 1;
-    for (;;) {  // calibrate: a batch lasting about TARGET_NS
-        long long start = now_ns();
-        run(batch);
-        long long elapsed = now_ns() - start;
-        if (elapsed * 10 >= TARGET_NS) { batch = (long)(batch * 1.2 * TARGET_NS / elapsed) + 1; break; }
-        batch *= 2;
-    }
-    double samples[SAMPLES];
-    for (int s = 0; s < SAMPLES; s++) {
-        long long start = now_ns();
-        run(batch);
-        samples[s] = (double)(now_ns() - start) / batch;
-    }
-    qsort(samples, SAMPLES, sizeof samples[0], compare);
-    printf("%.2f\n", (samples[SAMPLES / 2 - 1] + samples[SAMPLES / 2]) / 2);
+    printf("%.2f\n", median_ns_per_operation(run));
     if (threads == 2) {
         pthread_mutex_lock(&idle_lock); released = 1; pthread_cond_signal(&idle_cond); pthread_mutex_unlock(&idle_lock);
         pthread_join(idle, NULL);

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { SAMPLES = 20, TARGET_NS = 10000000 };
+#include "sampling.h"
 
 static atomic_long due;
 static dispatch_semaphore_t done;
@@ -43,17 +43,6 @@ static void run(long n) {
     dispatch_semaphore_wait(done, DISPATCH_TIME_FOREVER);
 }
 
-static long long now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
-static int compare(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv) {
     if (argc != 2 || (strcmp(argv[1], "outside") && strcmp(argv[1], "chain"))) {
         fprintf(stderr, "usage: spawn outside|chain\n");
@@ -63,21 +52,6 @@ int main(int argc, char **argv) {
     done = dispatch_semaphore_create(0);
     queue = dispatch_get_global_queue(DISPATCH_QUEUE_PRIORITY_DEFAULT, 0);
     run(100000);  // warm-up: start the pool's threads
-    long batch = 1;
-    for (;;) {
-        long long start = now_ns();
-        run(batch);
-        long long elapsed = now_ns() - start;
-        if (elapsed * 10 >= TARGET_NS) { batch = (long)(batch * 1.2 * TARGET_NS / elapsed) + 1; break; }
-        batch *= 2;
-    }
-    double samples[SAMPLES];
-    for (int s = 0; s < SAMPLES; s++) {
-        long long start = now_ns();
-        run(batch);
-        samples[s] = (double)(now_ns() - start) / batch;
-    }
-    qsort(samples, SAMPLES, sizeof samples[0], compare);
-    printf("%.1f\n", (samples[SAMPLES / 2 - 1] + samples[SAMPLES / 2]) / 2);
+    printf("%.1f\n", median_ns_per_operation(run));
     return 0;
 }
