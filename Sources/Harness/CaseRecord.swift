@@ -17,6 +17,9 @@ public struct CaseRecord: Sendable, Codable, Equatable {
     public let metricsPerOperation: [String: Double]
     /// Metric name → why it could not be measured in this child.
     public let unavailable: [String: String]
+    /// Figures the workload measured itself (`MeasuredOperation.workloadMetrics`); nil when it
+    /// has none, and in records written before they existed.
+    public let workloadMetrics: [String: WorkloadMetric]?
     /// The workers the runtime really used (a backend may ignore the request).
     public let workers: Int?
     /// The CPUs the child could run on while measuring (all of them unless pinned).
@@ -24,7 +27,9 @@ public struct CaseRecord: Sendable, Codable, Equatable {
 
     public init(version: Int = CaseRecord.currentVersion, caseID: String, repetition: Int, batch: Int,
                 nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double],
-                unavailable: [String: String], workers: Int?, cpus: [Int]) {
+                unavailable: [String: String], workloadMetrics: [String: WorkloadMetric]? = nil,
+                workers: Int?, cpus: [Int]) {
+        self.workloadMetrics = workloadMetrics
         self.cpus = cpus
         self.version = version
         self.caseID = caseID

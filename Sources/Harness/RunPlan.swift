@@ -25,8 +25,8 @@ public struct RunPlan: Sendable {
         }
         var cases: [BenchmarkCase] = []
         for workload in workloads {
-            let backendIDs = workload.usesBackend ? backends.map(\.id) : [BenchmarkCase.noBackend]
             for parameters in workload.parameterSets(for: suite) {
+                let backendIDs = workload.usesBackend(for: parameters) ? backends.map(\.id) : [BenchmarkCase.noBackend]
                 for backend in backendIDs {
                     for allocator in allocators {
                         let candidate = BenchmarkCase(workload: workload.name, backend: backend, parameters: parameters, allocator: allocator)

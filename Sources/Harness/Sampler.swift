@@ -44,6 +44,7 @@ public struct Sampler: Sendable {
         defer { before.deallocate(); after.deallocate() }
         var totals = [Double](repeating: 0, count: names.count)
         var perOperation = [Double](repeating: 0, count: samples)
+        operation.beginSamples()
         for sample in 0..<samples {
             counters?.read(into: before)
             let elapsed = try clock.measure { try operation.run(batch) }

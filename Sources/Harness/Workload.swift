@@ -11,6 +11,10 @@ public protocol Workload: Sendable {
     var operation: String { get }
     /// False for workloads that measure a primitive directly; they run once, under backend "none".
     var usesBackend: Bool { get }
+    /// Whether the cases of one parameter set run on every backend or once under "none": a family
+    /// that compares a backend's primitive with one that needs no backend (a serial queue with a
+    /// pthread mutex) says so per set. Defaults to `usesBackend`.
+    func usesBackend(for parameters: [Parameter]) -> Bool
     /// The parameter sets to run in `suite` (each becomes one case per backend and allocator).
     func parameterSets(for suite: Suite) -> [[Parameter]]
     /// Builds the operation for `benchmarkCase` in the child. `backend` is nil when `usesBackend`
@@ -25,6 +29,33 @@ public protocol MeasuredOperation: AnyObject {
     /// Checks everything run so far did what it should (a counter reached its expected value,
     /// every index ran once), then releases the runtime. A fast wrong backend fails here.
     func finish() throws
+    /// Called once calibration is over, just before the first sample: an operation that keeps
+    /// its own figures (hand-off latencies, each thread's share) starts them afresh here, so
+    /// warm-up and calibration runs are not in them. Optional.
+    func beginSamples()
+    /// Figures only the workload can see, over the samples (since `beginSamples`): latency
+    /// percentiles, fairness, the most holders ever seen. Read after `finish()`. Optional.
+    var workloadMetrics: [String: WorkloadMetric] { get }
+}
+
+extension Workload {
+    public func usesBackend(for parameters: [Parameter]) -> Bool { usesBackend }
+}
+
+extension MeasuredOperation {
+    public func beginSamples() {}
+    public var workloadMetrics: [String: WorkloadMetric] { [:] }
+}
+
+/// One figure a workload measured itself, with its unit ("ns", "share", "count").
+public struct WorkloadMetric: Sendable, Codable, Equatable {
+    public let value: Double
+    public let unit: String
+
+    public init(_ value: Double, unit: String) {
+        self.value = value
+        self.unit = unit
+    }
 }
 
 public enum WorkloadError: Error, Equatable, CustomStringConvertible {

@@ -36,6 +36,14 @@ public enum ResultsCSV {
                 lines.append(row(prefix + [name + ".per_op", "count", number(SampleStatistics.percentile(values, 0.5)),
                                            "", "", samples, "\(values.count)", ""]))
             }
+            // The workload's own figures: the median over the repetitions, each one process's value.
+            let ownFigures = result.records.compactMap(\.workloadMetrics)
+            for name in Set(ownFigures.flatMap(\.keys)).sorted() {
+                let figures = ownFigures.compactMap { $0[name] }
+                let values = figures.map(\.value).sorted()
+                lines.append(row(prefix + [name, figures[0].unit, number(SampleStatistics.percentile(values, 0.5)),
+                                           "", "", samples, "\(values.count)", ""]))
+            }
             for (name, reason) in (result.records.first?.unavailable ?? [:]).sorted(by: { $0.key < $1.key }) {
                 lines.append(row(prefix + [name + ".per_op", "count", "", "", "", samples, repetitions, reason]))
             }

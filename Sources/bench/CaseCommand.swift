@@ -45,8 +45,9 @@ struct CaseCommand: ParsableCommand {
         guard let workload = Workloads.named(benchmarkCase.workload) else {
             throw ValidationError("unknown workload '\(benchmarkCase.workload)'")
         }
-        let backend = workload.usesBackend ? Backends.named(benchmarkCase.backend) : nil
-        if workload.usesBackend && backend == nil {
+        let usesBackend = workload.usesBackend(for: benchmarkCase.parameters)
+        let backend = usesBackend ? Backends.named(benchmarkCase.backend) : nil
+        if usesBackend && backend == nil {
             throw ValidationError("unknown backend '\(benchmarkCase.backend)'")
         }
         do {
@@ -56,7 +57,8 @@ struct CaseCommand: ParsableCommand {
             let record = CaseRecord(
                 version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
                 batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
-                metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable, workers: nil,
+                metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable,
+                workloadMetrics: operation.workloadMetrics.isEmpty ? nil : operation.workloadMetrics, workers: nil,
                 cpus: CPUAffinity.current())
             print(String(decoding: try JSONEncoder().encode(record), as: UTF8.self))
         } catch let error as WorkloadError {

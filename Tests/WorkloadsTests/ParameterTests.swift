@@ -72,7 +72,7 @@ struct ParameterTests {
         let backend = try #require(Backends.named("pthread-mutex"))
         let cases = Self.ownWorkloads.flatMap { workload in
             workload.parameterSets(for: suite).map {
-                BenchmarkCase(workload: workload.name, backend: workload.usesBackend ? backend.id : BenchmarkCase.noBackend,
+                BenchmarkCase(workload: workload.name, backend: workload.usesBackend(for: $0) ? backend.id : BenchmarkCase.noBackend,
                               parameters: $0, allocator: .system)
             }
         }
@@ -83,7 +83,8 @@ struct ParameterTests {
                 do {
                     // No run: prepare builds the runtime (and the ledger, the ring's queues), finish
                     // checks the nothing that ran and shuts the runtime down.
-                    let operation = try workload.prepare(benchmarkCase, backend: workload.usesBackend ? backend : nil)
+                    let operation = try workload.prepare(
+                        benchmarkCase, backend: workload.usesBackend(for: benchmarkCase.parameters) ? backend : nil)
                     try operation.finish()
                 } catch {
                     refused.append("\(benchmarkCase.id): \(error)")
