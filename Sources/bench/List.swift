@@ -20,7 +20,9 @@ struct List: ParsableCommand {
         print("Workloads (parameters in the quick suite):")
         for workload in Workloads.all {
             let sets = workload.parameterSets(for: .quick).map { $0.map { "\($0.name)=\($0.value)" }.joined(separator: ",") }
-            print("  \(workload.name)\(workload.usesBackend ? "" : " (no backend)")\n    \(workload.summary)\n    one operation: \(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
+            let onBackends = workload.parameterSets(for: .quick).map(workload.usesBackend(for:))
+            let scope = onBackends.allSatisfy { $0 } ? "" : onBackends.contains(true) ? " (some sets on no backend)" : " (no backend)"
+            print("  \(workload.name)\(scope)\n    \(workload.summary)\n    one operation: \(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
         }
         print("\nBackends:")
         for backend in Backends.all {

@@ -65,7 +65,7 @@ struct ParameterTests {
         #expect(try ChildRequest.decode(request.encoded()).calibration == [SpinCalibration.name: 7.5])
     }
 
-    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn()]
+    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn(), QueueVsLock()]
 
     @Test("every parameter set of every suite is accepted by prepare (pthread-mutex)", arguments: Suite.allCases)
     func everyDeclaredSetIsAccepted(suite: Suite) async throws {
@@ -103,6 +103,8 @@ struct ParameterTests {
         #expect(ApplySerial().parameterSets(for: .quick).count <= 2)
         #expect(Spawn().parameterSets(for: .quick).count <= 4)
         #expect(ThreadSpawn().parameterSets(for: .quick).count == 1)
+        // 7 guards in 2 settings: 4 cases under "none" and 3 per backend, in each setting.
+        #expect(QueueVsLock().parameterSets(for: .quick).count <= 14)
         for workload in Self.ownWorkloads {
             #expect(workload.parameterSets(for: .smoke).count == 1, "\(workload.name): smoke is one small set")
         }

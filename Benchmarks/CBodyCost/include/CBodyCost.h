@@ -24,6 +24,18 @@ static inline void rb_spin(uint64_t rounds) {
     }
 }
 
+/// Tells the processor this thread is spinning on a lock (pause on x86-64, yield on arm64): it
+/// stops speculating past the loop and leaves the core to its hyperthread sibling meanwhile.
+static inline void rb_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause" ::: "memory");
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield" ::: "memory");
+#else
+    __asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 /// Makes `pointer` escape as far as the optimizer knows, at no run-time cost: an allocation
 /// whose block reaches this cannot be elided (LLVM removes an unused malloc/free pair, which made
 /// the malloc-free workload measure nothing in release builds).
