@@ -1,37 +1,60 @@
 import Backends
 import Harness
+import RuntimeKit
 import StealingRuntime
 
-/// `fork-join`: fib(n) with a join at every call (1,346,268 joins for n = 30): what a join costs,
-/// and why work stealing exists. One operation is one whole fib(n); ns per join is that divided
-/// by `joins(n)`. Needs `join`, which only the work-stealing backend offers; the group-based
-/// version for the other backends belongs to the fork-join family of the workloads issue.
+/// `fork-join`: divide and conquer, two problems, two mechanisms:
 ///
-/// `form=closure` joins two closures (Swift makes the right one escapable for a thief: two small
-/// allocations per join); `form=task` passes the right half as a `JoinTask` value (none). The
-/// difference is the price of the closure form. `split=eager` makes every right half stealable
-/// (rayon); `split=lazy` only while the worker's deque is empty (`JoinSplitting.lazy`), so most
-/// joins deep in the recursion are two plain calls.
+/// | problem | one operation |
+/// | --- | --- |
+/// | `fib=<n>` | one fib(n) (1,346,268 calls that split for n = 30) |
+/// | `tree=<depth>` | the sum of a perfect binary tree of 2^depth − 1 heap nodes (`TreeNode`) |
+///
+/// | form | mechanism | backends |
+/// | --- | --- | --- |
+/// | `task` | work-stealing `join`, the right half a `JoinTask` value (no allocation) | work-stealing |
+/// | `closure` | `join` of two closures (two small allocations per join) | work-stealing |
+/// | `group` | every split submits both halves with `async(group:)` into one group (`GroupForkJoin`) | every backend |
+///
+/// What a join costs, what a task costs, and why work stealing exists. `cutoff=<k>` solves
+/// subproblems of size ≤ k (fib's n, the tree's depth) sequentially; 1, the default, splits
+/// everything. `split=eager` makes every right half of a join stealable (rayon); `split=lazy`
+/// only while the worker's deque is empty (`JoinSplitting.lazy`). `workers=<k>` sizes the pool.
 public struct ForkJoin: Workload {
-    public init() {}
+    /// How long the group form waits for a whole problem before failing the case.
+    public let timeout: Duration
+
+    public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
     public let name = "fork-join"
-    public let summary = "fib(n) with a join at every call (work-stealing join)"
-    public let operation = "one fib(n), i.e. joins(n) joins"
+    public let summary = "fib(n) and a binary tree sum, by work-stealing join or by tasks in a group"
+    public let operation = "one whole fib(n) or tree sum"
     public let usesBackend = true
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
+        func joins(fib n: Int, workers: String?) -> [[Parameter]] {
+            Self.variants.map {
+                [Parameter("fib", "\(n)"), Parameter("form", $0.form), Parameter("split", $0.split)]
+                    + (workers.map { [Parameter("workers", $0)] } ?? [])
+            }
+        }
+        func problem(_ name: String, _ size: Int, form: String, cutoff: Int) -> [Parameter] {
+            [Parameter(name, "\(size)"), Parameter("form", form), Parameter("cutoff", "\(cutoff)")]
+        }
         switch suite {
-        case .smoke: [[Parameter("fib", "20"), Parameter("form", "task"), Parameter("split", "eager")]]
-        case .quick: Self.variants.map { [Parameter("fib", "30"), Parameter("form", $0.form), Parameter("split", $0.split)] }
+        case .smoke: return [[Parameter("fib", "20"), Parameter("form", "task"), Parameter("split", "eager")]]
+        case .quick:
+            // Groups split fib(20) at every call (21,890 tasks), as the joins split fib(30); the
+            // tree of 65,535 nodes is split down to subtrees of 63, by join and by group.
+            return joins(fib: 30, workers: nil) + [problem("fib", 20, form: "group", cutoff: 1),
+                                                   problem("tree", 16, form: "task", cutoff: 6),
+                                                   problem("tree", 16, form: "group", cutoff: 6)]
         case .full:
             // workers=1: the cost of a join with nobody to steal (pure overhead); the default pool
             // (one worker per CPU) adds stealing and its cache traffic.
-            Self.variants.flatMap { variant in
-                ["0", "1"].map {
-                    [Parameter("fib", "30"), Parameter("form", variant.form), Parameter("split", variant.split), Parameter("workers", $0)]
-                }
-            }
+            return ["0", "1"].flatMap { joins(fib: 30, workers: $0) }
+                + [problem("fib", 20, form: "group", cutoff: 1), problem("fib", 30, form: "group", cutoff: 15)]
+                + ["task", "group"].flatMap { form in [1, 8].map { problem("tree", 20, form: form, cutoff: $0) } }
         }
     }
 
@@ -46,25 +69,55 @@ public struct ForkJoin: Workload {
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        guard let text = benchmarkCase.parameter("fib"), let n = Int(text), (2...40).contains(n) else {
-            throw WorkloadError.badParameter("fork-join needs fib=<2...40>, got \(benchmarkCase.parameter("fib") ?? "none")")
+        func integer(_ name: String, default value: Int? = nil, in range: ClosedRange<Int>) throws(WorkloadError) -> Int? {
+            guard let text = benchmarkCase.parameter(name) else { return value }
+            guard let number = Int(text), range.contains(number) else {
+                throw .badParameter("fork-join needs \(name)=<\(range.lowerBound)...\(range.upperBound)>, got '\(text)'")
+            }
+            return number
         }
+        let fib = try integer("fib", in: 2...40)
+        let tree = try integer("tree", in: 1...24)
+        guard (fib == nil) != (tree == nil) else {
+            throw WorkloadError.badParameter("fork-join needs one problem, fib=<2...40> or tree=<1...24>")
+        }
+        let cutoff = try integer("cutoff", default: 1, in: 0...40)!
+        let workers = try integer("workers", default: 0, in: 0...1_024)!
         let form = benchmarkCase.parameter("form") ?? "task"
-        guard let closures = ["closure": true, "task": false][form] else {
-            throw WorkloadError.badParameter("fork-join needs form=closure or form=task, got \(form)")
-        }
-        let workersText = benchmarkCase.parameter("workers") ?? "0"
-        guard let workers = Int(workersText), workers >= 0 else {
-            throw WorkloadError.badParameter("fork-join needs workers=<count ≥ 0> (0: one per CPU), got \(workersText)")
+        guard ["closure", "task", "group"].contains(form) else {
+            throw WorkloadError.badParameter("fork-join needs form=task, form=closure or form=group, got \(form)")
         }
         let split = benchmarkCase.parameter("split") ?? "eager"
         guard let splitting = ["eager": JoinSplitting.eager, "lazy": .lazy][split] else {
             throw WorkloadError.badParameter("fork-join needs split=eager or split=lazy, got \(split)")
         }
-        guard backend?.id == StealingRuntime.id else {
-            throw WorkloadError.notApplicable("join is offered by the work-stealing backend only")
+        guard let backend else { throw WorkloadError.badParameter("fork-join runs on a backend; none was given") }
+        if form == "group" {
+            return Self.groupOperation(on: backend.runtime.init(workers: workers), fib: fib, tree: tree, cutoff: cutoff, timeout: timeout)
         }
-        return FibOperation(n: n, closures: closures, runtime: StealingRuntime(workers: workers, joinSplitting: splitting))
+        guard backend.id == StealingRuntime.id else {
+            throw WorkloadError.notApplicable("join is offered by the work-stealing backend only (form=group runs everywhere)")
+        }
+        let runtime = StealingRuntime(workers: workers, joinSplitting: splitting)
+        if let tree {
+            guard form == "task" else {
+                runtime.shutdown()
+                throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form)")
+            }
+            return TreeJoinOperation(depth: tree, cutoff: cutoff, runtime: runtime)
+        }
+        return FibOperation(n: fib!, closures: form == "closure", runtime: runtime)
+    }
+
+    /// The group form on `runtime`, which the operation owns from now on. Generic, so the tests can
+    /// hand it a runtime that loses a task.
+    static func groupOperation<R: ConcurrencyRuntime>(on runtime: R, fib: Int?, tree: Int?, cutoff: Int,
+                                                      timeout: Duration) -> any MeasuredOperation {
+        if let tree {
+            return GroupForkJoin(runtime: runtime, problem: TreeSumProblem(root: TreeNode.perfect(depth: tree)!, depth: tree, cutoff: cutoff),
+                                 timeout: timeout)
+        }
+        return GroupForkJoin(runtime: runtime, problem: FibProblem(n: fib!, cutoff: cutoff), timeout: timeout)
     }
 }
 
