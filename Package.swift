@@ -73,6 +73,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "Claims",
+            dependencies: ["Harness"]
+        ),
+        .target(
             name: "CBodyCost",
             path: "Benchmarks/CBodyCost"
         ),
@@ -92,9 +96,13 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .testTarget(
+            name: "ClaimsTests",
+            dependencies: ["Claims", "Harness"]
         ),
         .testTarget(
             name: "ConformanceTests",

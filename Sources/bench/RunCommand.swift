@@ -1,4 +1,5 @@
 import ArgumentParser
+import Claims
 import Backends
 import Counters
 import FoundationEssentials
@@ -122,6 +123,10 @@ struct RunCommand: ParsableCommand {
                      "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found"]
         try ResultsWriter.write(run, to: directory)
         SummaryTable.print(results)
+        if suite != Suite.smoke.rawValue {
+            print("\nClaims of the dispatch guide, as this run measured them (`bench claims` reprints them):")
+            ClaimsCommand.show(Claim.verdicts(for: run))
+        }
         print("bench: wrote \(directory)/results.json, results.csv, journal.jsonl")
         let failed = results.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
         if !failed.isEmpty {

@@ -1,0 +1,63 @@
+import Harness
+
+/// A claim of the source documents that the suite's measurements can test, and how.
+public struct Claim: Sendable {
+    public let id: String
+    /// The claim in the document's words.
+    public let statement: String
+    let evaluate: @Sendable (Evidence) -> ClaimVerdict
+
+    /// Every claim's verdict for `run`, in `GuideClaims.all` order.
+    public static func verdicts(for run: RunResults, claims: [Claim] = GuideClaims.all) -> [ClaimVerdict] {
+        let evidence = Evidence(run)
+        return claims.map { $0.evaluate(evidence) }
+    }
+}
+
+/// One side of a timing comparison: a case to look up and how to name it in the evidence.
+struct Side: Sendable {
+    let workload: String
+    let backend: String
+    let parameters: [String: String]
+    let label: String
+}
+
+/// A counter of one case compared with thresholds.
+struct CounterReading: Sendable {
+    let side: Side
+    let counter: String
+}
+
+extension Claim {
+    /// "`claimed` is faster than `other`": supported when its median's 95% interval lies wholly
+    /// below the other's, refuted when wholly above, inconclusive when they overlap. With several
+    /// candidates for the claimed side, the fastest by median speaks for it (and says so).
+    static func faster(id: String, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
+        Claim(id: id, statement: statement) { evidence in
+            func verdict(_ verdict: Verdict, _ lines: [String], _ reason: String) -> ClaimVerdict {
+                ClaimVerdict(claim: id, statement: statement, verdict: verdict, evidence: lines, conditions: conditions, reason: reason)
+            }
+            let found = candidates.map { evidence.find($0.workload, backend: $0.backend, $0.parameters, label: $0.label) }
+            let measured = found.compactMap { try? $0.get() }
+            guard let claimed = measured.min(by: { $0.statistics.median < $1.statistics.median }) else {
+                let reasons = found.compactMap { if case .failure(let missing) = $0 { missing.reason } else { nil } }
+                return verdict(.inconclusive, [], "not measured: " + reasons.joined(separator: "; "))
+            }
+            let baseline: Evidence.Measured
+            switch evidence.find(other.workload, backend: other.backend, other.parameters, label: other.label) {
+            case .success(let found): baseline = found
+            case .failure(let missing): return verdict(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
+            }
+            let ratio = baseline.statistics.median / claimed.statistics.median
+            var lines = [claimed.timing, baseline.timing, "\(other.label) / \(claimed.label): \(Evidence.Measured.format(ratio))×"]
+            if measured.count > 1 {
+                lines.append("the fastest of \(measured.map(\.label).joined(separator: ", ")) speaks for the claim")
+            }
+            switch Faster(claimed.statistics, baseline.statistics) {
+            case .first: return verdict(.supported, lines, "\(claimed.label) is faster and the 95% intervals do not overlap")
+            case .second: return verdict(.refuted, lines, "\(other.label) is faster and the 95% intervals do not overlap")
+            case .neither: return verdict(.inconclusive, lines, "the 95% intervals of the two medians overlap")
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Claims
+import FoundationEssentials
+import Harness
+import Reports
+
+/// `bench claims RESULTS.json`: the verdicts of the guide's claims for a finished run. `bench run`
+/// prints the same at its end.
+struct ClaimsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "claims",
+        abstract: "Test the dispatch guide's claims against a results file: supported, refuted or inconclusive.",
+        discussion: """
+            Each claim of gcd-guide-dispatch-queues.txt that the suite measures ("queue-based \
+            synchronization is more efficient than locks", "semaphores call down to the kernel \
+            only when the calling thread needs to be blocked", ...) gets a verdict with the numbers \
+            behind it and the conditions it holds under. A timing claim is supported or refuted only \
+            when the 95% intervals of the two medians do not overlap; a claim about system calls or \
+            page faults needs that counter (`bench doctor` says whether this machine has it). \
+            Anything missing makes the verdict inconclusive, with the reason. The quick suite runs \
+            every case the claims need.
+
+            Examples:
+              bench claims bench-results/20261122-190000/results.json
+              bench claims results.json --json
+            """
+    )
+
+    @Argument(help: "A results.json written by `bench run`.")
+    var results: String
+
+    @Flag(help: "Print the verdicts as JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let text: String
+        do {
+            text = try String(contentsOfFile: results, encoding: .utf8)
+        } catch {
+            throw ValidationError("cannot read \(results): \(error)")
+        }
+        let run: RunResults
+        do {
+            run = try ResultsJSON.decode(text)
+        } catch {
+            throw ValidationError("\(results) is not a results file this bench can read: \(error)")
+        }
+        let verdicts = Claim.verdicts(for: run)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Swift.print(String(decoding: try encoder.encode(verdicts), as: UTF8.self))
+        } else {
+            Self.show(verdicts)
+        }
+    }
+
+    static func show(_ verdicts: [ClaimVerdict]) {
+        for verdict in verdicts {
+            Swift.print("\(verdict.verdict.rawValue.uppercased()): \(verdict.claim)")
+            Swift.print("  claim:      \"\(verdict.statement)\"")
+            Swift.print("  conditions: \(verdict.conditions)")
+            for line in verdict.evidence { Swift.print("  measured:   \(line)") }
+            Swift.print("  because:    \(verdict.reason)")
+        }
+    }
+}

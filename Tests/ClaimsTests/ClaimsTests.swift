@@ -1,0 +1,105 @@
+import Claims
+import Harness
+import Testing
+
+/// The claims logic on hand-made results: a clear difference is supported or refuted, overlapping
+/// intervals, a missing case and a missing counter are inconclusive with the reason.
+@Suite("claims: verdicts from hand-made results")
+struct ClaimsTests {
+    /// A case whose samples all lie within ±1% of `nanoseconds` (so its 95% interval is narrow),
+    /// with `counters` per operation.
+    static func measured(_ id: (workload: String, backend: String, parameters: [(String, String)]), nanoseconds: Double,
+                         counters: [String: Double] = [:], unavailable: [String: String] = [:]) -> CaseResult {
+        let benchmarkCase = BenchmarkCase(workload: id.workload, backend: id.backend,
+                                          parameters: id.parameters.map { Parameter($0.0, $0.1) }, allocator: .system)
+        var result = CaseResult(benchmarkCase: benchmarkCase)
+        let samples = (0..<20).map { nanoseconds * (0.99 + 0.001 * Double($0)) }
+        result.records = [CaseRecord(caseID: benchmarkCase.id, repetition: 0, batch: 100, nanosecondsPerOperation: samples,
+                                     metricsPerOperation: counters, unavailable: unavailable, workers: nil, cpus: [0])]
+        return result
+    }
+
+    static func run(_ cases: [CaseResult]) -> RunResults {
+        RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: RunResults.counterAvailability(of: cases),
+                   suite: "quick", repetitions: 1, sampleTimeNanoseconds: 10_000_000, cases: cases)
+    }
+
+    static func guarded(_ kind: String, _ backend: String, contended: Bool = false) -> (String, String, [(String, String)]) {
+        ("queue-vs-lock", backend, [("guard", kind), ("threads", contended ? "2xcpus" : "1"), ("resource", "counter"),
+                                    ("critical", contended ? "100ns" : "0ns"), ("outside", contended ? "1us" : "0ns")])
+    }
+
+    static func verdict(_ claim: String, _ cases: [CaseResult]) throws -> ClaimVerdict {
+        try #require(Claim.verdicts(for: run(cases)).first { $0.claim == claim })
+    }
+
+    @Test("a queue clearly faster than the mutex supports the claim; clearly slower refutes it; overlapping is inconclusive")
+    func timingClaim() throws {
+        let mutex = Self.measured(Self.guarded("pthread-mutex", "none"), nanoseconds: 20)
+        let faster = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 10)])
+        #expect(faster.verdict == .supported, "\(faster)")
+        #expect(faster.evidence.contains { $0.contains("libdispatch queue-sync, 1 thread: 10") }, "\(faster.evidence)")
+
+        let slower = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 40)])
+        #expect(slower.verdict == .refuted, "\(slower)")
+
+        let close = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 20.05)])
+        #expect(close.verdict == .inconclusive && close.reason.contains("overlap"), "\(close)")
+    }
+
+    @Test("the contended claim takes the faster of the queue's sync and async")
+    func fastestCandidateSpeaks() throws {
+        let verdict = try Self.verdict("queues-beat-locks-contended", [
+            Self.measured(Self.guarded("pthread-mutex", "none", contended: true), nanoseconds: 500),
+            Self.measured(Self.guarded("queue-sync", "libdispatch", contended: true), nanoseconds: 900),
+            Self.measured(Self.guarded("queue-async", "libdispatch", contended: true), nanoseconds: 300),
+        ])
+        #expect(verdict.verdict == .supported && verdict.evidence[0].contains("queue-async"), "\(verdict)")
+    }
+
+    @Test("a case that did not run makes the verdict inconclusive and names it")
+    func missingCase() throws {
+        let verdict = try Self.verdict("queues-beat-locks-uncontended", [Self.measured(Self.guarded("pthread-mutex", "none"), nanoseconds: 20)])
+        #expect(verdict.verdict == .inconclusive && verdict.reason.contains("queue-vs-lock/libdispatch/"), "\(verdict)")
+    }
+
+    @Test("system calls per uncontended lock: none refutes 'locks always trap', one per lock supports it, an unavailable counter is inconclusive")
+    func counterClaim() throws {
+        let id = Self.guarded("pthread-mutex", "none")
+        #expect(try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 0.0001])]).verdict == .refuted)
+        #expect(try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 1.0])]).verdict == .supported)
+        #expect(try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 0.3])]).verdict == .inconclusive)
+        let blind = try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, unavailable: ["syscalls": "tracefs not mounted"])])
+        #expect(blind.verdict == .inconclusive && blind.reason.contains("tracefs not mounted"), "\(blind)")
+    }
+
+    @Test("a semaphore that traps only when it blocks supports the claim; one that traps without blocking refutes it")
+    func semaphoreClaim() throws {
+        func cases(free: Double, blocking: Double) -> [CaseResult] {
+            [Self.measured(("semaphore", "libdispatch", [("pattern", "uncontended"), ("semaphore", "backend")]), nanoseconds: 10, counters: ["syscalls": free]),
+             Self.measured(("semaphore", "libdispatch", [("pattern", "pingpong"), ("semaphore", "backend")]), nanoseconds: 5_000, counters: ["syscalls": blocking])]
+        }
+        #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 2)).verdict == .supported)
+        #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 1, blocking: 2)).verdict == .refuted)
+        #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 0.1)).verdict == .inconclusive)
+    }
+
+    @Test("page faults: a thread per task with many more than a queued task supports the memory claim; a small difference is inconclusive")
+    func memoryClaim() throws {
+        func cases(queued: Double, threaded: Double) -> [CaseResult] {
+            [Self.measured(("spawn", "libdispatch", [("pattern", "outside")]), nanoseconds: 500, counters: ["page-faults": queued]),
+             Self.measured(("thread-spawn", "none", []), nanoseconds: 20_000, counters: ["page-faults": threaded])]
+        }
+        #expect(try Self.verdict("threads-cost-memory", cases(queued: 0.01, threaded: 3)).verdict == .supported)
+        #expect(try Self.verdict("threads-cost-memory", cases(queued: 3, threaded: 0.01)).verdict == .refuted)
+        #expect(try Self.verdict("threads-cost-memory", cases(queued: 1, threaded: 1.2)).verdict == .inconclusive)
+    }
+
+    @Test("every claim of the guide gets a verdict, even from an empty run")
+    func everyClaimAnswers() {
+        let verdicts = Claim.verdicts(for: Self.run([]))
+        #expect(verdicts.count == GuideClaims.all.count)
+        #expect(verdicts.allSatisfy { $0.verdict == .inconclusive && $0.reason.hasPrefix("not measured") })
+        #expect(Set(verdicts.map(\.claim)).count == verdicts.count, "claim ids are unique")
+    }
+}
