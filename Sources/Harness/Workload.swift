@@ -80,4 +80,13 @@ public enum Suite: String, Sendable, Codable, CaseIterable {
     case quick
     /// Under 30 minutes on a 2-core machine.
     case full
+
+    /// Child processes per case unless the user says otherwise. The quick suite takes two: every
+    /// family on every backend and allocator must fit in 3 minutes, and two processes still show
+    /// whether separate processes agree.
+    public var defaultRepetitions: Int { self == .quick ? 2 : 3 }
+
+    /// Minimum duration of one sample, in milliseconds, unless the user says otherwise. The quick
+    /// suite's 5 ms is still 5,000 times the clock's resolution and longer than a scheduler tick.
+    public var defaultSampleMilliseconds: Int { self == .quick ? 5 : 10 }
 }

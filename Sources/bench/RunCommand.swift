@@ -44,14 +44,18 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("allocator"), help: "Only this allocator (repeatable): system, jemalloc.")
     var allocators: [String] = []
 
-    @Option(help: "Child processes per case.")
-    var repetitions = 3
+    @Option(help: "Child processes per case (default: 2 for the quick suite, 3 otherwise).")
+    var repetitions: Int?
 
     @Option(help: "Samples per child process.")
     var samples = Sampler.defaultSamples
 
-    @Option(name: .customLong("sample-ms"), help: "Minimum duration of one sample, in milliseconds.")
-    var sampleMilliseconds = 10
+    @Option(name: .customLong("sample-ms"), help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
+    var sampleMillisecondsOption: Int?
+
+    private var chosenSuite: Suite { Suite(rawValue: suite) ?? .quick }
+    private var repetitionsPerCase: Int { repetitions ?? chosenSuite.defaultRepetitions }
+    private var sampleMilliseconds: Int { sampleMillisecondsOption ?? chosenSuite.defaultSampleMilliseconds }
 
     @Option(help: "Seconds after which a child is killed and its repetition recorded as hung.")
     var deadline = 60
@@ -63,7 +67,7 @@ struct RunCommand: ParsableCommand {
     var out: String?
 
     func validate() throws {
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitions)") }
+        guard repetitionsPerCase >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)") }
         guard samples >= 1 else { throw ValidationError("--samples must be at least 1, got \(samples)") }
         guard sampleMilliseconds >= 1 else { throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)") }
         guard deadline >= 1 else { throw ValidationError("--deadline must be at least 1 second, got \(deadline)") }
@@ -84,7 +88,7 @@ struct RunCommand: ParsableCommand {
                 suite: Suite(rawValue: suite)!,
                 backends: try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id },
                 allocators: try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue },
-                filter: filter, repetitions: repetitions)
+                filter: filter, repetitions: repetitionsPerCase)
         } catch {
             throw ValidationError(error.description)
         }
@@ -116,7 +120,7 @@ struct RunCommand: ParsableCommand {
         let results = try await runner.run(plan, journal: journal, progress: progress.report)
 
         let environment = RunEnvironment.capture(gitCommit: Self.gitCommit())
-        var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: results), suite: suite, repetitions: repetitions,
+        var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: results), suite: suite, repetitions: repetitionsPerCase,
                              sampleTimeNanoseconds: Int64(sampleMilliseconds) * 1_000_000, cases: results)
         run.calibration = calibration
         run.tools = ["PAPI": PAPIProbe().summary,
