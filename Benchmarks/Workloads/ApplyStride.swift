@@ -74,7 +74,13 @@ public struct ApplyStride: Workload {
         let iterations = try Self.iterations(parameterOf: benchmarkCase)
         guard let backend else { throw WorkloadError.badParameter("\(name) runs on a backend; none was given") }
         let rounds = body.spinRounds  // calibrate before the runtime starts threads that could disturb it
-        return Self.operation(on: backend.runtime.init(workers: 0), spinRounds: rounds, stride: stride, iterations: iterations)
+        struct Make: RuntimeTypeConsumer {
+            let rounds: UInt64, stride: StrideChoice, iterations: Int
+            func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
+                ApplyStride.operation(on: R(workers: 0), spinRounds: rounds, stride: stride, iterations: iterations)
+            }
+        }
+        return try backend.specialized(Make(rounds: rounds, stride: stride, iterations: iterations))
     }
 
     /// The operation on `runtime`, which it owns from now on (`finish()` shuts it down). Generic,

@@ -18,9 +18,10 @@ protocol Contention: AnyObject {
 /// Contending pthreads: the measuring thread is participant 0, so a single-thread case has no
 /// other thread to wake and measures the guard alone; participants 1… are dedicated threads
 /// that wait for each run's start signal.
-final class ContendingThreads<G: ResourceGuard>: Contention, @unchecked Sendable {
+final class ContendingThreads: Contention, @unchecked Sendable {
     let quota: SectionQuota
-    private let resourceGuard: G
+    private let resourceGuard: any ResourceGuard
+    private let section: @Sendable () -> Void
     private let outsideRounds: UInt64
     private let timeout: Duration
     private let starts: [MutexSemaphore]
@@ -29,9 +30,10 @@ final class ContendingThreads<G: ResourceGuard>: Contention, @unchecked Sendable
     /// Written by the measuring thread before it signals the starts (a mutex hand-off).
     private var stopping = false
 
-    init(threads: Int, guarding resourceGuard: G, outsideRounds: UInt64, timeout: Duration) {
+    init(threads: Int, guarding resourceGuard: any ResourceGuard, outsideRounds: UInt64, timeout: Duration) {
         quota = SectionQuota(participants: threads)
         self.resourceGuard = resourceGuard
+        section = resourceGuard.section
         self.outsideRounds = outsideRounds
         self.timeout = timeout
         starts = (1..<max(1, threads)).map { _ in MutexSemaphore(value: 0) }
@@ -49,9 +51,10 @@ final class ContendingThreads<G: ResourceGuard>: Contention, @unchecked Sendable
     }
 
     private func contend(as participant: Int) {
+        let section = section  // once per run: calling the stored property would retain its context per call
         while case let granted = quota.claim(for: participant), granted > 0 {
             for _ in 0..<granted {
-                resourceGuard.withSection()
+                section()
                 rb_spin(outsideRounds)
             }
         }

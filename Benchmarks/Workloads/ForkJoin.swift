@@ -94,7 +94,13 @@ public struct ForkJoin: Workload {
         }
         guard let backend else { throw WorkloadError.badParameter("fork-join runs on a backend; none was given") }
         if form == "group" {
-            return Self.groupOperation(on: backend.runtime.init(workers: workers), fib: fib, tree: tree, cutoff: cutoff, timeout: timeout)
+            struct Make: RuntimeTypeConsumer {
+                let workers: Int, fib: Int?, tree: Int?, cutoff: Int, timeout: Duration
+                func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
+                    ForkJoin.groupOperation(on: R(workers: workers), fib: fib, tree: tree, cutoff: cutoff, timeout: timeout)
+                }
+            }
+            return try backend.specialized(Make(workers: workers, fib: fib, tree: tree, cutoff: cutoff, timeout: timeout))
         }
         guard backend.id == StealingRuntime.id else {
             throw WorkloadError.notApplicable("join is offered by the work-stealing backend only (form=group runs everywhere)")

@@ -112,7 +112,7 @@ public struct QueueVsLock: Workload {
     /// critical section is specialized per backend.
     static func operation(_ kind: Guard, threads: Int, resource: SharedResource, outsideRounds: UInt64,
                           backend: Backend?, timeout: Duration) throws -> any MeasuredOperation {
-        func contending<G: ResourceGuard>(_ resourceGuard: G) -> QueueVsLockOperation {
+        func contending(_ resourceGuard: any ResourceGuard) -> QueueVsLockOperation {
             QueueVsLockOperation(ContendingThreads(threads: threads, guarding: resourceGuard, outsideRounds: outsideRounds, timeout: timeout))
         }
         switch kind {
@@ -123,8 +123,14 @@ public struct QueueVsLock: Workload {
             return QueueVsLockOperation(ActorContention(tasks: threads, resource: resource, outsideRounds: outsideRounds, timeout: timeout))
         case .semaphore, .queueSync, .queueAsync:
             guard let backend else { throw WorkloadError.badParameter("queue-vs-lock's guard=\(kind.rawValue) runs on a backend; none was given") }
-            return operation(kind, on: backend.runtime.init(workers: 0), threads: threads, resource: resource,
-                             outsideRounds: outsideRounds, timeout: timeout)
+            struct Make: RuntimeTypeConsumer {
+                let kind: Guard, threads: Int, resource: SharedResource, outsideRounds: UInt64, timeout: Duration
+                func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> QueueVsLockOperation {
+                    QueueVsLock.operation(kind, on: R(workers: 0), threads: threads, resource: resource,
+                                          outsideRounds: outsideRounds, timeout: timeout)
+                }
+            }
+            return try backend.specialized(Make(kind: kind, threads: threads, resource: resource, outsideRounds: outsideRounds, timeout: timeout))
         }
     }
 
@@ -132,7 +138,7 @@ public struct QueueVsLock: Workload {
     /// down). Public to the tests, which hand it a runtime that misbehaves.
     static func operation<R: ConcurrencyRuntime>(_ kind: Guard, on runtime: R, threads: Int, resource: SharedResource,
                                                  outsideRounds: UInt64, timeout: Duration) -> QueueVsLockOperation {
-        func contending<G: ResourceGuard>(_ resourceGuard: G) -> QueueVsLockOperation {
+        func contending(_ resourceGuard: any ResourceGuard) -> QueueVsLockOperation {
             QueueVsLockOperation(ContendingThreads(threads: threads, guarding: resourceGuard, outsideRounds: outsideRounds, timeout: timeout),
                                  shutdown: runtime.shutdown)
         }

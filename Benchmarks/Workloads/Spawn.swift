@@ -65,7 +65,13 @@ public struct Spawn: Workload {
             throw WorkloadError.badParameter("spawn needs pattern=<\(valid)>, got \(text.map { "'\($0)'" } ?? "none")")
         }
         guard let backend else { throw WorkloadError.badParameter("\(name) runs on a backend; none was given") }
-        return Self.operation(pattern, on: backend.runtime.init(workers: 0), timeout: timeout)
+        struct Make: RuntimeTypeConsumer {
+            let pattern: Pattern, timeout: Duration
+            func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
+                Spawn.operation(pattern, on: R(workers: 0), timeout: timeout)
+            }
+        }
+        return try backend.specialized(Make(pattern: pattern, timeout: timeout))
     }
 
     /// The operation of `pattern` on `runtime`, which it owns from now on (`finish()` shuts it

@@ -49,7 +49,19 @@ public final class Strand: SerialQueue, @unchecked Sendable {
         if mustStartDrain { submitDrain { self.drain() } }
     }
 
+    /// Inlinable, with the non-generic halves out of line, so a caller in another module gets it
+    /// specialized: a generic call across modules costs a metadata lookup per call.
+    @inlinable
     public func sync<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
+        acquireForSync()
+        defer { release() }
+        return try work()
+    }
+
+    /// Takes ownership for a `sync` caller: at once when the strand is idle, otherwise by waiting
+    /// for a drain to hand it over at the caller's place in line.
+    @usableFromInline
+    func acquireForSync() {
         mutex.lock()
         if !owned {
             owned = true
@@ -61,12 +73,11 @@ public final class Strand: SerialQueue, @unchecked Sendable {
             beforeBlocking?()
             turn.wait()  // a drain hands us ownership when our place in line comes up
         }
-        defer { release() }
-        return try work()
     }
 
     /// Gives up ownership after a `sync`, or passes it to a new drain job if blocks are waiting.
-    private func release() {
+    @usableFromInline
+    func release() {
         mutex.lock()
         let mustStartDrain = !items.isEmpty
         owned = mustStartDrain

@@ -64,6 +64,8 @@ public struct DispatchSerialQueue: SerialQueue {
 
     public func async(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
 
+    /// Inlinable for the reason given at `CDispatchSerialQueue.sync`.
+    @inlinable
     public func sync<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
         try runCapturingOutcome(work) { queue.sync(execute: $0) }
     }

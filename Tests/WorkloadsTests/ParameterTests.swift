@@ -1,6 +1,7 @@
 import Backends
 import Harness
 import PThreadPrimitives
+import RuntimeKit
 import Testing
 import Workloads
 
@@ -134,6 +135,16 @@ struct ParameterTests {
             } catch {
                 Issue.record("\(benchmarkCase.id): \(error)")
             }
+        }
+    }
+
+    @Test("every registered backend is opened with its own concrete type by Backend.specialized")
+    func everyBackendSpecializes() throws {
+        struct TypeName: RuntimeTypeConsumer {
+            func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> String { R.id }
+        }
+        for backend in Backends.all {
+            #expect(try backend.specialized(TypeName()) == backend.id)
         }
     }
 }

@@ -69,20 +69,17 @@ struct QueueVsLockTests {
     /// the run's check must name the counts.
     final class MiscountingGuard: ResourceGuard, @unchecked Sendable {
         private let inner: PThreadMutexGuard
-        private let sections = Atomic<Int>(0)
-        let after: Int
-        let extra: Bool
+        let section: @Sendable () -> Void
         init(after: Int, extra: Bool) {
-            inner = PThreadMutexGuard(SharedResource(kind: .dictionary, criticalRounds: 0))
-            self.after = after
-            self.extra = extra
-        }
-
-        func withSection() {
-            let number = sections.wrappingAdd(1, ordering: .relaxed).oldValue
-            if number == after && !extra { return }
-            inner.withSection()
-            if number == after && extra { inner.withSection() }
+            let inner = PThreadMutexGuard(SharedResource(kind: .dictionary, criticalRounds: 0))
+            let sections = Atomic<Int>(0)
+            self.inner = inner
+            section = {
+                let number = sections.wrappingAdd(1, ordering: .relaxed).oldValue
+                if number == after && !extra { return }
+                inner.section()
+                if number == after && extra { inner.section() }
+            }
         }
 
         func settle(expected: Int) -> String? { inner.settle(expected: expected) }
