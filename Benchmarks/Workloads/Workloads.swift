@@ -12,6 +12,7 @@ public enum Workloads {
         ApplySerial(),
         Spawn(),
         ThreadSpawn(),
+        Semaphores(),
     ]
 
     public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
