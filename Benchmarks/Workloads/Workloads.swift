@@ -13,6 +13,7 @@ public enum Workloads {
         Spawn(),
         ThreadSpawn(),
         Semaphores(),
+        Groups(),
     ]
 
     public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
