@@ -20,6 +20,9 @@ let package = Package(
         // not needed.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // Latency percentiles (hand-off, notify) kept by workloads in fixed memory, recorded
+        // without allocating on the measured path.
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(name: "RuntimeKit"),
@@ -82,7 +85,10 @@ let package = Package(
         ),
         .target(
             name: "Workloads",
-            dependencies: ["Harness", "Backends", "RuntimeKit", "CBodyCost", "PThreadPrimitives", "StealingRuntime"],
+            dependencies: [
+                "Harness", "Backends", "RuntimeKit", "CBodyCost", "PThreadPrimitives", "StealingRuntime",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
             path: "Benchmarks/Workloads"
         ),
         .target(

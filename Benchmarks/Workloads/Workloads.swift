@@ -13,6 +13,8 @@ public enum Workloads {
         Spawn(),
         ThreadSpawn(),
         QueueVsLock(),
+        Semaphores(),
+        Groups(),
     ]
 
     public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }

@@ -5,7 +5,7 @@ import RuntimeKit
 import Testing
 import Workloads
 
-/// The parameters of apply-stride, apply-serial, spawn and thread-spawn: read in one place, bad
+/// The parameters of apply-stride, apply-serial, spawn, thread-spawn, semaphore and group: read in one place, bad
 /// ones refused with a reason, every declared set accepted, the quick suite kept small.
 @Suite("workload parameters: body costs, suites, bad values")
 struct ParameterTests {
@@ -66,7 +66,7 @@ struct ParameterTests {
         #expect(try ChildRequest.decode(request.encoded()).calibration == [SpinCalibration.name: 7.5])
     }
 
-    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn(), QueueVsLock()]
+    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn(), QueueVsLock(), Semaphores(), Groups()]
 
     @Test("every parameter set of every suite is accepted by prepare (pthread-mutex)", arguments: Suite.allCases)
     func everyDeclaredSetIsAccepted(suite: Suite) async throws {
@@ -96,7 +96,7 @@ struct ParameterTests {
         #expect(refused.isEmpty, "\(refused)")
     }
 
-    @Test("the quick suite stays small: at most 4 apply-stride sets, 2 apply-serial, 4 spawn, 1 thread-spawn")
+    @Test("the quick suite stays small: at most 4 apply-stride sets, 2 apply-serial, 4 spawn, 1 thread-spawn, 28 semaphore cases, 3 group sets")
     func quickSuiteBudget() {
         // Every set is a case per backend and allocator (10), each about a second over 3
         // processes; the whole quick suite of every family must stay under 3 minutes.
@@ -106,12 +106,23 @@ struct ParameterTests {
         #expect(ThreadSpawn().parameterSets(for: .quick).count == 1)
         // 7 guards in 2 settings: 4 cases under "none" and 3 per backend, in each setting.
         #expect(QueueVsLock().parameterSets(for: .quick).count <= 14)
+        // semaphore: 4 patterns × 3 kinds, but only the backend kind runs on every backend, so
+        // 7 cases per pattern and allocator, not 15.
+        let semaphore = Semaphores()
+        let semaphoreSets = semaphore.parameterSets(for: .quick)
+        #expect(semaphoreSets.count <= 12)
+        let semaphoreCases = semaphoreSets.reduce(0) { $0 + (semaphore.usesBackend(for: $1) ? Backends.all.count : 1) }
+        #expect(semaphoreCases <= 4 * (Backends.all.count + 2), "\(semaphoreCases) semaphore cases per allocator")
+        #expect(Groups().parameterSets(for: .quick).count <= 3)
         for workload in Self.ownWorkloads {
-            #expect(workload.parameterSets(for: .smoke).count == 1, "\(workload.name): smoke is one small set")
+            #expect(workload.parameterSets(for: .smoke).count <= 1, "\(workload.name): smoke is at most one small set")
         }
+        // Only the older families and one semaphore set run in smoke; group has none.
+        #expect(Groups().parameterSets(for: .smoke).isEmpty)
+        #expect(semaphore.parameterSets(for: .smoke).count == 1)
     }
 
-    @Test("bad apply-stride, spawn and iteration parameters are refused with a reason")
+    @Test("bad apply-stride, spawn, semaphore, group and iteration parameters are refused with a reason")
     func badParameters() {
         let backend = Backends.named("pthread-mutex")!
         let refusals: [(workload: any Workload, parameters: [Parameter])] = [
@@ -122,6 +133,12 @@ struct ParameterTests {
             (ApplySerial(), [Parameter("body", "1us"), Parameter("iterations", "many")]),
             (Spawn(), [Parameter("pattern", "everywhere")]),
             (Spawn(), []),
+            (Semaphores(), [Parameter("pattern", "ring"), Parameter("semaphore", "posix")]),
+            (Semaphores(), [Parameter("pattern", "pool"), Parameter("semaphore", "futex")]),
+            (Semaphores(), [Parameter("pattern", "pool")]),
+            (Semaphores(), []),
+            (Groups(), [Parameter("pattern", "tree")]),
+            (Groups(), []),
         ]
         for (workload, parameters) in refusals {
             let benchmarkCase = BenchmarkCase(workload: workload.name, backend: workload.usesBackend ? backend.id : BenchmarkCase.noBackend,

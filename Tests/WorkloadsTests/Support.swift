@@ -33,6 +33,23 @@ func exercise(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOper
     }
 }
 
+/// Like `exercise`, with a warm-up before `beginSamples()`: runs `warmUp` operations, starts the
+/// samples, runs `sampled`, finishes, and returns the first error with the workload's own figures.
+func exerciseSampled(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOperation,
+                     warmUp: Int, sampled: Int) async throws -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) {
+    try await onDedicatedThread { () -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) in
+        let operation = try makeOperation()
+        var first: WorkloadError?
+        do {
+            try operation.run(warmUp)
+            operation.beginSamples()
+            try operation.run(sampled)
+        } catch let error as WorkloadError { first = error }
+        do { try operation.finish() } catch let error as WorkloadError { first = first ?? error }
+        return (first, operation.workloadMetrics)
+    }
+}
+
 /// The message of a `verificationFailed`, or nil for anything else.
 func verificationMessage(_ error: WorkloadError?) -> String? {
     if case .verificationFailed(let message) = error { return message }
@@ -104,4 +121,49 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
     }
 
     func shutdown() { pool.shutdown() }
+}
+
+/// A semaphore that misbehaves on purpose (the mutex + condition one underneath), to show that
+/// the semaphore patterns' self-checks catch it. Signals are numbered from 0 per semaphore.
+final class FaultySemaphore: CountingSemaphore, @unchecked Sendable {
+    enum Fault: Sendable {
+        case none
+        /// Starts with one permit more than asked: lets one holder too many in.
+        case extraPermit
+        /// The signal with this number does nothing.
+        case loseSignal(number: Int)
+        /// The signal with this number counts twice.
+        case doubleSignal(number: Int)
+    }
+
+    private let semaphore: MutexSemaphore
+    private let fault: Fault
+    private let signals = Atomic<Int>(0)
+
+    init(value: Int, fault: Fault) {
+        self.fault = fault
+        if case .extraPermit = fault {
+            semaphore = MutexSemaphore(value: value + 1)
+        } else {
+            semaphore = MutexSemaphore(value: value)
+        }
+    }
+
+    func wait() { semaphore.wait() }
+
+    func wait(timeout: Duration) -> WaitResult { semaphore.wait(timeout: timeout) }
+
+    @discardableResult
+    func signal() -> Bool {
+        let number = signals.wrappingAdd(1, ordering: .relaxed).oldValue
+        switch fault {
+        case .loseSignal(let lost) where lost == number:
+            return false
+        case .doubleSignal(let twice) where twice == number:
+            semaphore.signal()
+            return semaphore.signal()
+        default:
+            return semaphore.signal()
+        }
+    }
 }

@@ -1,0 +1,79 @@
+import Backends
+import Harness
+import RuntimeKit
+
+/// `group`: dispatch groups (shared/seeds/man-dispatch_group.txt), in three patterns (the
+/// `pattern` parameter), on every backend:
+///
+/// | pattern | one operation |
+/// | --- | --- |
+/// | `fan-out` | one empty task of a round: 2 × workers tasks submitted with `async(group:)`, then `wait` on the group |
+/// | `notify` | one `enter`, a pool task that `leave`s, and the `notify` block that runs on a serial queue |
+/// | `enter-leave` | one `enter` + `leave` pair on the measuring thread |
+///
+/// `fan-out` is the guide's "Waiting on Groups of Queued Tasks": its ns/op is per task, so it
+/// reads next to `spawn`'s `outside` pattern (the same empty tasks with their own countdown
+/// instead of a group). `notify` measures how long after the last `leave` the notify block runs
+/// (`notify_ns.p50`, `.p99`). `enter-leave` is the group's own bookkeeping, with nothing waiting.
+///
+/// Every pattern reuses one group for the whole case, as the man page allows ("the group may
+/// … be reused"). Only the measuring thread, outside the pool, ever waits, and always with a
+/// deadline: a lost task or notify fails the case with what was lost, never hangs the child. No
+/// pattern blocks inside a task, so swift-concurrency runs them all.
+public struct Groups: Workload {
+    /// How long the measuring thread waits for a round or a notify before failing the case.
+    public let timeout: Duration
+
+    /// The default timeout is spawn's, for the same reasons (it waits for the pool, which
+    /// another process or a sanitizer can starve for seconds).
+    public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
+
+    public let name = "group"
+    public let summary = "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks, notify latency after the last leave (p50/p99), enter + leave"
+    public let operation = "one task, notify or enter + leave pair (see the pattern)"
+    public let usesBackend = true
+
+    public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
+        case fanOut = "fan-out"
+        case notify
+        case enterLeave = "enter-leave"
+
+        public var description: String { rawValue }
+    }
+
+    static let patternName = "pattern"
+
+    public func parameterSets(for suite: Suite) -> [[Parameter]] {
+        // No smoke set: spawn's chain already checks the pool and a deadline-bounded wait on
+        // every backend, and the smoke suite must stay seconds long.
+        suite == .smoke ? [] : Pattern.allCases.map { [Parameter(Self.patternName, $0.rawValue)] }
+    }
+
+    public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
+        let text = benchmarkCase.parameter(Self.patternName)
+        guard let text, let pattern = Pattern(rawValue: text) else {
+            let valid = Pattern.allCases.map(\.rawValue).joined(separator: ", ")
+            throw WorkloadError.badParameter("group needs pattern=<\(valid)>, got \(text.map { "'\($0)'" } ?? "none")")
+        }
+        guard let backend else { throw WorkloadError.badParameter("\(name) runs on a backend; none was given") }
+        struct Make: RuntimeTypeConsumer {
+            let pattern: Pattern, timeout: Duration
+            func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
+                Groups.operation(pattern, on: R(workers: 0), timeout: timeout)
+            }
+        }
+        return try backend.specialized(Make(pattern: pattern, timeout: timeout))
+    }
+
+    /// The operation of `pattern` on `runtime`, which it owns from now on (`finish()` shuts it
+    /// down). Generic, so the tests can hand it a runtime that loses tasks, and a short `timeout`.
+    public static func operation<R: ConcurrencyRuntime>(
+        _ pattern: Pattern, on runtime: R, timeout: Duration = Spawn.defaultTimeout
+    ) -> any MeasuredOperation {
+        switch pattern {
+        case .fanOut: GroupFanOut(runtime: runtime, timeout: timeout)
+        case .notify: GroupNotify(runtime: runtime, timeout: timeout)
+        case .enterLeave: GroupEnterLeave(runtime: runtime)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Harness
+import PThreadPrimitives
+import RuntimeKit
+
+/// `semaphore`, pattern `uncontended`: the measuring thread alone takes and returns the one
+/// permit of a semaphore of value 1. One operation is one `wait()` + `signal()`: the fast path
+/// the guide says stays out of the kernel.
+///
+/// The wait has no deadline, on purpose: a timed wait computes its deadline (a clock read, about
+/// as long as the fast path itself) before it can take the free permit, and that would be most of
+/// what is measured. It cannot hang on a correct semaphore: the permit is always there. A
+/// semaphore that loses it blocks the child until its deadline, which the parent records as hung.
+///
+/// An idle second thread exists throughout, for every kind: glibc takes cheaper paths while a
+/// process has one thread (see `mutex-uncontended`), and a backend's runtime has threads, so
+/// without it the kinds without a backend would be measured in a different process shape.
+///
+/// Verified in `finish()`: the semaphore holds exactly its one permit again (a semaphore that
+/// counted a signal twice has two), and no `signal()` claimed to wake a waiter, there being none.
+final class SemaphoreUncontended<S: CountingSemaphore>: MeasuredOperation {
+    private let supply: SemaphoreSupply<S>
+    private let semaphore: S
+    private let idle: (thread: PThread, release: MutexSemaphore)
+    private var pairs = 0
+    /// `signal()` calls that returned true.
+    private var claimedWakeUps = 0
+
+    init(supply: SemaphoreSupply<S>) {
+        self.supply = supply
+        semaphore = supply.make(1)
+        let release = MutexSemaphore(value: 0)
+        idle = (PThread.spawn { release.wait() }, release)
+    }
+
+    func run(_ count: Int) throws {
+        for _ in 0..<count {
+            semaphore.wait()
+            if semaphore.signal() { claimedWakeUps += 1 }
+        }
+        pairs += count
+    }
+
+    func finish() throws {
+        idle.release.signal()
+        idle.thread.join()
+        let permits = semaphore.permitsRestoring(initialValue: 1)
+        supply.close()
+        var problems: [String] = []
+        if permits != 1 { problems.append("\(permits == 2 ? "at least 2" : "\(permits)") permits left, not 1") }
+        if claimedWakeUps > 0 { problems.append("\(claimedWakeUps) signals claimed to wake a waiter, with none waiting") }
+        guard problems.isEmpty else {
+            throw WorkloadError.verificationFailed("after \(pairs) wait + signal pairs on a semaphore of value 1: " + problems.joined(separator: "; "))
+        }
+    }
+}

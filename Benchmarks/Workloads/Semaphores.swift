@@ -1,0 +1,152 @@
+import Backends
+import Harness
+import PThreadPrimitives
+import RuntimeKit
+
+/// `semaphore`: counting semaphores in the four uses the guide describes, each on three kinds of
+/// semaphore (the `semaphore` parameter):
+///
+/// | pattern | threads | one operation |
+/// | --- | --- | --- |
+/// | `uncontended` | the measuring thread | one `wait` + `signal` on a semaphore of value 1 |
+/// | `pingpong` | two | one hand-off of a token through two semaphores of value 0 |
+/// | `pool` | four | one acquire + release of one of two resources (the guide's file-descriptor example) |
+/// | `producer-consumer` | two | one item through a 16-slot bounded buffer (free and filled slots) |
+///
+/// | kind | what | backend |
+/// | --- | --- | --- |
+/// | `backend` | the backend's `makeSemaphore` | every backend |
+/// | `posix` | a POSIX `sem_t` (`POSIXSemaphore`) | none |
+/// | `mutex-condition` | `MutexSemaphore`, the textbook pthread mutex + condition variable | none |
+///
+/// Tests the guide's claim that a dispatch semaphore "takes less time to acquire … than a
+/// traditional system semaphore" because it calls the kernel only to block. The threads are
+/// dedicated pthreads (`ThreadCrew`), never a runtime's pool, so the semaphore is what is measured
+/// and every backend can run every pattern (swift-concurrency's pool must not block, and does not).
+/// A `backend` case creates its runtime only to make semaphores; its workers stay idle.
+///
+/// Each pattern verifies itself in `finish()` (counts, order, the permits left) and every wait
+/// that another thread must end has a deadline, so a lost signal fails the case with what was
+/// lost instead of hanging the child.
+public struct Semaphores: Workload {
+    /// How long one wait for another thread's signal may take before the case fails.
+    public let timeout: Duration
+
+    public init(timeout: Duration = Semaphores.defaultTimeout) { self.timeout = timeout }
+
+    public let name = "semaphore"
+    public let summary = "semaphores uncontended, ping-pong (hand-off p50/p99), a pool of 2 resources for 4 threads, a bounded buffer; the backend's, POSIX sem_t, mutex + condition"
+    public let operation = "one wait + signal, hand-off, acquire + release or item (see the pattern)"
+    /// Only `semaphore=backend` sets run on backends (`usesBackend(for:)`).
+    public let usesBackend = true
+
+    public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
+        case uncontended
+        case pingpong
+        case pool
+        case producerConsumer = "producer-consumer"
+
+        public var description: String { rawValue }
+    }
+
+    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        case backend
+        case posix
+        case mutexCondition = "mutex-condition"
+
+        public var description: String { rawValue }
+    }
+
+    static let patternName = "pattern"
+    static let kindName = "semaphore"
+
+    /// Ten seconds per wait: a correct hand-off takes microseconds, the members are dedicated
+    /// threads that no pool can starve, and twice this (the crew's own stall limit) stays under
+    /// the child's default 60-second deadline, so a lost signal is reported as such.
+    public static let defaultTimeout: Duration = .seconds(10)
+
+    public func usesBackend(for parameters: [Parameter]) -> Bool {
+        parameters.first { $0.name == Self.kindName }?.value == Kind.backend.rawValue
+    }
+
+    public func parameterSets(for suite: Suite) -> [[Parameter]] {
+        // Smoke: one hand-off through the backend's semaphores, which exercises a crew, the
+        // deadlines and the histogram on every backend. Quick and full: everything (12 sets,
+        // 7 cases per pattern and allocator: the backends plus the two without one).
+        let sets: [(Pattern, Kind)] = suite == .smoke
+            ? [(.pingpong, .backend)]
+            : Pattern.allCases.flatMap { pattern in Kind.allCases.map { (pattern, $0) } }
+        return sets.map { [Parameter(Self.patternName, $0.rawValue), Parameter(Self.kindName, $1.rawValue)] }
+    }
+
+    public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
+        let pattern = try Self.choice(Pattern.self, named: Self.patternName, in: benchmarkCase)
+        let kind = try Self.choice(Kind.self, named: Self.kindName, in: benchmarkCase)
+        // Calibrate the pool's spin before a runtime starts threads that could disturb it.
+        let holdRounds = pattern == .pool ? PoolShape.holdTime.spinRounds : nil
+        switch kind {
+        case .backend:
+            guard let backend else { throw WorkloadError.badParameter("\(name) with semaphore=backend runs on a backend; none was given") }
+            struct Make: RuntimeTypeConsumer {
+                let pattern: Pattern, timeout: Duration, holdRounds: UInt64?
+                func callAsFunction<R: ConcurrencyRuntime>(_ runtime: R.Type) -> any MeasuredOperation {
+                    Semaphores.operation(pattern, on: runtime, timeout: timeout, holdRounds: holdRounds)
+                }
+            }
+            return try backend.specialized(Make(pattern: pattern, timeout: timeout, holdRounds: holdRounds))
+        case .posix:
+            return Self.operation(pattern, supply: SemaphoreSupply { POSIXSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds)
+        case .mutexCondition:
+            return Self.operation(pattern, supply: SemaphoreSupply { MutexSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds)
+        }
+    }
+
+    /// `pattern` on semaphores of a new `R`, which the operation shuts down in `finish()`. One
+    /// worker: the pool only has to exist for `makeSemaphore`, and idles throughout.
+    static func operation<R: ConcurrencyRuntime>(
+        _ pattern: Pattern, on runtime: R.Type, timeout: Duration, holdRounds: UInt64?
+    ) -> any MeasuredOperation {
+        let runtime = R(workers: 1)
+        return operation(pattern, supply: SemaphoreSupply({ runtime.makeSemaphore(value: $0) }, closing: { runtime.shutdown() }),
+                         timeout: timeout, holdRounds: holdRounds)
+    }
+
+    /// The operation of `pattern` on semaphores from `supply`. Generic, so the tests can hand it
+    /// semaphores that lose signals or let too many holders in, a short `timeout` so a lost
+    /// signal fails a test in a fraction of a second, and a longer `holdRounds` (the pool's spin
+    /// while a resource is held; default `SemaphorePool.holdTime`).
+    public static func operation<S: CountingSemaphore>(
+        _ pattern: Pattern, supply: SemaphoreSupply<S>, timeout: Duration = Semaphores.defaultTimeout, holdRounds: UInt64? = nil
+    ) -> any MeasuredOperation {
+        switch pattern {
+        case .uncontended: SemaphoreUncontended(supply: supply)
+        case .pingpong: SemaphorePingPong(supply: supply, timeout: timeout)
+        case .pool: SemaphorePool(supply: supply, timeout: timeout, holdRounds: holdRounds ?? PoolShape.holdTime.spinRounds)
+        case .producerConsumer: SemaphoreProducerConsumer(supply: supply, timeout: timeout)
+        }
+    }
+
+    private static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ type: Choice.Type, named parameter: String, in benchmarkCase: BenchmarkCase
+    ) throws(WorkloadError) -> Choice where Choice.RawValue == String {
+        let text = benchmarkCase.parameter(parameter)
+        guard let text, let choice = Choice(rawValue: text) else {
+            let valid = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .badParameter("semaphore needs \(parameter)=<\(valid)>, got \(text.map { "'\($0)'" } ?? "none")")
+        }
+        return choice
+    }
+}
+
+/// Where a semaphore pattern gets its semaphores (`make(value)`), and what it must do once it
+/// is done with them (`close`: shut down the runtime that made them; nothing for the kinds
+/// without a backend).
+public struct SemaphoreSupply<S: CountingSemaphore>: Sendable {
+    let make: @Sendable (Int) -> S
+    let close: @Sendable () -> Void
+
+    public init(_ make: @escaping @Sendable (Int) -> S, closing close: @escaping @Sendable () -> Void = {}) {
+        self.make = make
+        self.close = close
+    }
+}
