@@ -13,6 +13,7 @@ public enum Workloads {
         Spawn(),
         ThreadSpawn(),
         QueueVsLock(),
+        Footprint(),
         Semaphores(),
         Groups(),
     ]

@@ -11,7 +11,7 @@ extension Claim {
             guard let value = measured.counter(reading.counter) else {
                 return .failure(Evidence.Missing("\(measured.id): \(evidence.whyUnavailable(reading.counter))"))
             }
-            return .success((value, "\(side.label): \(Self.format(value)) \(reading.counter) per operation"))
+            return .success((value, "\(side.label): \(Self.format(value)) \(reading.counter) \(reading.per)"))
         }
     }
 
@@ -65,8 +65,10 @@ extension Claim {
     }
 
     /// "`claimed` causes fewer events than `than`": supported when `than` has at least twice as
-    /// many and at least half an event per operation more, refuted in the mirror case.
-    static func fewerEvents(id: String, statement: String, conditions: String, claimed: CounterReading, than other: CounterReading) -> Claim {
+    /// many and at least `margin` more (half an event per operation by default), refuted in the
+    /// mirror case.
+    static func fewerEvents(id: String, statement: String, conditions: String, claimed: CounterReading, than other: CounterReading,
+                            margin: Double = 0.5, marginText: String = "half an event per operation") -> Claim {
         Claim(id: id, statement: statement) { evidence in
             func verdict(_ verdict: Verdict, _ lines: [String], _ reason: String) -> ClaimVerdict {
                 ClaimVerdict(claim: id, statement: statement, verdict: verdict, evidence: lines, conditions: conditions, reason: reason)
@@ -78,13 +80,13 @@ extension Claim {
                 return verdict(.inconclusive, lines, "not measured: \(missing.reason)")
             case (.success(let mine), .success(let theirs)):
                 let lines = [mine.line, theirs.line]
-                if theirs.value >= 2 * mine.value && theirs.value - mine.value >= 0.5 {
-                    return verdict(.supported, lines, "\(other.side.label) causes at least twice as many, and half an event per operation more")
+                if theirs.value >= 2 * mine.value && theirs.value - mine.value >= margin {
+                    return verdict(.supported, lines, "\(other.side.label) takes at least twice as much, and \(marginText) more")
                 }
-                if mine.value >= 2 * theirs.value && mine.value - theirs.value >= 0.5 {
-                    return verdict(.refuted, lines, "\(claimed.side.label) causes at least twice as many, and half an event per operation more")
+                if mine.value >= 2 * theirs.value && mine.value - theirs.value >= margin {
+                    return verdict(.refuted, lines, "\(claimed.side.label) takes at least twice as much, and \(marginText) more")
                 }
-                return verdict(.inconclusive, lines, "the counts differ by less than a factor of 2 or half an event per operation")
+                return verdict(.inconclusive, lines, "the figures differ by less than a factor of 2 or \(marginText)")
             }
         }
     }

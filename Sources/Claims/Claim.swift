@@ -22,10 +22,12 @@ struct Side: Sendable {
     let label: String
 }
 
-/// A counter of one case compared with thresholds.
+/// A counter of one case (or a figure the workload measured itself) compared with thresholds.
 struct CounterReading: Sendable {
     let side: Side
     let counter: String
+    /// How the figure reads in the evidence: "syscalls per operation", "bytes per unit".
+    var per = "per operation"
 }
 
 extension Claim {

@@ -19,10 +19,12 @@ public struct Evidence: Sendable {
         let statistics: SampleStatistics
         let result: CaseResult
 
-        /// The counter per operation (median over the processes), or nil.
+        /// The counter per operation, or the workload's own figure of that name (median over
+        /// the processes), or nil.
         func counter(_ name: String) -> Double? {
-            let values = result.records.compactMap { $0.metricsPerOperation[name] }.sorted()
-            return values.isEmpty ? nil : SampleStatistics.percentile(values, 0.5)
+            var values = result.records.compactMap { $0.metricsPerOperation[name] }
+            if values.isEmpty { values = result.records.compactMap { $0.workloadMetrics?[name]?.value } }
+            return values.isEmpty ? nil : SampleStatistics.percentile(values.sorted(), 0.5)
         }
 
         var timing: String {

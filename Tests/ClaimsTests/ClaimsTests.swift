@@ -84,15 +84,19 @@ struct ClaimsTests {
         #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 0.1)).verdict == .inconclusive)
     }
 
-    @Test("page faults: a thread per task with many more than a queued task supports the memory claim; a small difference is inconclusive")
+    @Test("resident bytes per waiting unit: a thread with many more than a queued block supports the memory claim; a small difference is inconclusive")
     func memoryClaim() throws {
         func cases(queued: Double, threaded: Double) -> [CaseResult] {
-            [Self.measured(("spawn", "libdispatch", [("pattern", "outside")]), nanoseconds: 500, counters: ["page-faults": queued]),
-             Self.measured(("thread-spawn", "none", []), nanoseconds: 20_000, counters: ["page-faults": threaded])]
+            func figure(_ value: Double) -> [String: WorkloadMetric] { ["footprint.resident_bytes_per_unit": WorkloadMetric(value, unit: "bytes")] }
+            var block = Self.measured(("footprint", "libdispatch", [("unit", "queued-block"), ("units", "256")]), nanoseconds: 500)
+            var thread = Self.measured(("footprint", "none", [("unit", "thread"), ("units", "256")]), nanoseconds: 20_000)
+            block.records = block.records.map { $0.with(workloadMetrics: figure(queued)) }
+            thread.records = thread.records.map { $0.with(workloadMetrics: figure(threaded)) }
+            return [block, thread]
         }
-        #expect(try Self.verdict("threads-cost-memory", cases(queued: 0.01, threaded: 3)).verdict == .supported)
-        #expect(try Self.verdict("threads-cost-memory", cases(queued: 3, threaded: 0.01)).verdict == .refuted)
-        #expect(try Self.verdict("threads-cost-memory", cases(queued: 1, threaded: 1.2)).verdict == .inconclusive)
+        #expect(try Self.verdict("threads-cost-memory", cases(queued: 96, threaded: 12_288)).verdict == .supported)
+        #expect(try Self.verdict("threads-cost-memory", cases(queued: 12_288, threaded: 96)).verdict == .refuted)
+        #expect(try Self.verdict("threads-cost-memory", cases(queued: 96, threaded: 900)).verdict == .inconclusive)
     }
 
     @Test("every claim of the guide gets a verdict, even from an empty run")
@@ -101,5 +105,12 @@ struct ClaimsTests {
         #expect(verdicts.count == GuideClaims.all.count)
         #expect(verdicts.allSatisfy { $0.verdict == .inconclusive && $0.reason.hasPrefix("not measured") })
         #expect(Set(verdicts.map(\.claim)).count == verdicts.count, "claim ids are unique")
+    }
+}
+
+extension CaseRecord {
+    func with(workloadMetrics: [String: WorkloadMetric]) -> CaseRecord {
+        CaseRecord(version: version, caseID: caseID, repetition: repetition, batch: batch, nanosecondsPerOperation: nanosecondsPerOperation,
+                   metricsPerOperation: metricsPerOperation, unavailable: unavailable, workloadMetrics: workloadMetrics, workers: workers, cpus: cpus)
     }
 }

@@ -66,7 +66,7 @@ struct ParameterTests {
         #expect(try ChildRequest.decode(request.encoded()).calibration == [SpinCalibration.name: 7.5])
     }
 
-    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn(), QueueVsLock(), Semaphores(), Groups()]
+    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn(), QueueVsLock(), Semaphores(), Groups(), Footprint()]
 
     @Test("every parameter set of every suite is accepted by prepare (pthread-mutex)", arguments: Suite.allCases)
     func everyDeclaredSetIsAccepted(suite: Suite) async throws {
