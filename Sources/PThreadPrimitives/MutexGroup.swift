@@ -14,23 +14,44 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
     private var generation: UInt64 = 0
     private var waiters = 0
     private var notifications: [(queue: NotifyQueue, work: @Sendable () -> Void)] = []
+    /// `!notifications.isEmpty`, kept apart so `enter` and `leave` never touch the array: callers
+    /// reach them through the `WorkGroup` witness, unspecialized, and there every use of the
+    /// array of a generic element looked up its metadata (the group workload's enter + leave took
+    /// 325–489 ns on the three backends built on this group, against 52 on libdispatch).
+    private var notificationsPending = false
 
     public init() {}
 
     public func enter() {
-        mutex.withLock { count += 1 }
+        mutex.lock()
+        count += 1
+        mutex.unlock()
     }
 
     public func leave() {
         mutex.lock()
         precondition(count > 0, "WorkGroup.leave() without a matching enter()")
         count -= 1
-        var due: [(queue: NotifyQueue, work: @Sendable () -> Void)] = []
-        if count == 0 {
-            generation &+= 1
-            if waiters > 0 { emptied.broadcast() }
-            swap(&due, &notifications)
+        guard count == 0 else {
+            mutex.unlock()
+            return
         }
+        generation &+= 1
+        if waiters > 0 { emptied.broadcast() }
+        guard notificationsPending else {
+            mutex.unlock()
+            return
+        }
+        submitNotificationsAndUnlock()
+    }
+
+    /// Out of line: an unspecialized function materializes the metadata of every generic type it
+    /// uses on entry, and this one uses the array of notifications.
+    @inline(never)
+    private func submitNotificationsAndUnlock() {
+        let due = notifications
+        notifications = []
+        notificationsPending = false
         mutex.unlock()
         for notification in due { notification.queue.async(notification.work) }
     }
@@ -89,6 +110,7 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
             queue.async(work)
         } else {
             notifications.append((queue, work))
+            notificationsPending = true
             mutex.unlock()
         }
     }

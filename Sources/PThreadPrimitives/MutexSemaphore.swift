@@ -29,6 +29,16 @@ public final class MutexSemaphore: CountingSemaphore, @unchecked Sendable {
         mutex.unlock()
     }
 
+    /// Takes a permit if one is free now; never blocks, never reads the clock. For callers with
+    /// something to do only before blocking (a work-stealing worker publishes its deque).
+    public func tryWait() -> Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard value > 0 else { return false }
+        value -= 1
+        return true
+    }
+
     public func wait(timeout: Duration) -> WaitResult {
         let deadline = MonotonicInstant.after(timeout)
         mutex.lock()

@@ -19,12 +19,17 @@ public final class StealingSemaphore: CountingSemaphore, @unchecked Sendable {
         self.runtime = runtime
     }
 
+    /// A free permit is taken without publishing: only a wait that blocks needs to (and the
+    /// `unowned` runtime reference costs an atomic check on every use: 75 ns per uncontended
+    /// wait + signal against 44 for the plain mutex semaphore, measured by the semaphore workload).
     public func wait() {
+        if semaphore.tryWait() { return }
         runtime.publishBeforeBlocking()
         semaphore.wait()
     }
 
     public func wait(timeout: Duration) -> WaitResult {
+        if semaphore.tryWait() { return .success }
         runtime.publishBeforeBlocking()
         return semaphore.wait(timeout: timeout)
     }
