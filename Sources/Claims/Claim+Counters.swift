@@ -11,7 +11,7 @@ extension Claim {
             guard let value = measured.counter(reading.counter) else {
                 return .failure(Evidence.Missing("\(measured.id): \(evidence.whyUnavailable(reading.counter))"))
             }
-            return .success((value, "\(side.label): \(Self.format(value)) \(reading.counter) \(reading.per)"))
+            return .success((value, "\(side.label): \(Self.format(value)) \(reading.shown ?? reading.counter) \(reading.per)"))
         }
     }
 

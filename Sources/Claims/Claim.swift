@@ -26,7 +26,9 @@ struct Side: Sendable {
 struct CounterReading: Sendable {
     let side: Side
     let counter: String
-    /// How the figure reads in the evidence: "syscalls per operation", "bytes per unit".
+    /// How the figure reads in the evidence: "<value> <shown> <per>", e.g. "2.02 syscalls per
+    /// operation", "144 resident bytes per unit". `shown` defaults to the counter's name.
+    var shown: String?
     var per = "per operation"
 }
 

@@ -57,9 +57,9 @@ public enum GuideClaims {
                      statement: "the threaded model requires the creation of two threads, which take up both kernel and user-space memory. Dispatch queues do not pay the same memory penalty",
                      conditions: "resident memory per waiting unit of work, 256 held at once in a fresh process (footprint): a block queued on a libdispatch serial queue against a parked thread; kernel memory is not measured",
                      claimed: CounterReading(side: Side(workload: "footprint", backend: gcd, parameters: ["unit": "queued-block"], label: "libdispatch queued block"),
-                                             counter: "footprint.resident_bytes_per_unit", per: "per unit"),
+                                             counter: "footprint.resident_bytes_per_unit", shown: "resident bytes", per: "per unit"),
                      than: CounterReading(side: Side(workload: "footprint", backend: "none", parameters: ["unit": "thread"], label: "parked thread"),
-                                          counter: "footprint.resident_bytes_per_unit", per: "per unit"),
+                                          counter: "footprint.resident_bytes_per_unit", shown: "resident bytes", per: "per unit"),
                      margin: 1_024, marginText: "1 KiB per unit"),
     ]
 }

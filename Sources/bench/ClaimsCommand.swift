@@ -3,6 +3,9 @@ import Claims
 import FoundationEssentials
 import Harness
 import Reports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `bench claims RESULTS.json`: the verdicts of the guide's claims for a finished run. `bench run`
 /// prints the same at its end.
@@ -33,12 +36,7 @@ struct ClaimsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let text: String
-        do {
-            text = try String(contentsOfFile: results, encoding: .utf8)
-        } catch {
-            throw ValidationError("cannot read \(results): \(error)")
-        }
+        let text = try Self.readText(results)
         let run: RunResults
         do {
             run = try ResultsJSON.decode(text)
@@ -53,6 +51,26 @@ struct ClaimsCommand: ParsableCommand {
         } else {
             Self.show(verdicts)
         }
+    }
+
+    /// The whole file as text, or an error with the reason in the system's words ("No such file
+    /// or directory", "Is a directory"), not Foundation's error dump.
+    static func readText(_ path: String) throws -> String {
+        guard let file = fopen(path, "r") else {
+            throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes.append(contentsOf: chunk[0..<count])
+            if count < chunk.count {
+                if ferror(file) != 0 { throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))") }
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func show(_ verdicts: [ClaimVerdict]) {

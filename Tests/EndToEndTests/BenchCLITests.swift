@@ -63,6 +63,28 @@ struct BenchCLITests {
         #expect(journal.split(separator: "\n").count == run.cases.count * 2, "one journal line per case and repetition")
     }
 
+    @Test("bench claims answers every claim from a results file, and a missing file is an error naming it")
+    func claims() async throws {
+        let path = Self.temporaryDirectory() + "/results.json"
+        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+                               repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
+        let file = try #require(fopen(path, "w"))
+        fputs(try ResultsJSON.encode(empty), file)
+        fclose(file)
+        let text = try await bench(["claims", path])
+        #expect(text.ending == .exited(0), "stderr: \(text.standardError)")
+        let headers = text.standardOutput.split(separator: "\n").filter { $0.hasPrefix("INCONCLUSIVE: ") }
+        #expect(headers.count >= 8, "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("not measured: queue-vs-lock/libdispatch/"))
+
+        let json = try await bench(["claims", path, "--json"])
+        #expect(json.ending == .exited(0) && json.standardOutput.contains("\"verdict\" : \"inconclusive\""))
+
+        let missing = try await bench(["claims", path + ".nowhere"])
+        #expect(missing.ending != .exited(0))
+        #expect(missing.standardError.contains("cannot read \(path).nowhere: No such file or directory"), "\(missing.standardError)")
+    }
+
     @Test("--cpus pins every child: each record says it ran on CPU 0 only")
     func pinned() async throws {
         let out = Self.temporaryDirectory() + "/pinned"
