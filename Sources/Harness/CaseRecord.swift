@@ -8,7 +8,8 @@ public struct CaseRecord: Sendable, Codable, Equatable {
     public let version: Int
     public let caseID: String
     public let repetition: Int
-    /// Operations per sample, from calibration.
+    /// Operations per sample, from calibration. A sample that overran its time by
+    /// `Sampler.overrunFactor` makes the samples after it use fewer (`Sampler.batch(after:of:target:)`).
     public let batch: Int
     /// Nanoseconds per operation, one value per sample, in the order taken.
     public let nanosecondsPerOperation: [Double]

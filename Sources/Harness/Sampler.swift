@@ -11,6 +11,8 @@ public struct Sampler: Sendable {
     public var warmup: Duration
 
     public static let defaultSamples = 20
+    /// A sample this many times longer than `sampleTime` shrinks the batch of the samples after it.
+    public static let overrunFactor = 4.0
     public static let defaultWarmup: Duration = .milliseconds(20)
 
     public init(sampleTime: Duration = Calibration.defaultSampleTime,
@@ -44,17 +46,33 @@ public struct Sampler: Sendable {
         defer { before.deallocate(); after.deallocate() }
         var totals = [Double](repeating: 0, count: names.count)
         var perOperation = [Double](repeating: 0, count: samples)
+        var operations = 0.0
+        var sampleBatch = batch
         operation.beginSamples()
         for sample in 0..<samples {
             counters?.read(into: before)
-            let elapsed = try clock.measure { try operation.run(batch) }
+            let elapsed = try clock.measure { try operation.run(sampleBatch) }
             counters?.read(into: after)
-            perOperation[sample] = Double(elapsed.nanosecondsSaturating) / Double(batch)
+            perOperation[sample] = Double(elapsed.nanosecondsSaturating) / Double(sampleBatch)
+            operations += Double(sampleBatch)
             for slot in 0..<names.count { totals[slot] += after[slot] - before[slot] }  // NaN taints a metric for good
+            sampleBatch = Self.batch(after: elapsed, of: sampleBatch, target: sampleTime)
         }
-        let operations = Double(batch) * Double(samples)
         var metrics: [String: Double] = [:]
         for (slot, name) in names.enumerated() where !totals[slot].isNaN { metrics[name] = totals[slot] / operations }
         return (batch, perOperation, metrics)
+    }
+
+    /// The batch for the next sample: the same, unless this one overran `target` by
+    /// `overrunFactor`, in which case one scaled to last `target` at the speed just seen.
+    ///
+    /// An operation can slow down after calibration: two threads contending for a serial queue
+    /// with empty sections ran either at 75 ns per section (one thread keeping the queue) or at
+    /// 15 µs (every section a hand-off through the pool), and a batch calibrated in the fast mode
+    /// took 3 s per sample in the slow one, which ran children past their 60 s deadline.
+    public static func batch(after elapsed: Duration, of batch: Int, target: Duration) -> Int {
+        let took = Double(elapsed.nanosecondsSaturating), wanted = Double(target.nanosecondsSaturating)
+        guard took > wanted * overrunFactor else { return batch }
+        return Swift.max(1, Int(Double(batch) * wanted / took))
     }
 }
