@@ -9,17 +9,6 @@ import Synchronization
 /// cutoff are solved sequentially and their results added to one atomic total. The measuring
 /// thread, outside the pool, waits for the group with a deadline. Nothing blocks inside a task,
 /// so the fixed-size pools cannot deadlock, as they would if every parent waited for its children.
-///
-/// `Problem` says how to split and how to solve a leaf: `fib(n)` and the tree sum use it.
-protocol DivideAndConquer: Sendable {
-    /// A subproblem's two halves, or nil when it is small enough to solve sequentially.
-    func split(_ piece: Piece) -> (Piece, Piece)?
-    func solve(_ piece: Piece) -> Int
-    associatedtype Piece: Sendable
-    var whole: Piece { get }
-    var expected: Int { get }
-}
-
 final class GroupForkJoin<R: ConcurrencyRuntime, P: DivideAndConquer>: MeasuredOperation, @unchecked Sendable {
     private let runtime: R
     private let problem: P
@@ -69,6 +58,17 @@ final class GroupForkJoin<R: ConcurrencyRuntime, P: DivideAndConquer>: MeasuredO
         runtime.shutdown()
         if let failure { throw failure }
     }
+}
+
+/// How to split a divide-and-conquer problem and how to solve a leaf: `FibProblem` and
+/// `TreeSumProblem` conform.
+protocol DivideAndConquer: Sendable {
+    associatedtype Piece: Sendable
+    var whole: Piece { get }
+    var expected: Int { get }
+    /// A subproblem's two halves, or nil when it is small enough to solve sequentially.
+    func split(_ piece: Piece) -> (Piece, Piece)?
+    func solve(_ piece: Piece) -> Int
 }
 
 /// fib(n) split at every call above `cutoff`; a leaf is fib(k) for k ≤ cutoff, computed by the

@@ -5,12 +5,31 @@ public struct Claim: Sendable {
     public let id: String
     /// The claim in the document's words.
     public let statement: String
-    let evaluate: @Sendable (Evidence) -> ClaimVerdict
+    /// What is compared, under which parameters: a verdict holds only there.
+    public let conditions: String
+    /// The rule: a verdict, the evidence lines and the reason, from the run's evidence.
+    let judge: @Sendable (Evidence) -> Judgement
+
+    struct Judgement {
+        let verdict: Verdict
+        let evidence: [String]
+        let reason: String
+
+        init(_ verdict: Verdict, _ evidence: [String], _ reason: String) {
+            self.verdict = verdict
+            self.evidence = evidence
+            self.reason = reason
+        }
+    }
 
     /// Every claim's verdict for `run`, in `GuideClaims.all` order.
     public static func verdicts(for run: RunResults, claims: [Claim] = GuideClaims.all) -> [ClaimVerdict] {
         let evidence = Evidence(run)
-        return claims.map { $0.evaluate(evidence) }
+        return claims.map { claim in
+            let judgement = claim.judge(evidence)
+            return ClaimVerdict(claim: claim.id, statement: claim.statement, verdict: judgement.verdict, evidence: judgement.evidence,
+                                conditions: claim.conditions, reason: judgement.reason)
+        }
     }
 }
 
@@ -37,20 +56,17 @@ extension Claim {
     /// below the other's, refuted when wholly above, inconclusive when they overlap. With several
     /// candidates for the claimed side, the fastest by median speaks for it (and says so).
     static func faster(id: String, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
-        Claim(id: id, statement: statement) { evidence in
-            func verdict(_ verdict: Verdict, _ lines: [String], _ reason: String) -> ClaimVerdict {
-                ClaimVerdict(claim: id, statement: statement, verdict: verdict, evidence: lines, conditions: conditions, reason: reason)
-            }
+        Claim(id: id, statement: statement, conditions: conditions) { evidence in
             let found = candidates.map { evidence.find($0.workload, backend: $0.backend, $0.parameters, label: $0.label) }
             let measured = found.compactMap { try? $0.get() }
             guard let claimed = measured.min(by: { $0.statistics.median < $1.statistics.median }) else {
                 let reasons = found.compactMap { if case .failure(let missing) = $0 { missing.reason } else { nil } }
-                return verdict(.inconclusive, [], "not measured: " + reasons.joined(separator: "; "))
+                return Judgement(.inconclusive, [], "not measured: " + reasons.joined(separator: "; "))
             }
             let baseline: Evidence.Measured
             switch evidence.find(other.workload, backend: other.backend, other.parameters, label: other.label) {
             case .success(let found): baseline = found
-            case .failure(let missing): return verdict(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
+            case .failure(let missing): return Judgement(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
             }
             let ratio = baseline.statistics.median / claimed.statistics.median
             var lines = [claimed.timing, baseline.timing, "\(other.label) / \(claimed.label): \(Evidence.Measured.format(ratio))×"]
@@ -58,9 +74,9 @@ extension Claim {
                 lines.append("the fastest of \(measured.map(\.label).joined(separator: ", ")) speaks for the claim")
             }
             switch Faster(claimed.statistics, baseline.statistics) {
-            case .first: return verdict(.supported, lines, "\(claimed.label) is faster and the 95% intervals do not overlap")
-            case .second: return verdict(.refuted, lines, "\(other.label) is faster and the 95% intervals do not overlap")
-            case .neither: return verdict(.inconclusive, lines, "the 95% intervals of the two medians overlap")
+            case .first: return Judgement(.supported, lines, "\(claimed.label) is faster and the 95% intervals do not overlap")
+            case .second: return Judgement(.refuted, lines, "\(other.label) is faster and the 95% intervals do not overlap")
+            case .neither: return Judgement(.inconclusive, lines, "the 95% intervals of the two medians overlap")
             }
         }
     }
