@@ -50,6 +50,12 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        .target(name: "CFIFODispatch"),
+        .target(
+            name: "FIFODispatch",
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "CFIFODispatch"],
+            exclude: ["README.md"]
+        ),
         .target(
             name: "CDispatchShim",
             linkerSettings: [.linkedLibrary("dispatch")]
@@ -97,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "Backends",
-            dependencies: ["RuntimeKit", "PThreadRuntime", "StealingRuntime", "SystemRuntimes"]
+            dependencies: ["RuntimeKit", "PThreadRuntime", "StealingRuntime", "FIFODispatch", "SystemRuntimes"]
         ),
         .executableTarget(
             name: "bench",

@@ -1,3 +1,4 @@
+import FIFODispatch
 import PThreadRuntime
 import StealingRuntime
 import RuntimeKit
@@ -23,6 +24,7 @@ public enum Backends {
     public static let all: [Backend] = [
         Backend(PThreadRuntime.self),
         Backend(StealingRuntime.self),
+        Backend(FIFODispatch.self),
         Backend(DispatchRuntime.self),
         Backend(CDispatchRuntime.self),
         Backend(SwiftConcurrencyRuntime.self),
@@ -56,6 +58,7 @@ extension Backend {
         switch runtime {
         case is PThreadRuntime.Type: try consumer(PThreadRuntime.self)
         case is StealingRuntime.Type: try consumer(StealingRuntime.self)
+        case is FIFODispatch.Type: try consumer(FIFODispatch.self)
         case is DispatchRuntime.Type: try consumer(DispatchRuntime.self)
         case is CDispatchRuntime.Type: try consumer(CDispatchRuntime.self)
         case is SwiftConcurrencyRuntime.Type: try consumer(SwiftConcurrencyRuntime.self)

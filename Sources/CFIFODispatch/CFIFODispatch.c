@@ -1,0 +1,50 @@
+#include "CFIFODispatch.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+__thread void *rb_fifo_worker_slot __attribute__((tls_model("initial-exec"))) = 0;
+__thread void *rb_fifo_frame_slot __attribute__((tls_model("initial-exec"))) = 0;
+__thread void *rb_fifo_cache_slot __attribute__((tls_model("initial-exec"))) = 0;
+
+int rb_futex_wait(uint32_t *word, uint32_t expected, int64_t deadline_ns, int realtime) {
+    struct timespec deadline;
+    struct timespec *timeout = 0;
+    if (deadline_ns >= 0) {
+        deadline.tv_sec = (time_t)(deadline_ns / 1000000000);
+        deadline.tv_nsec = (long)(deadline_ns % 1000000000);
+        timeout = &deadline;
+    }
+    // FUTEX_WAIT_BITSET takes an absolute deadline, on CLOCK_MONOTONIC unless FUTEX_CLOCK_REALTIME.
+    int op = FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG | (realtime ? FUTEX_CLOCK_REALTIME : 0);
+    long rc = syscall(SYS_futex, word, op, expected, timeout, 0, FUTEX_BITSET_MATCH_ANY);
+    if (rc == 0) return 0;
+    if (errno == EAGAIN) return 0;
+    return errno;
+}
+
+int rb_futex_wake(uint32_t *word, int count) {
+    return (int)syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, 0, 0, 0);
+}
+
+static pthread_key_t cache_key;
+static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
+static void (*cache_exit)(void *) = 0;
+
+static void cache_destructor(void *cache) {
+    rb_fifo_cache_slot = 0;
+    if (cache_exit) cache_exit(cache);
+}
+
+static void make_cache_key(void) { pthread_key_create(&cache_key, cache_destructor); }
+
+void rb_fifo_install_cache(void *cache, void (*on_exit)(void *)) {
+    pthread_once(&cache_key_once, make_cache_key);
+    cache_exit = on_exit;
+    rb_fifo_cache_slot = cache;
+    pthread_setspecific(cache_key, cache);
+}

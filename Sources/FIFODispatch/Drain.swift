@@ -1,0 +1,104 @@
+import CFIFODispatch
+
+/// Running nodes: a block, a queue's token (drain that queue), or a `sync` waiter (hand it the
+/// queue). The same code runs at the root (a worker) and inside a drain (a queue targeting
+/// another queue), with `within` the frames the running thread holds.
+enum Executor {
+    /// Runs one node taken off a list. The node is recycled before its block runs, so a block that
+    /// submits again reuses it.
+    @usableFromInline
+    static func execute(_ node: NodeRef, within frame: UnsafeMutablePointer<DrainFrame>?) -> DrainOutcome {
+        guard let owner = node.pointee.widthOwner else { return run(node, within: frame) }
+        node.pointee.widthOwner = nil
+        // A concurrent queue forwarded this node holding one width unit for it: while it runs the
+        // thread is "in" that queue (labels, deadlock checks), and when it ends the unit is freed.
+        var member = DrainFrame(queue: owner, hold: .member, parent: frame)
+        let outcome = withUnsafeMutablePointer(to: &member) { run(node, within: $0) }
+        if outcome == .finished { owner.takeUnretainedValue().memberFinished() }
+        owner.release()
+        return outcome
+    }
+
+    private static func run(_ node: NodeRef, within frame: UnsafeMutablePointer<DrainFrame>?) -> DrainOutcome {
+        switch node.pointee.kind {
+        case .block, .barrier:
+            let work = node.pointee.work.take()!
+            NodeCache.recycle(node)
+            DrainFrame.setCurrent(frame)
+            work()
+            return .finished
+        case .token:
+            let queue = node.pointee.drain.take()!
+            NodeCache.recycle(node)
+            defer { queue.release() }
+            let target = queue.takeUnretainedValue()
+            guard target.claim() else { return .finished }  // a second token of one wake-up
+            return target.drain(within: frame)
+        case .syncWaiter, .syncBarrierWaiter:
+            let waiter = node.pointee.waiter.take()!
+            NodeCache.recycle(node)
+            waiter.takeRetainedValue().handOff(holding: frame)
+            return .handedOff
+        }
+    }
+}
+
+extension FIFOQueue {
+    /// Blocks run per drain before the queue goes to the back of its target, so one busy queue
+    /// cannot keep a worker (or its target) from everything else.
+    static let drainBudget = 256
+
+    /// Runs the queue's blocks; the caller has claimed the queue (holds its lock).
+    @usableFromInline
+    func drain(within parent: UnsafeMutablePointer<DrainFrame>?) -> DrainOutcome {
+        var frame = DrainFrame(queue: Unmanaged.passUnretained(self), hold: .lock, parent: parent)
+        return withUnsafeMutablePointer(to: &frame) { frame in
+            kind == .concurrent ? drainConcurrent(frame) : drainSerial(frame)
+        }
+    }
+
+    private func drainSerial(_ frame: UnsafeMutablePointer<DrainFrame>) -> DrainOutcome {
+        var budget = Self.drainBudget
+        while true {
+            // "Suspension is checked prior to block execution and is not preemptive."
+            while budget > 0, !QueueState.isSuspended(state.load(ordering: .relaxed)), let node = list.pop() {
+                budget -= 1
+                if Executor.execute(node, within: frame) == .handedOff { return .handedOff }
+            }
+            if !release(keepDraining: budget > 0) { return .finished }
+        }
+    }
+
+    /// A concurrent queue's drain starts blocks, it does not run them: each non-barrier block goes
+    /// to the target holding one width unit, so blocks start in FIFO order and overlap. A barrier
+    /// runs here, once no block of the queue is running; if some are, the drain stops and marks
+    /// BARRIER_WAIT, and the last of them to finish schedules the queue again.
+    private func drainConcurrent(_ frame: UnsafeMutablePointer<DrainFrame>) -> DrainOutcome {
+        var budget = Self.drainBudget
+        while true {
+            while budget > 0 {
+                var s = state.load(ordering: .sequentiallyConsistent)
+                guard !QueueState.isSuspended(s), let node = list.first() else { break }
+                if node.pointee.kind.isBarrier {
+                    while QueueState.inUse(s) > 0 {
+                        let desired = (s & ~QueueState.locked) | QueueState.barrierWait | QueueState.dirty
+                        let (done, current) = state.compareExchange(
+                            expected: s, desired: desired, ordering: .sequentiallyConsistent)
+                        if done { return .finished }
+                        s = current
+                    }
+                    _ = list.pop()
+                    budget -= 1
+                    if Executor.execute(node, within: frame) == .handedOff { return .handedOff }
+                } else {
+                    _ = list.pop()
+                    budget -= 1
+                    state.add(QueueState.inUseOne, ordering: .sequentiallyConsistent)
+                    node.pointee.widthOwner = Unmanaged.passRetained(self)
+                    targetUnretained.takeUnretainedValue().enqueue(node)
+                }
+            }
+            if !release(keepDraining: budget > 0) { return .finished }
+        }
+    }
+}

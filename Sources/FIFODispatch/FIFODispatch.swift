@@ -1,0 +1,119 @@
+import PThreadPrimitives
+import RuntimeKit
+
+/// Backend `fifo-dispatch`: our libdispatch-style queue system, the whole surface of the source
+/// documents (shared/seeds): serial and concurrent queues with barriers, global queues by
+/// priority, a main queue with `dispatchMain`, target-queue hierarchies, suspend and resume,
+/// labels, context and finalizer, `sync` on the caller's thread, completion blocks, `apply` with
+/// striding, futex semaphores, groups with timeouts and notify, and a cancelable group.
+///
+/// One runtime is one pool of workers with its own global and main queues (libdispatch has one
+/// per process), so tests and benchmarks can make as many as they need.
+public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
+    public typealias Queue = FIFOQueue
+    public typealias Semaphore = FIFOSemaphore
+    public typealias Group = FIFOGroup
+
+    public static let id = "fifo-dispatch"
+    public static let summary = "our libdispatch-style queues: lock-free lists, one state word per queue, futex semaphores, spare workers for blocked blocks"
+
+    @usableFromInline let pool: WorkerPool
+    public let workers: Int
+    /// The queue `dispatchMain` serves (serial; targets a root no worker serves).
+    public let mainQueue: FIFOQueue
+    private let defaultRoot: FIFOQueue
+
+    public init(workers: Int) {
+        self.workers = resolvedWorkerCount(workers)
+        pool = WorkerPool(width: self.workers)
+        mainQueue = FIFOQueue(label: "fifo-dispatch.main", kind: .serial, qos: nil, target: pool.mainRoot, pool: pool, band: .high)
+        defaultRoot = pool.root(.default)
+    }
+
+    deinit { shutdown() }
+
+    // MARK: ConcurrencyRuntime
+
+    @inlinable
+    public func async(_ work: @escaping @Sendable () -> Void) {
+        global(.default).async(work)
+    }
+
+    public func async(group: FIFOGroup, _ work: @escaping @Sendable () -> Void) {
+        global(.default).async(group: group, work)
+    }
+
+    public func makeSerialQueue(label: String) -> FIFOQueue {
+        makeQueue(label: label)
+    }
+
+    public func makeSemaphore(value: Int) -> FIFOSemaphore {
+        FIFOSemaphore(value: value, pool: pool)
+    }
+
+    public func makeGroup() -> FIFOGroup {
+        FIFOGroup(pool: pool)
+    }
+
+    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        global(.default).apply(iterations: iterations, stride: stride, body)
+    }
+
+    public func shutdown() {
+        pool.shutdown()
+    }
+
+    // MARK: the rest of the surface
+
+    /// A new queue: serial unless `concurrent`; running through `target` (default: the global
+    /// queue of its `qos`, or of `.default`).
+    public func makeQueue(label: String, concurrent: Bool = false, qos: Priority? = nil, target: FIFOQueue? = nil) -> FIFOQueue {
+        FIFOQueue(label: label, kind: concurrent ? .concurrent : .serial, qos: qos, target: target, pool: pool, band: qos ?? .default)
+    }
+
+    /// The global concurrent queue of a priority band.
+    @inlinable
+    public func global(_ priority: Priority = .default) -> FIFOQueue {
+        pool.root(priority)
+    }
+
+    /// Serves the main queue on the calling thread forever (`dispatch_main`). A block on the main
+    /// queue ends the program with `exit`.
+    public func dispatchMain() -> Never {
+        pool.drainMainQueue(until: .never)
+        preconditionFailure("unreachable: the main queue's drain returned without a deadline")
+    }
+
+    /// Serves the main queue on the calling thread for `duration` (tests; a run loop's turn).
+    public func drainMainQueue(for duration: Duration) {
+        pool.drainMainQueue(until: .after(duration))
+    }
+
+    /// Threads the pool has now, spares included (tests of the blocking rule).
+    public var threadCount: Int { pool.threadCount }
+}
+
+extension FIFOQueue {
+    /// Calls `body` once per index of `0..<iterations` and returns when all calls have. On a
+    /// serial queue (or the main queue) the calls run in order on the caller; otherwise pieces of
+    /// `stride` iterations run on the workers of this queue's band and on the caller, which also
+    /// makes a nested `apply` safe (its caller can do every piece alone).
+    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        precondition(iterations >= 0, "apply over \(iterations) iterations: the count must be zero or more")
+        switch kind {
+        case .serial, .mainRoot:
+            for index in 0..<iterations { body(index) }
+        case .root, .concurrent:
+            let root = rootQueue
+            let pool = self.pool.takeUnretainedValue()
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: pool.width, submit: { root.async($0) }, body: body)
+        }
+    }
+
+    /// The root this queue's blocks end up on.
+    var rootQueue: FIFOQueue {
+        var queue = self
+        while let next = queue.target { queue = next }
+        return queue
+    }
+}

@@ -1,0 +1,111 @@
+import CFIFODispatch
+import RuntimeKit
+import Synchronization
+
+/// A counting semaphore whose uncontended `wait` and `signal` are one atomic add each; the kernel
+/// (a futex) is entered only by a thread that must block, and by a `signal` that finds one asleep.
+///
+/// `value` goes negative while threads wait: `-value` threads are committed to a wake-up. A
+/// `signal` that finds `value < 0` posts one wake-up token (`wakeups += 1`) and, if a waiter is
+/// asleep, wakes it. A waiter takes a token to return. A waiter whose deadline passes tries to
+/// give its place back (`value += 1` while `value < 0`); if `value` is no longer negative, a
+/// signal already counted it and its token is on the way, so it takes that token and succeeds:
+/// a timed-out waiter never steals a later signal, and no token is ever left behind. The README
+/// beside this file walks through the races.
+public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
+    @usableFromInline let value: Atomic<Int>
+    /// Wake-up tokens posted to waiters; the futex word waiters sleep on.
+    private let wakeups = Futex(0)
+    /// Waiters asleep (or about to be) in the kernel: a signal skips the futex call when zero.
+    private let sleepers = Atomic<Int>(0)
+    private let pool: Unmanaged<WorkerPool>?
+
+    /// Rounds of polling for a token before sleeping (a hand-off between two threads on two cores
+    /// takes well under a microsecond this way; the futex path takes tens).
+    static let spinRounds = 1_000
+
+    /// - Precondition: `value >= 0`.
+    init(value: Int, pool: WorkerPool?) {
+        precondition(value >= 0, "a semaphore starts with zero or more permits, got \(value)")
+        self.value = Atomic(value)
+        self.pool = pool.map { Unmanaged.passUnretained($0) }
+    }
+
+    @inlinable
+    public func wait() {
+        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
+        _ = waitForToken(until: .never)
+    }
+
+    @inlinable
+    public func wait(timeout: Duration) -> WaitResult {
+        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
+        return waitForToken(until: .after(timeout))
+    }
+
+    /// `wait` until a point on the wall clock (`dispatch_walltime`).
+    public func wait(until deadline: Deadline) -> WaitResult {
+        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
+        return waitForToken(until: deadline)
+    }
+
+    @inlinable
+    @discardableResult
+    public func signal() -> Bool {
+        if value.add(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
+        postToken()
+        return true
+    }
+
+    @usableFromInline
+    func postToken() {
+        wakeups.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 { wakeups.wake(1) }
+    }
+
+    /// Takes a token, or gives the place back at the deadline.
+    @usableFromInline
+    func waitForToken(until deadline: Deadline) -> WaitResult {
+        for _ in 0..<Self.spinRounds {
+            if takeToken() { return .success }
+            rb_fifo_pause()
+        }
+        let blocking = pool?.takeUnretainedValue().willBlock() ?? false
+        defer { if blocking { pool?.takeUnretainedValue().didUnblock() } }
+        while true {
+            if takeToken() { return .success }
+            sleepers.add(1, ordering: .sequentiallyConsistent)
+            let seen = wakeups.atomic.pointee.load(ordering: .sequentiallyConsistent)
+            let woken = seen != 0 || wakeups.wait(expected: 0, until: deadline)
+            sleepers.subtract(1, ordering: .sequentiallyConsistent)
+            if !woken, !takeToken() {
+                if giveUpPlace() { return .timedOut }
+                // A signal counted this waiter before it could leave: its token is coming.
+                return waitForToken(until: .never)
+            }
+            if !woken { return .success }
+        }
+    }
+
+    private func takeToken() -> Bool {
+        var tokens = wakeups.atomic.pointee.load(ordering: .relaxed)
+        while tokens > 0 {
+            let (done, current) = wakeups.atomic.pointee.compareExchange(
+                expected: tokens, desired: tokens - 1, ordering: .acquiringAndReleasing)
+            if done { return true }
+            tokens = current
+        }
+        return false
+    }
+
+    /// `value += 1` if it is still negative: this waiter leaves the count of waiters.
+    private func giveUpPlace() -> Bool {
+        var current = value.load(ordering: .relaxed)
+        while current < 0 {
+            let (done, seen) = value.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
+            if done { return true }
+            current = seen
+        }
+        return false
+    }
+}

@@ -1,0 +1,93 @@
+import CFIFODispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A 32-bit atomic word that threads can sleep on: the kernel's futex. Waiting re-checks the word
+/// inside the kernel, so a wake that happens between a thread's last look and its sleep is never
+/// lost: the sleep returns at once because the word changed.
+///
+/// The word lives in its own allocation: futex needs a stable address, and `Atomic` stored in a
+/// class has none that Swift promises.
+@usableFromInline
+final class Futex: @unchecked Sendable {
+    @usableFromInline
+    let word: UnsafeMutablePointer<Atomic<UInt32>>
+
+    init(_ value: UInt32 = 0) {
+        word = .allocate(capacity: 1)
+        word.initialize(to: Atomic(value))
+    }
+
+    deinit {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
+    @inlinable
+    var atomic: UnsafeMutablePointer<Atomic<UInt32>> { word }
+
+    private var address: UnsafeMutablePointer<UInt32> {
+        UnsafeMutableRawPointer(word).assumingMemoryBound(to: UInt32.self)
+    }
+
+    /// Sleeps while the word equals `expected`, until `wake`, the deadline or a spurious return.
+    /// Returns false only when the deadline passed.
+    func wait(expected: UInt32, until deadline: Deadline = .never) -> Bool {
+        let rc = rb_futex_wait(address, expected, deadline.nanoseconds, deadline.isWallClock ? 1 : 0)
+        return rc != ETIMEDOUT
+    }
+
+    /// Wakes up to `count` sleepers.
+    func wake(_ count: Int32 = 1) {
+        _ = rb_futex_wake(address, count)
+    }
+
+    func wakeAll() { wake(Int32.max) }
+}
+
+/// When a wait gives up: never, at a point on the monotonic clock, or at a point on the wall clock
+/// (`dispatch_walltime`: follows changes to the system time).
+public struct Deadline: Sendable, Equatable {
+    /// Nanoseconds since the clock's epoch; negative for "never".
+    let nanoseconds: Int64
+    let isWallClock: Bool
+
+    public static let never = Deadline(nanoseconds: -1, isWallClock: false)
+
+    /// `timeout` from now on the monotonic clock; negative means now, huge saturates to never.
+    public static func after(_ timeout: Duration) -> Deadline {
+        Deadline(nanoseconds: Self.clamped(now(CLOCK_MONOTONIC), plus: timeout), isWallClock: false)
+    }
+
+    /// `timeout` from now on the wall clock (CLOCK_REALTIME).
+    public static func wallClock(after timeout: Duration) -> Deadline {
+        Deadline(nanoseconds: Self.clamped(now(CLOCK_REALTIME), plus: timeout), isWallClock: true)
+    }
+
+    /// A point on the wall clock, in nanoseconds since the Unix epoch.
+    public static func wallClock(nanosecondsSinceEpoch: Int64) -> Deadline {
+        Deadline(nanoseconds: max(0, nanosecondsSinceEpoch), isWallClock: true)
+    }
+
+    var isNever: Bool { nanoseconds < 0 }
+
+    var hasPassed: Bool {
+        !isNever && Self.now(isWallClock ? CLOCK_REALTIME : CLOCK_MONOTONIC) >= nanoseconds
+    }
+
+    private static func now(_ clock: clockid_t) -> Int64 {
+        var spec = timespec()
+        clock_gettime(clock, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+
+    private static func clamped(_ now: Int64, plus timeout: Duration) -> Int64 {
+        let (seconds, attoseconds) = timeout.components
+        if seconds < 0 || (seconds == 0 && attoseconds < 0) { return now }
+        if seconds > Int64.max / 1_000_000_000 - 1 { return -1 }
+        let sum = now.addingReportingOverflow(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return sum.overflow ? -1 : sum.partialValue
+    }
+}

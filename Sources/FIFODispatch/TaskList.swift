@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A queue's pending nodes: a lock-free list that any number of threads push onto and one owner
+/// (whoever holds the queue) takes from, in push order.
+///
+/// Push is one exchange on `tail`, then one store linking the node behind the previous tail (or
+/// into `head` when the list was empty). The pusher learns whether the list was empty, and only
+/// then must it wake the queue: a non-empty list is already someone's business. Between those two
+/// steps the list is briefly "broken" (the tail is ahead of what `head` reaches); the owner sees
+/// that as a missing link and waits the few instructions it takes to appear. The README beside
+/// this file walks through each race.
+@usableFromInline
+final class TaskList: @unchecked Sendable {
+    @usableFromInline let tail = Atomic<UInt>(0)
+    @usableFromInline let head = Atomic<UInt>(0)
+
+    @usableFromInline init() {}
+
+    deinit {
+        precondition(tail.load(ordering: .relaxed) == 0, "a queue was freed with blocks still in it")
+    }
+
+    /// Appends `node`. Returns true when the list was empty before.
+    @inlinable
+    func push(_ node: NodeRef) -> Bool {
+        node.pointee.next.store(0, ordering: .relaxed)
+        // acquiringAndReleasing: release publishes the node's fields to the owner that pops it;
+        // the acquire half orders this exchange before the wake-up the pusher may do next. It must
+        // also stay ordered before the pusher's read of the queue's state (sequentially consistent
+        // there), which is what makes "pushed but nobody woke the queue" impossible.
+        let previous = tail.exchange(node.address, ordering: .sequentiallyConsistent)
+        if previous == 0 {
+            head.store(node.address, ordering: .releasing)
+            return true
+        }
+        NodeRef(address: previous).pointee.next.store(node.address, ordering: .releasing)
+        return false
+    }
+
+    /// True when nothing is in the list (or being pushed).
+    @inlinable
+    var isEmpty: Bool { tail.load(ordering: .sequentiallyConsistent) == 0 }
+
+    /// The oldest node, without taking it; nil when empty. Owner only.
+    @inlinable
+    func first() -> NodeRef? {
+        var first = head.load(ordering: .acquiring)
+        if first == 0 {
+            if tail.load(ordering: .acquiring) == 0 { return nil }
+            // A push into the empty list is between its exchange and its store of `head`.
+            first = Self.awaitLink { self.head.load(ordering: .acquiring) }
+        }
+        return NodeRef(address: first)
+    }
+
+    /// Takes the oldest node; nil when empty. Owner only.
+    @inlinable
+    func pop() -> NodeRef? {
+        guard let node = first() else { return nil }
+        var next = node.pointee.next.load(ordering: .acquiring)
+        if next == 0 {
+            // `node` looks last. Clear `head`, then try to clear `tail` too: if that succeeds the
+            // list is empty and the next push starts it afresh (writing `head` itself).
+            head.store(0, ordering: .relaxed)
+            var expected = node.address
+            if tail.compareExchange(
+                expected: expected, desired: 0, successOrdering: .sequentiallyConsistent, failureOrdering: .acquiring
+            ).exchanged {
+                return node
+            }
+            expected = 0
+            // A push got `node` as its previous tail and is about to link behind it.
+            next = Self.awaitLink { node.pointee.next.load(ordering: .acquiring) }
+        }
+        head.store(next, ordering: .relaxed)
+        return node
+    }
+
+    /// Spins (then yields) until `load` returns a non-zero address: a pusher is between its two
+    /// steps, a window of a few instructions unless the OS preempted it there.
+    @usableFromInline
+    static func awaitLink(_ load: () -> UInt) -> UInt {
+        var rounds = 0
+        while true {
+            let value = load()
+            if value != 0 { return value }
+            rounds += 1
+            if rounds > 64 { sched_yield() }
+        }
+    }
+}

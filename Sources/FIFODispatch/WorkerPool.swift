@@ -1,0 +1,221 @@
+import CFIFODispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import PThreadPrimitives
+import RuntimeKit
+import Synchronization
+
+/// The threads, the root queues they serve (one per priority band, highest first) and the main
+/// queue's root, which only `dispatchMain` or `drainMainQueue` serves.
+///
+/// Parking loses no wake-up: a worker about to sleep reads the epoch, announces itself in `idle`,
+/// looks at every root once more, and only then sleeps on the epoch; a submitter pushes, then
+/// reads `idle`, and if anyone is idle advances the epoch and wakes one. Both sides write, then
+/// read the other's word, all sequentially consistent, so at least one sees the other (README).
+///
+/// A worker that blocks on one of this backend's semaphores, groups or a `sync` tells the pool
+/// (`willBlock`); if no worker is idle to take its place, a spare starts at once (at most
+/// `maximumSpares` beyond the width). Surplus threads retire after a second idle.
+@usableFromInline
+final class WorkerPool: @unchecked Sendable {
+    /// libdispatch caps its overcommit threads at 255; so do we.
+    static let maximumSpares = 255
+    /// Rounds of looking for work before parking: short, so an idle pool goes quiet within
+    /// microseconds (see the idle-CPU test), long enough to catch the next block of a burst.
+    static let spinRounds = 64
+    static let yieldRounds = 4
+    static let retireAfter: Duration = .seconds(1)
+
+    let width: Int
+    private(set) var roots: [FIFOQueue] = []
+    private(set) var mainRoot: FIFOQueue!
+    private var consumerLocks: [PThreadMutex] = Priority.allCases.map { _ in PThreadMutex() }
+    private let mainConsumerLock = PThreadMutex()
+
+    private let epoch = Futex(0)
+    private let mainEpoch = Futex(0)
+    private let idle = Atomic<Int>(0)
+    private let threads = Atomic<Int>(0)
+    private let blocked = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let handlesLock = PThreadMutex()
+    private var handles: [PThread] = []
+    private var stopped = false
+
+    init(width: Int) {
+        self.width = width
+        roots = Priority.allCases.map {
+            FIFOQueue(label: "fifo-dispatch.root.\($0)", kind: .root, qos: $0, target: nil, pool: self, band: $0)
+        }
+        mainRoot = FIFOQueue(label: "fifo-dispatch.main-root", kind: .mainRoot, qos: .high, target: nil, pool: self, band: .high)
+        for _ in 0..<width { startThread() }
+    }
+
+    @usableFromInline
+    func root(_ priority: Priority) -> FIFOQueue { roots[priority.rawValue] }
+
+    // MARK: submitting
+
+    @usableFromInline
+    func push(_ node: NodeRef, to root: FIFOQueue) {
+        let band = max(root.band, node.pointee.priority)
+        _ = roots[band.rawValue].list.push(node)
+        notify()
+    }
+
+    /// After a push: wake a parked worker if there is one (sequentially consistent read, see the
+    /// type's comment).
+    @usableFromInline
+    func notify() {
+        if idle.load(ordering: .sequentiallyConsistent) > 0 {
+            epoch.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+            epoch.wake(1)
+        }
+    }
+
+    // MARK: workers
+
+    private var hasWork: Bool {
+        roots.contains { !$0.list.isEmpty }
+    }
+
+    /// The oldest node of the highest non-empty band.
+    private func takeNext() -> NodeRef? {
+        for band in stride(from: roots.count - 1, through: 0, by: -1) where !roots[band].list.isEmpty {
+            let lock = consumerLocks[band]
+            lock.lock()
+            let node = roots[band].list.pop()
+            lock.unlock()
+            if let node { return node }
+        }
+        return nil
+    }
+
+    private func startThread() {
+        threads.add(1, ordering: .sequentiallyConsistent)
+        let thread = PThread.spawn { [unowned(unsafe) self] in self.work() }
+        handlesLock.withLock { handles.append(thread) }
+    }
+
+    private func work() {
+        rb_fifo_set_worker(Unmanaged.passUnretained(self).toOpaque())
+        defer { rb_fifo_set_worker(nil) }
+        while true {
+            if let node = takeNext() {
+                _ = Executor.execute(node, within: nil)
+                DrainFrame.setCurrent(nil)
+                continue
+            }
+            if spinForWork() { continue }
+            if stopping.load(ordering: .sequentiallyConsistent), !hasWork { return }
+            let seen = epoch.atomic.pointee.load(ordering: .sequentiallyConsistent)
+            idle.add(1, ordering: .sequentiallyConsistent)
+            if hasWork || stopping.load(ordering: .sequentiallyConsistent) {
+                idle.subtract(1, ordering: .sequentiallyConsistent)
+                continue
+            }
+            let surplus = threads.load(ordering: .relaxed) > width
+            let woken = epoch.wait(expected: seen, until: surplus ? .after(Self.retireAfter) : .never)
+            idle.subtract(1, ordering: .sequentiallyConsistent)
+            if !woken, retireIfSurplus() { return }
+        }
+    }
+
+    private func spinForWork() -> Bool {
+        for round in 0..<(Self.spinRounds + Self.yieldRounds) {
+            if hasWork { return true }
+            if round < Self.spinRounds { rb_fifo_pause() } else { sched_yield() }
+        }
+        return false
+    }
+
+    /// Ends this thread if the pool has more running threads than its width.
+    private func retireIfSurplus() -> Bool {
+        var count = threads.load(ordering: .relaxed)
+        while count - blocked.load(ordering: .relaxed) > width {
+            let (done, current) = threads.compareExchange(expected: count, desired: count - 1, ordering: .sequentiallyConsistent)
+            if done { return true }
+            count = current
+        }
+        return false
+    }
+
+    // MARK: blocking inside a block
+
+    /// Called before a thread blocks in one of this backend's waits. Returns true when the thread
+    /// is one of this pool's workers (then `didUnblock` must follow).
+    @usableFromInline
+    func willBlock() -> Bool {
+        guard let current = rb_fifo_worker(), current == Unmanaged.passUnretained(self).toOpaque() else { return false }
+        let nowBlocked = blocked.add(1, ordering: .sequentiallyConsistent).newValue
+        if idle.load(ordering: .sequentiallyConsistent) > 0 {
+            notify()
+        } else if threads.load(ordering: .relaxed) - nowBlocked < width,
+            threads.load(ordering: .relaxed) < width + Self.maximumSpares,
+            !stopping.load(ordering: .relaxed)
+        {
+            startThread()
+        }
+        return true
+    }
+
+    @usableFromInline
+    func didUnblock() {
+        blocked.subtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Threads alive now (workers and spares), for tests.
+    var threadCount: Int { threads.load(ordering: .relaxed) }
+
+    // MARK: the main queue
+
+    @usableFromInline
+    func mainQueueHasWork() {
+        mainEpoch.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+        mainEpoch.wakeAll()
+    }
+
+    /// Runs the main queue's blocks on the calling thread until `deadline`.
+    func drainMainQueue(until deadline: Deadline) {
+        while true {
+            while true {
+                mainConsumerLock.lock()
+                let node = mainRoot.list.pop()
+                mainConsumerLock.unlock()
+                guard let node else { break }
+                _ = Executor.execute(node, within: nil)
+                DrainFrame.setCurrent(nil)
+            }
+            if deadline.hasPassed { return }
+            let seen = mainEpoch.atomic.pointee.load(ordering: .sequentiallyConsistent)
+            if !mainRoot.list.isEmpty { continue }
+            if !mainEpoch.wait(expected: seen, until: deadline) { return }
+        }
+    }
+
+    // MARK: shutdown
+
+    /// Lets the workers finish every queued block (blocks may submit more), then joins them.
+    func shutdown() {
+        precondition(
+            rb_fifo_worker() != Unmanaged.passUnretained(self).toOpaque(),
+            "shutdown() called from one of the pool's own workers: it would wait for itself")
+        let first = handlesLock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        while true {
+            epoch.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+            epoch.wakeAll()
+            let batch = handlesLock.withLock { () -> [PThread] in
+                defer { handles.removeAll() }
+                return handles
+            }
+            if batch.isEmpty { break }
+            for thread in batch { thread.join() }
+        }
+    }
+}
