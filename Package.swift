@@ -121,6 +121,10 @@ let package = Package(
             dependencies: ["Backends", "RuntimeKit", "PThreadPrimitives"]
         ),
         .testTarget(
+            name: "DispatchSemanticsTests",
+            dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim"]
+        ),
+        .testTarget(
             name: "CountersTests",
             dependencies: ["Counters"]
         ),
