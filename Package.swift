@@ -120,9 +120,14 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: ["Backends", "RuntimeKit", "PThreadPrimitives"]
         ),
+        .executableTarget(
+            name: "DispatchMainProbe",
+            dependencies: ["FIFODispatch", "CDispatchShim"],
+            path: "Tests/DispatchMainProbe"
+        ),
         .testTarget(
             name: "DispatchSemanticsTests",
-            dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim"]
+            dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe"]
         ),
         .testTarget(
             name: "CountersTests",

@@ -42,6 +42,9 @@ protocol DispatchAPI: Sendable, CustomStringConvertible {
     func wait(group: Handle, wallClockTimeout: Duration) -> WaitResult
     func notify(_ group: Handle, on queue: Handle, _ work: @escaping @Sendable () -> Void)
 
+    /// Serves the main queue forever (`dispatch_main`).
+    func dispatchMain() -> Never
+
     func shutdown()
 }
 
@@ -58,7 +61,7 @@ extension DispatchAPI {
 }
 
 /// Which implementation a test case runs on (the test's argument).
-enum Implementation: String, CaseIterable, Sendable, CustomStringConvertible {
+enum Implementation: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
     case fifoDispatch = "fifo-dispatch"
     case libdispatch = "libdispatch"
 

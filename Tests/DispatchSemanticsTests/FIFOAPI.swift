@@ -72,5 +72,9 @@ final class FIFOAPI: DispatchAPI, @unchecked Sendable {
         (group as! FIFOGroup).notify(on: q(queue), work)
     }
 
+    func dispatchMain() -> Never { runtime.dispatchMain() }
+    /// Serves the main queue on the caller for `duration`.
+    func drainMainQueue(for duration: Duration) { runtime.drainMainQueue(for: duration) }
+
     func shutdown() { runtime.shutdown() }
 }

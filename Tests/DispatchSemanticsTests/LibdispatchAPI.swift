@@ -153,6 +153,8 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
         dispatch_group_notify_f(o(group).pointer, queue(handle), Box.retain(work), Box.runAndRelease)
     }
 
+    func dispatchMain() -> Never { CDispatch.dispatch_main() }
+
     func shutdown() {}
 
     enum Box {
