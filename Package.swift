@@ -130,6 +130,10 @@ let package = Package(
             dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe"]
         ),
         .testTarget(
+            name: "FIFODispatchTests",
+            dependencies: ["FIFODispatch", "PThreadPrimitives"]
+        ),
+        .testTarget(
             name: "CountersTests",
             dependencies: ["Counters"]
         ),

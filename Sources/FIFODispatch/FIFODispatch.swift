@@ -91,6 +91,12 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
 
     /// Threads the pool has now, spares included (tests of the blocking rule).
     public var threadCount: Int { pool.threadCount }
+
+    /// The pool's counters, for diagnosing a stuck run.
+    var debugState: String { pool.debugState }
+
+    /// CPU time the pool's threads have used (tests of parking).
+    public func workerCPUTime() -> Duration { pool.workerCPUTime() }
 }
 
 extension FIFOQueue {

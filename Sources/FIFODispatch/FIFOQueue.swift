@@ -84,6 +84,19 @@ public final class FIFOQueue: @unchecked Sendable {
     @usableFromInline
     var isRoot: Bool { kind == .root || kind == .mainRoot }
 
+    /// The state word and list, for diagnosing a stuck queue.
+    var debugState: String {
+        let s = state.load(ordering: .sequentiallyConsistent)
+        var flags: [String] = []
+        if s & QueueState.locked != 0 { flags.append("LOCKED") }
+        if s & QueueState.enqueued != 0 { flags.append("ENQUEUED") }
+        if s & QueueState.dirty != 0 { flags.append("DIRTY") }
+        if s & QueueState.barrierWait != 0 { flags.append("BARRIER_WAIT") }
+        if QueueState.isSuspended(s) { flags.append("suspended \(s & QueueState.suspendMask)") }
+        if QueueState.inUse(s) > 0 { flags.append("in use \(QueueState.inUse(s))") }
+        return "\(label): [\(flags.joined(separator: " "))] list \(list.isEmpty ? "empty" : "non-empty")"
+    }
+
     // MARK: submission
 
     /// Appends `work`; returns at once.
@@ -213,20 +226,32 @@ public final class FIFOQueue: @unchecked Sendable {
     /// scheduling when blocks are waiting, and the caller still owns the queue.
     @usableFromInline
     func release(keepDraining: Bool = false) -> Bool {
-        var s = state.load(ordering: .relaxed)
+        var s = state.load(ordering: .sequentiallyConsistent)
         while true {
             precondition(s & QueueState.locked != 0, "internal error: queue '\(label)' released while not held")
+            if s & QueueState.dirty != 0, !QueueState.isSuspended(s) {
+                // Clear DIRTY first, then look at the list. A push after that look finds DIRTY
+                // clear and sets it, which fails the exchange below. Were DIRTY left set, a push
+                // would see nothing to change and leave the state as it is, and the owner would
+                // go idle with that block in the list.
+                let (done, current) = state.compareExchange(
+                    expected: s, desired: s & ~QueueState.dirty, ordering: .sequentiallyConsistent)
+                s = done ? s & ~QueueState.dirty : current
+                continue
+            }
             let waiting = !list.isEmpty
             var desired: UInt64
             var schedule = false
             if QueueState.isSuspended(s) {
-                desired = (s & ~(QueueState.locked | QueueState.dirty)) | (waiting ? QueueState.dirty : 0)
+                // DIRTY is kept even if the list looks empty: a push may have found it set
+                // already. At worst the resume schedules a drain that finds nothing.
+                desired = (s & ~QueueState.locked) | (waiting ? QueueState.dirty : 0)
             } else if waiting {
                 if keepDraining { return true }
-                desired = (s & ~(QueueState.locked | QueueState.dirty)) | QueueState.enqueued
+                desired = (s & ~QueueState.locked) | QueueState.enqueued
                 schedule = true
             } else {
-                desired = QueueState.with(override: .background, s & ~(QueueState.locked | QueueState.dirty))
+                desired = QueueState.with(override: .background, s & ~QueueState.locked)
             }
             let (done, current) = state.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done {

@@ -16,6 +16,9 @@ final class NodeCache: @unchecked Sendable {
     /// Nodes kept per thread at most; past that a finished node is freed.
     static let capacity = 1024
 
+    /// Nodes this cache allocated fresh (tests: steady-state submission must reuse nodes). Owner only.
+    private(set) var freshAllocations = 0
+
     private var local: UInt = 0
     private var localCount = 0
     private let remote = Atomic<UInt>(0)
@@ -58,6 +61,7 @@ final class NodeCache: @unchecked Sendable {
             node.pointee.next.store(0, ordering: .relaxed)
             return node
         }
+        freshAllocations += 1
         let node = NodeRef.allocate(capacity: 1)
         node.initialize(to: TaskNode(home: home))
         return node

@@ -165,8 +165,24 @@ final class WorkerPool: @unchecked Sendable {
         blocked.subtract(1, ordering: .sequentiallyConsistent)
     }
 
+    /// The pool's counters and which roots hold work, for diagnosing a stuck run.
+    var debugState: String {
+        let nonEmpty = roots.filter { !$0.list.isEmpty }.map(\.label)
+        return "threads \(threads.load(ordering: .relaxed)) idle \(idle.load(ordering: .relaxed)) blocked \(blocked.load(ordering: .relaxed)) epoch \(epoch.atomic.pointee.load(ordering: .relaxed)) roots with work: \(nonEmpty)"
+    }
+
     /// Threads alive now (workers and spares), for tests.
     var threadCount: Int { threads.load(ordering: .relaxed) }
+
+    /// CPU time used so far by the pool's threads (tests: an idle pool must use almost none).
+    func workerCPUTime() -> Duration {
+        handlesLock.withLock { handles }.reduce(.zero) { total, thread in
+            var clock = clockid_t()
+            var spec = timespec()
+            guard pthread_getcpuclockid(thread.handle, &clock) == 0, clock_gettime(clock, &spec) == 0 else { return total }
+            return total + .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
+        }
+    }
 
     // MARK: the main queue
 

@@ -1,0 +1,242 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import FIFODispatch
+import PThreadPrimitives
+import Synchronization
+import Testing
+
+/// Millions of operations through FIFODispatch's lock-free parts (the queue lists, the state
+/// word, the node caches, the futex semaphores and groups), each checked to have happened exactly
+/// once. FIFO_STRESS_BLOCKS sets the size of the big one (default 10,000,000; the ThreadSanitizer
+/// run in .ci/run uses fewer).
+@Suite("FIFODispatch stress", .serialized)
+struct FIFODispatchStressTests {
+    static let blocks = getenv("FIFO_STRESS_BLOCKS").flatMap { Int(String(cString: $0)) } ?? 10_000_000
+
+    /// Per-queue state touched only by that queue's blocks: a plain var, so a missing
+    /// happens-before edge between two blocks of one queue is a race ThreadSanitizer reports.
+    final class Leaf: @unchecked Sendable {
+        var next = 0
+        var outOfOrder = 0
+    }
+
+    @Test("10 million async blocks across 1,000 serial queues with targets: each runs exactly once, in order per queue")
+    func tenMillionBlocks() throws {
+        let total = Self.blocks
+        let runtime = FIFODispatch(workers: 0)
+        defer { runtime.shutdown() }
+        // 1,000 leaves over 20 mids (half serial, half concurrent) over the global queues of two bands.
+        let tops = [runtime.global(.default), runtime.global(.high)]
+        let mids = (0..<20).map { runtime.makeQueue(label: "mid\($0)", concurrent: $0 % 2 == 1, target: tops[$0 % 2]) }
+        let leaves = (0..<1_000).map { runtime.makeQueue(label: "leaf\($0)", target: mids[$0 % mids.count]) }
+        let states = (0..<1_000).map { _ in Leaf() }
+        let ran = UnsafeMutablePointer<Atomic<UInt8>>.allocate(capacity: total)
+        for index in 0..<total { (ran + index).initialize(to: Atomic(0)) }
+        defer { ran.deinitialize(count: total); ran.deallocate() }
+        let done = runtime.makeGroup()
+        let outstanding = Atomic<Int>(0)
+        let producers = 4
+        let raw = UInt(bitPattern: ran)
+        let threads = (0..<producers).map { producer in
+            PThread.spawn {
+                // Each leaf has one producer, so its blocks' order is that producer's order.
+                var sequence = [Int](repeating: 0, count: 1_000)
+                var index = producer
+                var leaf = producer
+                while index < total {
+                    while outstanding.load(ordering: .relaxed) > 200_000 { sched_yield() }
+                    outstanding.add(1, ordering: .relaxed)
+                    let expected = sequence[leaf]
+                    sequence[leaf] += 1
+                    let state = states[leaf]
+                    let slot = index
+                    leaves[leaf].async(group: done) {
+                        if state.next != expected { state.outOfOrder += 1 }
+                        state.next = expected + 1
+                        UnsafeMutablePointer<Atomic<UInt8>>(bitPattern: raw)![slot].add(1, ordering: .relaxed)
+                        outstanding.subtract(1, ordering: .relaxed)
+                    }
+                    index += producers
+                    leaf += producers
+                    if leaf >= 1_000 { leaf = producer }
+                }
+            }
+        }
+        threads.forEach { $0.join() }
+        let finished = done.wait(timeout: .seconds(getenv("FIFO_STRESS_TIMEOUT").flatMap { Int(String(cString: $0)) } ?? 1_800))
+        #expect(finished == .success)
+        if finished != .success {
+            for queue in mids + leaves + tops where queue.debugState.contains("non-empty") || !queue.debugState.contains("[]") {
+                print("stuck: \(queue.debugState)")
+            }
+        }
+        var wrong = 0
+        for index in 0..<total where ran[index].load(ordering: .relaxed) != 1 { wrong += 1 }
+        #expect(wrong == 0, "\(wrong) of \(total) blocks did not run exactly once")
+        var disorder = 0
+        for state in states { leaves[0].sync {}; disorder += state.outOfOrder }
+        #expect(disorder == 0, "\(disorder) blocks ran out of order on their serial queue")
+    }
+
+    @Test("sync and async mixed on shared serial queues from many threads: every section once, never overlapping")
+    func syncAsyncMix() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        final class Counter: @unchecked Sendable { var value = 0; var inside = 0; var overlaps = 0 }
+        let top = runtime.makeQueue(label: "top")
+        let queues = [runtime.makeQueue(label: "a", target: top), runtime.makeQueue(label: "b", target: top), top]
+        let counter = Counter()
+        let rounds = 50_000, threads = 4
+        let group = runtime.makeGroup()
+        let workers = (0..<threads).map { thread in
+            PThread.spawn {
+                for round in 0..<rounds {
+                    let queue = queues[(round + thread) % queues.count]
+                    let section: @Sendable () -> Void = {
+                        counter.inside += 1
+                        if counter.inside != 1 { counter.overlaps += 1 }
+                        counter.value += 1
+                        counter.inside -= 1
+                    }
+                    if round % 3 == 0 { queue.sync(section) } else { queue.async(group: group, section) }
+                }
+            }
+        }
+        workers.forEach { $0.join() }
+        #expect(group.wait(timeout: .seconds(600)) == .success)
+        let (value, overlaps) = top.sync { (counter.value, counter.overlaps) }
+        #expect(value == rounds * threads)
+        #expect(overlaps == 0)
+    }
+
+    @Test("semaphore: 2 million wait/signal hand-offs between threads, no permit lost or made")
+    func semaphoreHandOffs() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        let semaphore = runtime.makeSemaphore(value: 0)
+        let perThread = 500_000, pairs = 2
+        let taken = Atomic<Int>(0)
+        let threads = (0..<pairs).flatMap { _ in
+            [
+                PThread.spawn { for _ in 0..<perThread { semaphore.signal() } },
+                PThread.spawn {
+                    for _ in 0..<perThread {
+                        if semaphore.wait(timeout: .seconds(600)) == .success { taken.add(1, ordering: .relaxed) }
+                    }
+                },
+            ]
+        }
+        threads.forEach { $0.join() }
+        #expect(taken.load(ordering: .relaxed) == perThread * pairs)
+        #expect(semaphore.wait(timeout: .zero) == .timedOut, "a permit was made out of nothing")
+    }
+
+    @Test("group: 1 million enter/leave across threads with waiters and notifications; wait never returns early")
+    func groupChurn() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        let queue = runtime.makeQueue(label: "notify")
+        for round in 0..<20 {
+            let group = runtime.makeGroup()
+            let finished = Atomic<Int>(0), notified = Atomic<Int>(0)
+            let members = 50_000
+            for _ in 0..<members {
+                runtime.async(group: group) { finished.add(1, ordering: .relaxed) }
+            }
+            group.notify(on: queue) {
+                if finished.load(ordering: .relaxed) == members { notified.add(1, ordering: .relaxed) }
+            }
+            #expect(group.wait(timeout: .seconds(600)) == .success)
+            #expect(finished.load(ordering: .relaxed) == members, "round \(round): wait returned early")
+            // The notification is submitted by the last leave, which may still be on its way
+            // when wait returns (as in libdispatch).
+            #expect(eventually { notified.load(ordering: .relaxed) == 1 }, "round \(round)")
+        }
+    }
+}
+
+@Suite("FIFODispatch pool")
+struct FIFODispatchPoolTests {
+    @Test("a block that blocks on a semaphore brings up a spare worker at once")
+    func spareWorker() throws {
+        let runtime = FIFODispatch(workers: 1)
+        defer { runtime.shutdown() }
+        let semaphore = runtime.makeSemaphore(value: 0), done = runtime.makeGroup()
+        // The only worker waits for a signal that only a second block can give.
+        runtime.async(group: done) { semaphore.wait() }
+        runtime.async(group: done) { semaphore.signal() }
+        #expect(done.wait(timeout: .seconds(60)) == .success, "the second block never ran: no spare worker")
+        #expect(runtime.threadCount >= 1)
+    }
+
+    @Test("blocks waiting on groups and sync do not starve ready work either")
+    func spareForGroupAndSync() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        let inner = runtime.makeGroup(), outer = runtime.makeGroup()
+        let serial = runtime.makeQueue(label: "held")
+        let holding = runtime.makeSemaphore(value: 0), release = runtime.makeSemaphore(value: 0)
+        serial.async { holding.signal(); release.wait() }  // holds `serial`
+        holding.wait()
+        for _ in 0..<4 { runtime.async(group: outer) { serial.sync {} } }  // every worker blocks in sync
+        for _ in 0..<4 { runtime.async(group: outer) { inner.wait() } }
+        inner.enter()
+        runtime.async { inner.leave(); release.signal() }  // needs a worker while all others block
+        #expect(outer.wait(timeout: .seconds(60)) == .success)
+    }
+
+    @Test("an idle pool parks: its workers use (almost) no CPU while nothing is submitted")
+    func idlePoolSleeps() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        let done = runtime.makeGroup()
+        for _ in 0..<1_000 { runtime.async(group: done) {} }
+        _ = done.wait(timeout: .seconds(60))
+        usleep(50_000)
+        let before = runtime.workerCPUTime()
+        usleep(300_000)
+        let used = runtime.workerCPUTime() - before
+        print("idle fifo-dispatch pool, 2 workers: \(used) of CPU in 300 ms")
+        #expect(used < .milliseconds(30), "an idle pool used \(used) of CPU in 300 ms")
+    }
+
+    @Test("steady-state async reuses nodes: a million blocks allocate a bounded number of them")
+    func nodesAreRecycled() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        let queue = runtime.makeQueue(label: "recycle")
+        // From a dedicated thread (its own node cache), in rounds the queue drains between; only
+        // that thread's fresh allocations count (other tests run meanwhile).
+        let allocations = Atomic<Int>(0)
+        let submitter = PThread.spawn {
+            let cache = NodeCache.current.takeUnretainedValue()
+            let before = cache.freshAllocations
+            defer { allocations.store(cache.freshAllocations - before, ordering: .relaxed) }
+            for _ in 0..<1_000 {
+                let round = runtime.makeGroup()
+                for _ in 0..<1_000 { queue.async(group: round) {} }
+                if round.wait(timeout: .seconds(20)) == .timedOut {
+                    let line = "STUCK: \(queue.debugState) | \(runtime.debugState) | group count \(round.count.load(ordering: .relaxed))\n"
+                    if let file = fopen("/tmp/fifo-stuck.txt", "a") { fputs(line, file); fclose(file) }
+                    round.wait()
+                }
+            }
+        }
+        submitter.join()
+        let allocated = allocations.load(ordering: .relaxed)
+        print("1,000,000 async blocks from one thread allocated \(allocated) nodes")
+        // Without recycling this would be a million (one per block); with it, about one round's worth.
+        #expect(allocated <= 10_000, "\(allocated) nodes for 1,000,000 blocks: nodes are not recycled")
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
+    let deadline = MonotonicInstant.after(timeout)
+    while !condition() {
+        if MonotonicInstant.now >= deadline { return false }
+        usleep(200)
+    }
+    return true
+}
