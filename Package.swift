@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FIFODispatchTests",
-            dependencies: ["FIFODispatch", "PThreadPrimitives"]
+            dependencies: ["FIFODispatch", "PThreadPrimitives", "RuntimeKit"]
         ),
         .testTarget(
             name: "CountersTests",

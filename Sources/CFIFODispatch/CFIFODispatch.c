@@ -37,14 +37,16 @@ static void (*cache_exit)(void *) = 0;
 
 static void cache_destructor(void *cache) {
     rb_fifo_cache_slot = 0;
-    if (cache_exit) cache_exit(cache);
+    void (*on_exit)(void *) = __atomic_load_n(&cache_exit, __ATOMIC_ACQUIRE);
+    if (on_exit) on_exit(cache);
 }
 
 static void make_cache_key(void) { pthread_key_create(&cache_key, cache_destructor); }
 
 void rb_fifo_install_cache(void *cache, void (*on_exit)(void *)) {
     pthread_once(&cache_key_once, make_cache_key);
-    cache_exit = on_exit;
+    // Every thread stores the same function; atomically, so the stores do not race.
+    __atomic_store_n(&cache_exit, on_exit, __ATOMIC_RELEASE);
     rb_fifo_cache_slot = cache;
     pthread_setspecific(cache_key, cache);
 }

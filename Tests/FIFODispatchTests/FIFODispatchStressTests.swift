@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import FIFODispatch
+import RuntimeKit
 import PThreadPrimitives
 import Synchronization
 import Testing
@@ -22,8 +23,17 @@ struct FIFODispatchStressTests {
     }
 
     @Test("10 million async blocks across 1,000 serial queues with targets: each runs exactly once, in order per queue")
-    func tenMillionBlocks() throws {
+    func tenMillionBlocks() async throws {
         let total = Self.blocks
+        let (finished, wrong, disorder) = try await onDedicatedThread { Self.runTenMillion(total) }
+        #expect(finished == .success)
+        #expect(wrong == 0, "\(wrong) of \(total) blocks did not run exactly once")
+        #expect(disorder == 0, "\(disorder) blocks ran out of order on their serial queue")
+    }
+
+    /// The body of `tenMillionBlocks`, on a thread of its own (it blocks for seconds; on the
+    /// test's cooperative thread it would starve other tests: see ARCHITECTURE.md, Testing).
+    static func runTenMillion(_ total: Int) -> (WaitResult, wrong: Int, disorder: Int) {
         let runtime = FIFODispatch(workers: 0)
         defer { runtime.shutdown() }
         // 1,000 leaves over 20 mids (half serial, half concurrent) over the global queues of two bands.
@@ -65,7 +75,6 @@ struct FIFODispatchStressTests {
         }
         threads.forEach { $0.join() }
         let finished = done.wait(timeout: .seconds(getenv("FIFO_STRESS_TIMEOUT").flatMap { Int(String(cString: $0)) } ?? 1_800))
-        #expect(finished == .success)
         if finished != .success {
             for queue in mids + leaves + tops where queue.debugState.contains("non-empty") || !queue.debugState.contains("[]") {
                 print("stuck: \(queue.debugState)")
@@ -73,21 +82,27 @@ struct FIFODispatchStressTests {
         }
         var wrong = 0
         for index in 0..<total where ran[index].load(ordering: .relaxed) != 1 { wrong += 1 }
-        #expect(wrong == 0, "\(wrong) of \(total) blocks did not run exactly once")
         var disorder = 0
-        for state in states { leaves[0].sync {}; disorder += state.outOfOrder }
-        #expect(disorder == 0, "\(disorder) blocks ran out of order on their serial queue")
+        for (leaf, state) in states.enumerated() { disorder += leaves[leaf].sync { state.outOfOrder } }
+        return (finished, wrong, disorder)
     }
 
     @Test("sync and async mixed on shared serial queues from many threads: every section once, never overlapping")
-    func syncAsyncMix() throws {
+    func syncAsyncMix() async throws {
+        let rounds = 50_000, threads = 4
+        let (finished, value, overlaps) = try await onDedicatedThread { Self.runSyncAsyncMix(rounds: rounds, threads: threads) }
+        #expect(finished == .success)
+        #expect(value == rounds * threads)
+        #expect(overlaps == 0)
+    }
+
+    static func runSyncAsyncMix(rounds: Int, threads: Int) -> (WaitResult, Int, Int) {
         let runtime = FIFODispatch(workers: 2)
         defer { runtime.shutdown() }
         final class Counter: @unchecked Sendable { var value = 0; var inside = 0; var overlaps = 0 }
         let top = runtime.makeQueue(label: "top")
         let queues = [runtime.makeQueue(label: "a", target: top), runtime.makeQueue(label: "b", target: top), top]
         let counter = Counter()
-        let rounds = 50_000, threads = 4
         let group = runtime.makeGroup()
         let workers = (0..<threads).map { thread in
             PThread.spawn {
@@ -104,18 +119,23 @@ struct FIFODispatchStressTests {
             }
         }
         workers.forEach { $0.join() }
-        #expect(group.wait(timeout: .seconds(600)) == .success)
+        let finished = group.wait(timeout: .seconds(600))
         let (value, overlaps) = top.sync { (counter.value, counter.overlaps) }
-        #expect(value == rounds * threads)
-        #expect(overlaps == 0)
+        return (finished, value, overlaps)
     }
 
     @Test("semaphore: 2 million wait/signal hand-offs between threads, no permit lost or made")
-    func semaphoreHandOffs() throws {
+    func semaphoreHandOffs() async throws {
+        let perThread = 500_000, pairs = 2
+        let (taken, leftover) = try await onDedicatedThread { Self.runSemaphoreHandOffs(perThread: perThread, pairs: pairs) }
+        #expect(taken == perThread * pairs)
+        #expect(leftover == .timedOut, "a permit was made out of nothing")
+    }
+
+    static func runSemaphoreHandOffs(perThread: Int, pairs: Int) -> (Int, WaitResult) {
         let runtime = FIFODispatch(workers: 2)
         defer { runtime.shutdown() }
         let semaphore = runtime.makeSemaphore(value: 0)
-        let perThread = 500_000, pairs = 2
         let taken = Atomic<Int>(0)
         let threads = (0..<pairs).flatMap { _ in
             [
@@ -128,12 +148,17 @@ struct FIFODispatchStressTests {
             ]
         }
         threads.forEach { $0.join() }
-        #expect(taken.load(ordering: .relaxed) == perThread * pairs)
-        #expect(semaphore.wait(timeout: .zero) == .timedOut, "a permit was made out of nothing")
+        return (taken.load(ordering: .relaxed), semaphore.wait(timeout: .zero))
     }
 
     @Test("group: 1 million enter/leave across threads with waiters and notifications; wait never returns early")
-    func groupChurn() throws {
+    func groupChurn() async throws {
+        let failures = try await onDedicatedThread { Self.runGroupChurn() }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    static func runGroupChurn() -> [String] {
+        var failures: [String] = []
         let runtime = FIFODispatch(workers: 2)
         defer { runtime.shutdown() }
         let queue = runtime.makeQueue(label: "notify")
@@ -147,12 +172,13 @@ struct FIFODispatchStressTests {
             group.notify(on: queue) {
                 if finished.load(ordering: .relaxed) == members { notified.add(1, ordering: .relaxed) }
             }
-            #expect(group.wait(timeout: .seconds(600)) == .success)
-            #expect(finished.load(ordering: .relaxed) == members, "round \(round): wait returned early")
+            if group.wait(timeout: .seconds(600)) != .success { failures.append("round \(round): wait timed out") }
+            if finished.load(ordering: .relaxed) != members { failures.append("round \(round): wait returned early") }
             // The notification is submitted by the last leave, which may still be on its way
             // when wait returns (as in libdispatch).
-            #expect(eventually { notified.load(ordering: .relaxed) == 1 }, "round \(round)")
+            if !eventually({ notified.load(ordering: .relaxed) == 1 }) { failures.append("round \(round): no notification") }
         }
+        return failures
     }
 }
 
