@@ -14,6 +14,6 @@ struct Bench: ParsableCommand {
             Start with `bench list` to see the workloads, backends and what each cannot do, then
             `bench run --suite smoke` for a first run in seconds.
             """,
-        subcommands: [List.self, RunCommand.self, ClaimsCommand.self, DoctorCommand.self, CaseCommand.self]
+        subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, DoctorCommand.self, CaseCommand.self]
     )
 }
