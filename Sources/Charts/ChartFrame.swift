@@ -13,13 +13,15 @@ struct ChartFrame {
     let bottom: Double
 
     /// - Parameters:
+    ///   - title: the chart's title (the canvas is at least as wide).
     ///   - legend: the legend's entries (they set its width; the plot takes what is left).
     ///   - leftLabels: the longest text left of the plot (tick labels or row names).
     ///   - rows: the plot's height grows with this many category rows (0: a fixed height).
-    init(legend: [String], leftLabelCharacters: Int, rows: Int = 0) {
+    init(title: String, legend: [String], leftLabelCharacters: Int, rows: Int = 0) {
         let legendWidth = legend.isEmpty ? 0 : Double(legend.map(\.count).max()!) * Self.characterWidth + 44
-        width = max(720, 560 + legendWidth)
         left = max(72, Double(leftLabelCharacters) * Self.characterWidth + 40)
+        // The title (15 px, bold: about 9 px a character) must fit on one line.
+        width = max(720, left + 460 + legendWidth, left + Double(title.count) * 9 + 24)
         right = width - legendWidth - 24
         let legendHeight = Double(legend.count) * Self.legendRowHeight + top + 60
         let plotHeight = rows > 0 ? Double(rows) * 30 + 20 : 320
@@ -73,17 +75,21 @@ struct ChartFrame {
         return SVGElement("g", [("class", "y-axis")], children: children)
     }
 
-    /// The legend, right of the plot: one row per entry, its marker (and a line stroke when
-    /// `lines`), and its name.
-    func legend(_ names: [String], lines: Bool) -> SVGElement {
+    /// How a legend entry's swatch is drawn: as its series is.
+    enum Swatch { case marker, line, reference }
+
+    /// The legend, right of the plot: one row per entry, its swatch, and its name.
+    func legend(_ entries: [(name: String, swatch: Swatch)]) -> SVGElement {
         let x = right + 24
-        let rows = names.enumerated().map { index, name -> SVGElement in
+        let rows = entries.enumerated().map { index, entry -> SVGElement in
+            let (name, kind) = entry
             let y = top + 8 + Double(index) * Self.legendRowHeight
             var swatch: [SVGElement] = []
-            if lines {
-                swatch.append(SVGElement("path", [("class", ChartStyle.seriesClass(index, "line")), ("d", "M\(coordinate(x)),\(coordinate(y))h24")]))
+            if kind != .marker {
+                swatch.append(SVGElement("path", [("class", ChartStyle.seriesClass(index, "line") + (kind == .reference ? " reference" : "")),
+                                                  ("d", "M\(coordinate(x)),\(coordinate(y))h24")]))
             }
-            swatch.append(ChartStyle.markerElement(index, x: x + 12, y: y))
+            if kind != .reference { swatch.append(ChartStyle.markerElement(index, x: x + 12, y: y)) }
             return SVGElement("g", [("class", "legend-entry"), ("data-series", name)], children: swatch + [
                 SVGElement("text", [("x", coordinate(x + 32)), ("y", coordinate(y + 4))], text: name),
             ])

@@ -58,7 +58,7 @@ public struct LineChart: Sendable {
         precondition(!xValues.isEmpty && !yValues.isEmpty, "a line chart needs at least one point")
         let provisionalY = Scale(y.scale, covering: yValues, pixels: 0...1, inverted: true)
         let yTicks = y.ticks ?? provisionalY.ticks().map { ($0, tickLabel($0)) }
-        let frame = ChartFrame(legend: series.map(\.name), leftLabelCharacters: yTicks.map(\.1.count).max() ?? 3)
+        let frame = ChartFrame(title: title, legend: series.map(\.name), leftLabelCharacters: yTicks.map(\.1.count).max() ?? 3)
         let xScale = Scale(x.scale, covering: xValues, pixels: frame.left...frame.right, inverted: false)
         let yScale = Scale(y.scale, covering: yValues, pixels: frame.top...frame.bottom, inverted: true)
         let xTicks = x.ticks ?? xScale.ticks().map { ($0, tickLabel($0)) }
@@ -83,7 +83,7 @@ public struct LineChart: Sendable {
             }
             content.append(SVGElement("g", [("class", "series"), ("data-series", one.name)], children: children))
         }
-        content.append(frame.legend(series.map(\.name), lines: true))
+        content.append(frame.legend(series.map { ($0.name, $0.reference == nil ? .line : .reference) }))
         return frame.document(title: title, description: "\(y.label) against \(x.label); series: \(series.map(\.name).joined(separator: ", "))",
                               content: content)
     }

@@ -35,7 +35,7 @@ public struct PercentileChart: Sendable {
     public func svg() -> String {
         let values = rows.flatMap { $0.values.compactMap { $0 } }
         precondition(!values.isEmpty, "a percentile chart needs at least one value")
-        let frame = ChartFrame(legend: marks, leftLabelCharacters: rows.map(\.name.count).max() ?? 3, rows: rows.count)
+        let frame = ChartFrame(title: title, legend: marks, leftLabelCharacters: rows.map(\.name.count).max() ?? 3, rows: rows.count)
         let axis = Scale(scale, covering: values, pixels: frame.left...frame.right, inverted: false)
         var content = [frame.xAxis(axis, ticks: axis.ticks().map { ($0, tickLabel($0)) }, label: axisLabel)]
         let step = (frame.bottom - frame.top) / Double(max(rows.count, 1))
@@ -55,7 +55,7 @@ public struct PercentileChart: Sendable {
             }
             content.append(SVGElement("g", [("class", "series"), ("data-series", row.name)], children: children))
         }
-        content.append(frame.legend(marks, lines: false))
+        content.append(frame.legend(marks.map { ($0, .marker) }))
         return frame.document(title: title, description: "\(marks.joined(separator: " and ")) of \(axisLabel) for \(rows.map(\.name).joined(separator: ", "))",
                               content: content)
     }

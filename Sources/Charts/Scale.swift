@@ -12,8 +12,8 @@ public struct Scale: Sendable {
     /// True when the pixel coordinate grows as the value shrinks (a y axis).
     let inverted: Bool
 
-    /// A scale covering `values`, widened to whole decades (logarithmic) or to a nice step
-    /// (linear, from zero when every value is positive) so ticks fall on round numbers.
+    /// A scale covering `values`, widened to 1, 2 or 5 times a power of ten (logarithmic) or to a
+    /// nice step (linear, from zero when every value is positive) so ticks fall on round numbers.
     /// - Precondition: for a logarithmic scale every value is positive.
     init(_ kind: Kind, covering values: [Double], pixels: ClosedRange<Double>, inverted: Bool) {
         self.kind = kind
@@ -23,7 +23,8 @@ public struct Scale: Sendable {
         switch kind {
         case .logarithmic:
             precondition(low > 0, "a logarithmic scale needs positive values, got \(low)")
-            domain = pow(10, floor(log10(low)))...pow(10, max(ceil(log10(high)), floor(log10(low)) + 1))
+            let lower = Self.roundLogarithmic(low, up: false), upper = Self.roundLogarithmic(high, up: true)
+            domain = lower...(upper > lower ? upper : lower * 10)
         case .linear:
             let start = min(0, low)
             let step = Self.niceStep(span: max(high - start, Double.ulpOfOne), ticks: 5)
@@ -47,14 +48,26 @@ public struct Scale: Sendable {
     public func ticks() -> [Double] {
         switch kind {
         case .logarithmic:
-            let first = Int(log10(domain.lowerBound).rounded()), last = Int(log10(domain.upperBound).rounded())
+            let first = Int(floor(log10(domain.lowerBound) + 1e-9)), last = Int(floor(log10(domain.upperBound) + 1e-9))
             let multiples: [Double] = last - first < 3 ? [1, 2, 5] : [1]
-            return (first...last).flatMap { decade in multiples.map { $0 * pow(10, Double(decade)) } }
-                .filter { $0 <= domain.upperBound * (1 + 1e-9) }
+            let low = domain.lowerBound * (1 - 1e-9), high = domain.upperBound * (1 + 1e-9)
+            let candidates: [Double] = (first...last).flatMap { (decade: Int) -> [Double] in
+                let power = pow(10, Double(decade))
+                return multiples.map { $0 * power }
+            }
+            return candidates.filter { (low...high).contains($0) }
         case .linear:
             let step = Self.niceStep(span: domain.upperBound - domain.lowerBound, ticks: 5)
             return stride(from: domain.lowerBound, through: domain.upperBound + step / 1e6, by: step).map { $0 }
         }
+    }
+
+    /// The nearest of 1, 2 or 5 times a power of ten at or below `value` (`up`: at or above), so
+    /// a log axis ends on a round number without widening to a whole decade.
+    static func roundLogarithmic(_ value: Double, up: Bool) -> Double {
+        let decade = pow(10, floor(log10(value)))
+        let candidates = [1.0, 2, 5, 10].map { $0 * decade }
+        return up ? candidates.first { $0 >= value * (1 - 1e-12) }! : candidates.last { $0 <= value * (1 + 1e-12) }!
     }
 
     /// 1, 2 or 5 times a power of ten, giving about `ticks` intervals over `span`.

@@ -73,7 +73,7 @@ struct ReportChart {
         for measured in cases {
             guard let text = measured.benchmarkCase.parameter(threadsParameter),
                   let threads = threadCount(text, onlineCPUs: onlineCPUs), let median = measured.statistics?.median else { continue }
-            ticks[Double(threads)] = Int(text) != nil ? text : "\(threads) (\(text))"
+            ticks[Double(threads)] = Int(text) != nil ? text : "\(threads) (\(text.dropLast("xcpus".count)) per CPU)"
             let name = family.contender(measured.benchmarkCase)
             if points[name] == nil { names.append(name) }
             points[name, default: []].append((Double(threads), median))

@@ -18,7 +18,7 @@ public enum ResultsWriter {
     public static func outputs(of run: RunResults, includingResultsJSON: Bool = true) throws -> [Output] {
         let cases = run.cases.map(MeasuredCase.init)
         let families = Family.arrange(cases)
-        let strides = StrideFigures(cases)
+        let strides = StrideFigures(cases, onlineCPUs: run.environment.onlineCPUs)
         let charts = ReportChart.all(families: families, strides: strides, onlineCPUs: run.environment.onlineCPUs)
         var outputs = includingResultsJSON ? [Output(path: "results.json", contents: try ResultsJSON.encode(run))] : []
         outputs.append(Output(path: "results.csv", contents: ResultsCSV.encode(run, statistics: cases.map(\.statistics))))

@@ -5,7 +5,8 @@ import Harness
 /// loop (apply-serial, same body and iterations) that a parallel loop must beat. System allocator.
 ///
 /// One apply is one operation, so ns per iteration = ns per operation / `iterations`. The
-/// `per-worker` stride is resolved to iterations / workers with the workers the child reported.
+/// `per-worker` stride is resolved to iterations / workers, with the workers the child reported,
+/// or else one per online CPU (what a runtime made with `workers: 0` uses).
 struct StrideFigures {
     static let workload = "apply-stride"
     static let serialWorkload = "apply-serial"
@@ -42,7 +43,7 @@ struct StrideFigures {
 
     let settings: [Setting]
 
-    init(_ cases: [MeasuredCase]) {
+    init(_ cases: [MeasuredCase], onlineCPUs: Int) {
         let system = cases.filter { $0.benchmarkCase.allocator == .system }
         var serial: [[Parameter]: Double] = [:]
         for measured in system where measured.benchmarkCase.workload == Self.serialWorkload {
@@ -64,7 +65,7 @@ struct StrideFigures {
             }
             let curves = backends.map { backend in
                 let members = byBackend[backend]!
-                let points = members.compactMap { Self.point($0) }.sorted { $0.stride < $1.stride }
+                let points = members.compactMap { Self.point($0, onlineCPUs: onlineCPUs) }.sorted { $0.stride < $1.stride }
                 let automatic = members.first { $0.benchmarkCase.parameter(Self.strideParameter) == Self.automatic }.flatMap(Self.perIteration)
                 return Curve(backend: backend, points: points, automatic: automatic)
             }
@@ -81,10 +82,11 @@ struct StrideFigures {
     }
 
     /// A numeric stride's point; `per-worker` resolved with the reported workers; nil for `auto`.
-    static func point(_ measured: MeasuredCase) -> Point? {
+    static func point(_ measured: MeasuredCase, onlineCPUs: Int) -> Point? {
         guard let label = measured.benchmarkCase.parameter(strideParameter), let perIteration = perIteration(measured) else { return nil }
         if let stride = Int(label) { return Point(stride: stride, label: label, nanosecondsPerIteration: perIteration) }
-        guard label == perWorker, let workers = measured.workers, workers > 0,
+        let workers = measured.workers ?? onlineCPUs
+        guard label == perWorker, workers > 0,
               let iterations = measured.benchmarkCase.parameter(iterationsParameter).flatMap(Int.init) else { return nil }
         return Point(stride: max(1, iterations / workers), label: "\(perWorker) (\(max(1, iterations / workers)))",
                      nanosecondsPerIteration: perIteration)
