@@ -58,7 +58,7 @@ else
     origin="an earlier run's results file, reported again by tools/refresh-results.sh --from at commit $commit"
 fi
 
-mkdir -p "$staging"
+mkdir -p "$(dirname "$into")" "$staging"
 "$bench" report "$from" --out "$staging"
 
 # README.md: the machine's facts, read back from the report's environment table.
