@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Refreshes the committed reference run in Results/: builds bench in release, runs the full suite
 # into a temporary directory, writes every report from it, and only then replaces Results/ whole
-# (results.json, results.csv, report.md, charts/, the exports, and a README with the machine's
-# facts). An interrupted or failed run leaves Results/ as it was.
+# (results.json, results.csv, report.md, charts/, smaller-is-better.json, and a README with the
+# machine's facts). An interrupted or failed run leaves Results/ as it was.
 #
 #   tools/refresh-results.sh                         the full suite (about 27 minutes on 2 cores)
 #   tools/refresh-results.sh --suite smoke --into /tmp/results-check
@@ -60,6 +60,8 @@ fi
 
 mkdir -p "$(dirname "$into")" "$staging"
 "$bench" report "$from" --out "$staging"
+# The JMH export repeats every raw sample (9 MB for the full suite): regenerable, so not committed.
+rm -f "$staging/jmh-result.json"
 
 # README.md: the machine's facts, read back from the report's environment table.
 fact() { sed -n "s/^| $1 | \(.*\) |\$/\1/p" "$staging/report.md" | head -n 1; }
@@ -95,7 +97,7 @@ report.md.
 | charts/ | the report's SVG charts (stride curves, thread scaling, hand-off and notify latency percentiles), readable in light and dark viewers |
 | results.json | the whole run, every raw sample (schema versioned): \`bench report results.json --out DIR\` regenerates everything else |
 | results.csv | one row per case and metric, for spreadsheets and dataframes |
-| jmh-result.json | the run in JMH's JSON layout, for JMH visualizers |
+| jmh-result.json | not committed (it repeats every raw sample): \`bench report results.json --out DIR\` writes it, in JMH's JSON layout for JMH visualizers |
 | smaller-is-better.json | \`{name, unit, value}\` per case, for CI dashboards (github-action-benchmark's customSmallerIsBetter) |
 
 ## Refreshing it
