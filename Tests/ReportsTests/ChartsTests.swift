@@ -49,9 +49,7 @@ struct ChartsTests {
         return reading
     }
 
-    static let outputs: [String: String] = {
-        Dictionary(uniqueKeysWithValues: try! ResultsWriter.outputs(of: Fixture.run).map { ($0.path, $0.contents) })
-    }()
+    static var outputs: [String: String] { Fixture.outputs }
 
     @Test("stride curve: one line per backend and the serial loop, log axes labelled with units")
     func strideCurve() throws {

@@ -6,9 +6,7 @@ import Testing
 /// `{name, unit, value}` list of github-action-benchmark's customSmallerIsBetter.
 @Suite("exports: JMH JSON and smaller-is-better")
 struct ExportsTests {
-    static let outputs: [String: String] = {
-        Dictionary(uniqueKeysWithValues: try! ResultsWriter.outputs(of: Fixture.run).map { ($0.path, $0.contents) })
-    }()
+    static var outputs: [String: String] { Fixture.outputs }
 
     static func json(_ path: String) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(try #require(outputs[path], "no \(path)").utf8))

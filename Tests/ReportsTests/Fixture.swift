@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Harness
+import Reports
 
 /// A small hand-made run whose every figure is known in advance: constant samples give a median
 /// and a 95% interval equal to that constant; two values ten apart give an interval that spans
@@ -81,5 +82,10 @@ enum Fixture {
         run.calibration = ["spin-ns-per-round": 7.9]
         run.tools = ["PAPI": "unavailable: no PMU", "jemalloc": "available: /usr/lib/libjemalloc.so.2"]
         return run
+    }()
+
+    /// Every output of `run`, by relative path, rendered once for all the tests.
+    static let outputs: [String: String] = {
+        Dictionary(uniqueKeysWithValues: try! ResultsWriter.outputs(of: run).map { ($0.path, $0.contents) })
     }()
 }

@@ -5,9 +5,7 @@ import Testing
 /// report.md from the hand-made run: exact table rows, the answer, the failures, the striding figures.
 @Suite("report.md from a hand-made run")
 struct MarkdownReportTests {
-    static let outputs: [String: String] = {
-        Dictionary(uniqueKeysWithValues: try! ResultsWriter.outputs(of: Fixture.run).map { ($0.path, $0.contents) })
-    }()
+    static var outputs: [String: String] { Fixture.outputs }
 
     static var report: String { outputs["report.md"]! }
     static var lines: [String] { report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
