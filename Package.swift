@@ -97,9 +97,11 @@ let package = Package(
             ],
             path: "Benchmarks/Workloads"
         ),
+        // SVG charts without a dependency: the report's stride, scaling and percentile charts.
+        .target(name: "Charts"),
         .target(
             name: "Reports",
-            dependencies: ["Harness"]
+            dependencies: ["Harness", "Claims", "Charts"]
         ),
         .target(
             name: "Backends",
@@ -136,6 +138,10 @@ let package = Package(
         .testTarget(
             name: "CountersTests",
             dependencies: ["Counters"]
+        ),
+        .testTarget(
+            name: "ReportsTests",
+            dependencies: ["Reports", "Charts", "Harness"]
         ),
         .testTarget(
             name: "HarnessTests",

@@ -62,11 +62,11 @@ public struct Evidence: Sendable {
 }
 
 /// Which of two timings is smaller, by their medians' 95% intervals: an answer only when the
-/// intervals do not overlap.
-enum Faster: Equatable {
+/// intervals do not overlap. The claims and the report's "what should I use?" both decide by it.
+public enum Faster: Equatable, Sendable {
     case first, second, neither
 
-    init(_ first: SampleStatistics, _ second: SampleStatistics) {
+    public init(_ first: SampleStatistics, _ second: SampleStatistics) {
         if first.medianInterval.upper < second.medianInterval.lower {
             self = .first
         } else if second.medianInterval.upper < first.medianInterval.lower {

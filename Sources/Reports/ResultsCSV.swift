@@ -8,14 +8,21 @@ public enum ResultsCSV {
                                  "metric", "unit", "value", "ci95_low", "ci95_high", "samples", "repetitions", "unavailable"]
 
     public static func encode(_ run: RunResults) -> String {
+        encode(run, statistics: run.cases.map(\.statistics))
+    }
+
+    /// `encode(_:)` with each case's statistics already computed (`statistics[i]` is case i's),
+    /// so a writer producing several formats bootstraps each interval once.
+    static func encode(_ run: RunResults, statistics: [SampleStatistics?]) -> String {
+        precondition(statistics.count == run.cases.count, "one statistics entry per case")
         var lines = [row(columns)]
-        for result in run.cases {
+        for (result, statistics) in zip(run.cases, statistics) {
             let c = result.benchmarkCase
             let parameters = c.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
             let prefix = [c.id, c.workload, c.backend, parameters, c.allocator.rawValue, result.status]
             let samples = "\(result.records.reduce(0) { $0 + $1.nanosecondsPerOperation.count })"
             let repetitions = "\(result.records.count)"
-            guard let stats = result.statistics else {
+            guard let stats = statistics else {
                 lines.append(row(prefix + ["ns_per_op.median", "ns", "", "", "", samples, repetitions, result.status]))
                 continue
             }

@@ -1,10 +1,58 @@
+import Claims
 import Harness
 
-/// Writes every output of a run into a directory, each through a temporary file and a rename.
-/// Adding a format is one file in this module and one line here.
+/// Every output of a run, rendered in memory first and then written into a directory, each file
+/// through a temporary file and a rename: a failure while rendering writes nothing, and no file
+/// is ever seen half-written. Adding a format is one file in this module and one line in
+/// `outputs(of:includingResultsJSON:)`.
 public enum ResultsWriter {
-    public static func write(_ run: RunResults, to directory: String) throws {
-        try writeAtomically(try ResultsJSON.encode(run), to: directory + "/results.json")
-        try writeAtomically(ResultsCSV.encode(run), to: directory + "/results.csv")
+    /// One output file: its path relative to the output directory, and its text.
+    public struct Output: Sendable {
+        public let path: String
+        public let contents: String
+    }
+
+    /// Every output of `run`, results.json first when `includingResultsJSON` (a report
+    /// regenerated next to the results file it read leaves that file alone).
+    /// - Complexity: one bootstrap interval per case (the statistics), computed once.
+    public static func outputs(of run: RunResults, includingResultsJSON: Bool = true) throws -> [Output] {
+        let cases = run.cases.map(MeasuredCase.init)
+        let families = Family.arrange(cases)
+        let strides = StrideFigures(cases, onlineCPUs: run.environment.onlineCPUs)
+        let charts = ReportChart.all(families: families, strides: strides, onlineCPUs: run.environment.onlineCPUs)
+        var outputs = includingResultsJSON ? [Output(path: "results.json", contents: try ResultsJSON.encode(run))] : []
+        outputs.append(Output(path: "results.csv", contents: ResultsCSV.encode(run, statistics: cases.map(\.statistics))))
+        outputs.append(Output(path: "report.md", contents: MarkdownReport.render(run, cases: cases, families: families, strides: strides,
+                                                                                  charts: charts, verdicts: Claim.verdicts(for: run))))
+        outputs += charts.map { Output(path: $0.file, contents: $0.svg) }
+        outputs.append(Output(path: JMHExport.fileName, contents: try JMHExport.encode(run, cases: cases)))
+        outputs.append(Output(path: SmallerIsBetterExport.fileName, contents: try SmallerIsBetterExport.encode(cases)))
+        return outputs
+    }
+
+    /// Renders every output of `run`, then writes them under `directory` (created if needed, with
+    /// its charts/ folder). Returns what was written, as relative paths in `outputs` order.
+    @discardableResult
+    public static func write(_ run: RunResults, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
+        let rendered = try outputs(of: run, includingResultsJSON: includingResultsJSON)
+        try OutputDirectory.create(directory)
+        if rendered.contains(where: { $0.path.hasPrefix(ReportChart.directory + "/") }) {
+            try OutputDirectory.create(directory + "/" + ReportChart.directory)
+        }
+        for output in rendered {
+            try writeAtomically(output.contents, to: directory + "/" + output.path)
+        }
+        return rendered.map(\.path)
+    }
+
+    /// "results.json, results.csv, report.md, 12 charts in charts/, jmh-result.json, …": what a
+    /// write produced, for a progress line.
+    public static func summary(_ paths: [String]) -> String {
+        let charts = paths.filter { $0.hasPrefix(ReportChart.directory + "/") }.count
+        var parts = paths.filter { !$0.hasPrefix(ReportChart.directory + "/") }
+        if charts > 0, let report = parts.firstIndex(of: "report.md") {
+            parts.insert("\(charts) chart\(charts == 1 ? "" : "s") in \(ReportChart.directory)/", at: report + 1)
+        }
+        return parts.joined(separator: ", ")
     }
 }

@@ -12,8 +12,10 @@ struct Bench: ParsableCommand {
         discussion: """
             Every backend implements the same runtime protocol; workloads run on each of them.
             Start with `bench list` to see the workloads, backends and what each cannot do, then
-            `bench run --suite smoke` for a first run in seconds.
+            `bench run --suite smoke` for a first run in seconds. A run ends by writing report.md \
+            (what to use, the claims' verdicts, a table per family), charts and exports beside its \
+            results; `bench report RESULTS.json` writes them again.
             """,
-        subcommands: [List.self, RunCommand.self, ClaimsCommand.self, DoctorCommand.self, CaseCommand.self]
+        subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, DoctorCommand.self, CaseCommand.self]
     )
 }

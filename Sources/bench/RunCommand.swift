@@ -63,7 +63,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Pin every child to these CPUs, e.g. 1 or 0,2-3 (default: not pinned).")
     var cpus: String?
 
-    @Option(help: "Directory for results.json, results.csv and journal.jsonl (default: bench-results/<time>).")
+    @Option(help: "Directory for results.json, results.csv, report.md, charts, exports and journal.jsonl (default: bench-results/<time>).")
     var out: String?
 
     func validate() throws {
@@ -125,13 +125,14 @@ struct RunCommand: ParsableCommand {
         run.calibration = calibration
         run.tools = ["PAPI": PAPIProbe().summary,
                      "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found"]
-        try ResultsWriter.write(run, to: directory)
+        let written = try ResultsWriter.write(run, to: directory)
         SummaryTable.print(results)
         if suite != Suite.smoke.rawValue {
             print("\nClaims of the dispatch guide, as this run measured them (`bench claims` reprints them):")
             ClaimsCommand.show(Claim.verdicts(for: run))
         }
-        print("bench: wrote \(directory)/results.json, results.csv, journal.jsonl")
+        print("bench: wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
+        print("bench: read \(directory)/report.md first; `bench report \(directory)/results.json` writes the outputs again")
         let failed = results.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
         if !failed.isEmpty {
             print("bench: \(failed.count) case(s) had failures")

@@ -61,6 +61,67 @@ struct BenchCLITests {
         #expect(csv.hasPrefix(ResultsCSV.columns.joined(separator: ",") + "\r\n"))
         let journal = try #require(Self.read(out + "/journal.jsonl"))
         #expect(journal.split(separator: "\n").count == run.cases.count * 2, "one journal line per case and repetition")
+        // The reports are written at the end of the run, and the run says where.
+        for file in ["report.md", "jmh-result.json", "smaller-is-better.json"] { #expect(Self.read(out + "/" + file) != nil, "no \(file)") }
+        #expect(outcome.standardOutput.contains("bench: wrote \(out)/: results.json, results.csv, report.md"), "\(outcome.standardOutput)")
+    }
+
+    @Test("bench report regenerates every output into --out, and leaves the input alone when writing beside it")
+    func report() async throws {
+        let directory = Self.temporaryDirectory()
+        let path = directory + "/results.json"
+        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+                               repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
+        let file = try #require(fopen(path, "w"))
+        fputs(try ResultsJSON.encode(empty), file)
+        fclose(file)
+        let elsewhere = directory + "/elsewhere/report"
+        let outcome = try await bench(["report", path, "--out", elsewhere])
+        #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("bench: wrote \(elsewhere)/: results.json, results.csv, report.md"), "\(outcome.standardOutput)")
+        let report = try #require(Self.read(elsewhere + "/report.md"))
+        #expect(report.hasPrefix("# RuntimeBench report"))
+        #expect(Self.read(elsewhere + "/results.json") != nil, "a report elsewhere carries its results file")
+
+        let beside = try await bench(["report", path])
+        #expect(beside.ending == .exited(0), "stderr: \(beside.standardError)")
+        #expect(beside.standardOutput.contains("bench: wrote \(directory)/: results.csv, report.md"), "\(beside.standardOutput)")
+    }
+
+    @Test("bench report on a missing, truncated or malformed file, or into an unwritable place, exits 2 naming the file and writes nothing")
+    func reportErrors() async throws {
+        let directory = Self.temporaryDirectory()
+        let truncated = directory + "/truncated.json", wrongShape = directory + "/wrong.json", good = directory + "/results.json"
+        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+                               repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
+        let text = try ResultsJSON.encode(empty)
+        for (path, contents) in [(truncated, String(text.prefix(text.count / 2))), (wrongShape, "{\"schema\": 1}"), (good, text)] {
+            let file = try #require(fopen(path, "w"))
+            fputs(contents, file)
+            fclose(file)
+        }
+        let out = directory + "/out"
+        let cases: [([String], String)] = [
+            (["report", directory + "/nowhere.json", "--out", out], "cannot read \(directory)/nowhere.json: No such file or directory"),
+            (["report", truncated, "--out", out], "\(truncated) is not a results file this bench can read: not valid JSON"),
+            (["report", wrongShape, "--out", out], "\(wrongShape) is not a results file this bench can read: missing field"),
+            (["report", good, "--out", truncated + "/sub"], "cannot write the report to \(truncated)/sub"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try await bench(arguments)
+            #expect(outcome.ending == .exited(2), "\(arguments): \(outcome.ending) \(outcome.standardError)")
+            #expect(outcome.standardError.contains("bench report: " + message), "\(arguments): \(outcome.standardError)")
+        }
+        #expect(Self.read(out + "/report.md") == nil, "nothing is written from a bad results file")
+    }
+
+    @Test("bench report --help explains what it writes and its exit status")
+    func reportHelp() async throws {
+        let outcome = try await bench(["report", "--help"])
+        #expect(outcome.ending == .exited(0))
+        for phrase in ["report.md", "charts/", "jmh-result.json", "smaller-is-better.json", "Exit status"] {
+            #expect(outcome.standardOutput.contains(phrase), "\(phrase) missing from: \(outcome.standardOutput)")
+        }
     }
 
     @Test("bench claims answers every claim from a results file, and a missing file is an error naming it")

@@ -1,0 +1,84 @@
+import Claims
+import Harness
+
+/// "What should I use?", computed from the run: per family, which contender is clearly fastest
+/// in how many parameter sets and by how much over the runner-up, and where it is a tie. Under
+/// the system allocator only (the allocator is a separate question, answered by `allocatorLine`).
+struct Answers {
+    struct FamilyAnswer {
+        let workload: String
+        /// Parameter sets with at least two measured contenders.
+        let compared: Int
+        /// Contender → the margins (runner-up / fastest) of the sets it clearly won.
+        let wins: [(contender: String, margins: [Double])]
+        /// The sets where the fastest's interval overlaps the runner-up's.
+        let ties: Int
+    }
+
+    let families: [FamilyAnswer]
+
+    init(_ families: [Family]) {
+        self.families = families.compactMap { family in
+            var wins: [String: [Double]] = [:]
+            var order: [String] = []
+            var compared = 0, ties = 0
+            for set in family.parameterSets {
+                let standing = Standing(set.cases.filter { $0.benchmarkCase.allocator == .system })
+                guard standing.ranked.count >= 2, let margin = standing.margin else { continue }
+                compared += 1
+                guard standing.isClear else { ties += 1; continue }
+                let winner = family.contender(standing.ranked[0].measured.benchmarkCase)
+                if wins[winner] == nil { order.append(winner) }
+                wins[winner, default: []].append(margin)
+            }
+            guard compared > 0 else { return nil }
+            let ranked = order.map { ($0, wins[$0]!) }.sorted { $0.1.count > $1.1.count }
+            return FamilyAnswer(workload: family.workload, compared: compared, wins: ranked, ties: ties)
+        }
+    }
+
+    /// One bullet per family, e.g. "**spawn** (4 parameter sets): work-stealing is clearly
+    /// fastest in 3, by 1.52×–4.1× over the runner-up; a tie in 1."
+    var markdownLines: [String] {
+        families.map { answer in
+            var parts: [String] = []
+            for (index, win) in answer.wins.enumerated() {
+                let low = win.margins.min()!, high = win.margins.max()!
+                let by = low == high ? "by \(Figures.ratio(low))" : "by \(Figures.ratio(low))–\(Figures.ratio(high))"
+                parts.append(index == 0 ? "\(win.contender) is clearly fastest in \(win.margins.count), \(by) over the runner-up"
+                                        : "\(win.contender) in \(win.margins.count) (\(by))")
+            }
+            if answer.ties > 0 {
+                parts.append(answer.wins.isEmpty ? "every one is a tie (the fastest two medians' 95% intervals overlap)"
+                                                 : "a tie in \(answer.ties)")
+            }
+            return "- **\(answer.workload)** (\(answer.compared) parameter set\(answer.compared == 1 ? "" : "s")): " + parts.joined(separator: "; ") + "."
+        }
+    }
+
+    /// jemalloc against the system allocator, case by case: clearly faster, clearly slower, or
+    /// not told apart; nil when the run did not measure both for any case.
+    static func allocatorLine(_ cases: [MeasuredCase]) -> String? {
+        var system: [String: SampleStatistics] = [:]
+        for measured in cases where measured.benchmarkCase.allocator == .system {
+            system[Self.withoutAllocator(measured.benchmarkCase)] = measured.statistics
+        }
+        var faster = 0, slower = 0, neither = 0
+        for measured in cases where measured.benchmarkCase.allocator == .jemalloc {
+            guard let mine = measured.statistics, let theirs = system[Self.withoutAllocator(measured.benchmarkCase)] else { continue }
+            switch Faster(mine, theirs) {
+            case .first: faster += 1
+            case .second: slower += 1
+            case .neither: neither += 1
+            }
+        }
+        let total = faster + slower + neither
+        guard total > 0 else { return nil }
+        return "- **allocator**: under jemalloc instead of the system allocator, \(faster) of \(total) cases are clearly faster, "
+            + "\(slower) clearly slower, and \(neither) not told apart."
+    }
+
+    private static func withoutAllocator(_ benchmarkCase: BenchmarkCase) -> String {
+        String(benchmarkCase.id.dropLast(benchmarkCase.allocator.rawValue.count))
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How numbers read in the report. Three significant figures at most: a median of noisy
+/// samples is not known better than that, and more digits only hide the difference that
+/// matters.
+enum Figures {
+    /// A time or a count: "0.713", "12.3", "456", "12345"; below 0.001 in exponent form
+    /// ("3.73e-7"), so a rare event is not rounded away to a zero it never was.
+    static func value(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        if value == 0 { return "0" }
+        let magnitude = abs(value)
+        if magnitude >= 100 { return "\(Int(value.rounded()))" }
+        if magnitude >= 0.001 {
+            let digits = 2 - Int(floor(log10(magnitude)))
+            let factor = pow(10, Double(digits))
+            return trimmed((value * factor).rounded() / factor, digits: digits)
+        }
+        let exponent = Int(floor(log10(magnitude)))
+        let mantissa = (value / pow(10, Double(exponent)) * 100).rounded() / 100
+        return "\(trimmed(mantissa, digits: 2))e\(exponent)"
+    }
+
+    /// An interval, "12.1–12.6".
+    static func interval(_ lower: Double, _ upper: Double) -> String { "\(value(lower))–\(value(upper))" }
+
+    /// A ratio, "1.00×", "2.35×", "15.2×", "123×".
+    static func ratio(_ ratio: Double) -> String {
+        if ratio >= 100 { return "\(Int(ratio.rounded()))×" }
+        if ratio >= 10 { return trimmed((ratio * 10).rounded() / 10, digits: 1, keep: true) + "×" }
+        return trimmed((ratio * 100).rounded() / 100, digits: 2, keep: true) + "×"
+    }
+
+    /// `value` with `digits` decimals at most; `keep` pads to exactly `digits` ("1.50").
+    private static func trimmed(_ value: Double, digits: Int, keep: Bool = false) -> String {
+        var text = "\(value)"
+        if text.contains("e") { return text }
+        let parts = text.split(separator: ".", maxSplits: 1)
+        var decimals = parts.count > 1 ? String(parts[1]) : ""
+        if decimals.count > digits { decimals = String(decimals.prefix(digits)) }
+        if keep { decimals += String(repeating: "0", count: max(0, digits - decimals.count)) }
+        while !keep && decimals.hasSuffix("0") { decimals.removeLast() }
+        text = String(parts[0]) + (decimals.isEmpty ? "" : "." + decimals)
+        return text
+    }
+}

@@ -1,0 +1,97 @@
+import FoundationEssentials
+import Harness
+
+/// jmh-result.json: the run in the JSON layout of JMH (the Java Microbenchmark Harness), which JMH
+/// visualizers and CI plugins read: an array with one object per case that has samples.
+///
+/// The mapping, where JMH's meaning and ours differ:
+/// - `benchmark` is `runtimebench.<workload>.<backend>`; the case's parameters and its allocator
+///   are `params`, so one benchmark name spans its parameter sets, as in JMH.
+/// - `mode` is `avgt` (average time per operation) in `ns/op`; a `fork` is one child process
+///   and an iteration one sample, so `rawData` holds each process's samples.
+/// - `score` is the **median** of all samples (JMH reports the mean), `scoreConfidence` the
+///   bootstrap 95% interval of that median, and `scoreError` half its width.
+/// - `threads` is 1: one thread measures; contending threads, where a workload has them, are a
+///   parameter.
+/// - `secondaryMetrics` are the counters per operation and the workload's own figures: `score`
+///   the median over the processes, `scoreConfidence` their least and greatest value, `rawData`
+///   one value per process. A counter that was not measured is absent, never 0.
+enum JMHExport {
+    static let fileName = "jmh-result.json"
+
+    struct Benchmark: Encodable {
+        let benchmark: String
+        let mode = "avgt"
+        let threads = 1
+        let forks: Int
+        let warmupIterations = 0
+        let measurementIterations: Int
+        let measurementTime: String
+        let measurementBatchSize: Int
+        let params: [String: String]
+        let primaryMetric: Metric
+        let secondaryMetrics: [String: Metric]
+    }
+
+    struct Metric: Encodable {
+        let score: Double
+        let scoreError: Double
+        let scoreConfidence: [Double]
+        let scorePercentiles: [String: Double]
+        let scoreUnit: String
+        let rawData: [[Double]]
+    }
+
+    /// The percentiles JMH writes, as its keys spell them.
+    static let percentiles: [(key: String, fraction: Double)] = [
+        ("0.0", 0), ("50.0", 0.5), ("90.0", 0.9), ("95.0", 0.95), ("99.0", 0.99), ("99.9", 0.999), ("99.99", 0.9999),
+        ("99.999", 0.99999), ("99.9999", 0.999999), ("100.0", 1),
+    ]
+
+    static func encode(_ run: RunResults, cases: [MeasuredCase]) throws -> String {
+        let benchmarks = cases.compactMap { measured -> Benchmark? in
+            guard let statistics = measured.statistics else { return nil }
+            let c = measured.benchmarkCase
+            let records = measured.result.records
+            let all = records.flatMap(\.nanosecondsPerOperation).sorted()
+            let interval = statistics.medianInterval
+            var params = Dictionary(c.parameters.map { ($0.name, $0.value) }) { first, _ in first }
+            params["allocator"] = c.allocator.rawValue
+            let primary = Metric(score: statistics.median, scoreError: (interval.upper - interval.lower) / 2,
+                                 scoreConfidence: [interval.lower, interval.upper],
+                                 scorePercentiles: Dictionary(uniqueKeysWithValues: percentiles.map { ($0.key, SampleStatistics.percentile(all, $0.fraction)) }),
+                                 scoreUnit: "ns/op", rawData: records.map(\.nanosecondsPerOperation))
+            var secondary: [String: Metric] = [:]
+            for name in Set(records.flatMap(\.metricsPerOperation.keys)) {
+                secondary[name] = perProcess(records.compactMap { $0.metricsPerOperation[name] }, unit: unit(ofCounter: name))
+            }
+            for name in measured.workloadMetricNames {
+                let figures = records.compactMap { $0.workloadMetrics?[name] }
+                secondary[name] = perProcess(figures.map(\.value), unit: figures[0].unit)
+            }
+            return Benchmark(benchmark: "runtimebench.\(c.workload).\(c.backend)", forks: records.count,
+                             measurementIterations: records.map(\.nanosecondsPerOperation.count).max() ?? 0,
+                             measurementTime: "\(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms",
+                             measurementBatchSize: records[0].batch, params: params, primaryMetric: primary, secondaryMetrics: secondary)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(benchmarks), as: UTF8.self) + "\n"
+    }
+
+    /// A figure with one value per process.
+    static func perProcess(_ values: [Double], unit: String) -> Metric {
+        let sorted = values.sorted()
+        let median = SampleStatistics.percentile(sorted, 0.5)
+        return Metric(score: median, scoreError: (sorted.last! - sorted.first!) / 2, scoreConfidence: [sorted.first!, sorted.last!],
+                      scorePercentiles: ["0.0": sorted.first!, "50.0": median, "100.0": sorted.last!], scoreUnit: unit,
+                      rawData: values.map { [$0] })
+    }
+
+    /// JMH's spelling of a unit per operation: time in ns/op, bytes in B/op, events in #/op.
+    static func unit(ofCounter name: String) -> String {
+        if name == "task-clock" || name.hasSuffix("-ns") { return "ns/op" }
+        if name.hasSuffix("bytes") { return "B/op" }
+        return "#/op"
+    }
+}

@@ -1,0 +1,184 @@
+import Claims
+import Harness
+
+/// report.md: what people read. The first screen answers "what should I use?" and gives the
+/// claims' verdicts, both computed from the run; then the machine and its counters, the best
+/// stride per body cost, a table per family and parameter set (median, its 95% interval, the
+/// ratio to the fastest, counters per operation), the charts, and every case that failed or did
+/// not apply, with the reason. Nothing here is a conclusion written in advance.
+enum MarkdownReport {
+    /// The counters a family table shows per operation, with their column headings. A counter no
+    /// case of the run could measure gets no column; the report names it and its reason instead.
+    static let counters: [(metric: String, heading: String)] = [
+        ("task-clock", "CPU ns/op"), ("cycles", "cycles/op"), ("instructions", "instructions/op"),
+        ("syscalls", "syscalls/op"), ("context-switches", "context switches/op"), ("page-faults", "page faults/op"),
+        ("jemalloc.thread-allocated-bytes", "bytes allocated/op"),
+    ]
+
+    static func render(_ run: RunResults, cases: [MeasuredCase], families: [Family], strides: StrideFigures,
+                       charts: [ReportChart], verdicts: [ClaimVerdict]) -> String {
+        var lines = ["# RuntimeBench report", ""]
+        lines += [context(run), ""]
+        lines += ["## What should I use?", "",
+                  "Per family, under the system allocator: which contender is fastest by median, counted only where its 95% "
+                  + "interval lies wholly below the runner-up's; anything closer is a tie.", ""]
+        let answers = Answers(families).markdownLines
+        lines += answers.isEmpty ? ["No family had two contenders with samples to compare."] : answers
+        if let allocator = Answers.allocatorLine(cases) { lines.append(allocator) }
+        lines += [""] + claims(verdicts)
+        lines += [""] + environment(run)
+        lines += [""] + striding(strides, charts: charts.filter { $0.section == .stride })
+        lines += [""] + familyTables(run, families: families, charts: charts)
+        lines += [""] + failures(cases)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func context(_ run: RunResults) -> String {
+        let environment = run.environment
+        let virtual = environment.virtualMachine.hasPrefix("yes") ? ", a virtual machine" : ""
+        let commit = environment.gitCommit.count == 40 ? "commit \(environment.gitCommit.prefix(12))" : environment.gitCommit
+        let processes = "\(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
+        return "Suite **\(run.suite)** (\(run.cases.count) cases, \(processes), samples of at least \(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms), "
+            + "measured on \(environment.cpuModel) with \(environment.onlineCPUs) CPUs\(virtual), built by \(environment.swiftCompiler) at \(commit). "
+            + "Every number below is computed from results.json beside this file: `bench report results.json` writes this report again."
+    }
+
+    static func claims(_ verdicts: [ClaimVerdict]) -> [String] {
+        guard !verdicts.isEmpty else { return [] }
+        var table = MarkdownTable([("verdict", .left), ("claim of the dispatch guide", .left), ("measured", .left), ("because", .left)])
+        for verdict in verdicts {
+            table.rows.append(["**\(verdict.verdict.rawValue)**", "`\(verdict.claim)`: “\(verdict.statement)” (\(verdict.conditions))",
+                               verdict.evidence.isEmpty ? "—" : verdict.evidence.joined(separator: "; "), verdict.reason])
+        }
+        return ["## Claims of the dispatch guide", "",
+                "A timing claim is decided only when the two medians' 95% intervals do not overlap; a counter claim needs its counter. "
+                + "`bench claims results.json` prints the same.", ""] + table.lines
+    }
+
+    static func environment(_ run: RunResults) -> [String] {
+        let e = run.environment
+        var facts = MarkdownTable([("fact", .left), ("value", .left)])
+        facts.rows = [
+            ["CPU", e.cpuModel], ["online CPUs", "\(e.onlineCPUs)"], ["kernel", e.kernel], ["virtual machine", e.virtualMachine],
+            ["CPU frequency governor", e.cpuGovernor], ["perf_event_paranoid", e.perfEventParanoid], ["compiler", e.swiftCompiler],
+            ["commit", e.gitCommit], ["host", e.hostname], ["suite", run.suite], ["processes per case", "\(run.repetitions)"],
+            ["minimum sample time", "\(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms"],
+        ]
+        facts.rows += (run.calibration ?? [:]).sorted { $0.key < $1.key }.map { ["calibration: \($0.key)", Figures.value($0.value)] }
+        facts.rows += run.tools.sorted { $0.key < $1.key }.map { ["tool: \($0.key)", $0.value] }
+        var availability = MarkdownTable([("counter", .left), ("on this machine", .left)])
+        availability.rows = run.counterAvailability.sorted { $0.key < $1.key }.map { ["`\($0.key)`", $0.value] }
+        return ["## The machine and its counters", ""] + facts.lines
+            + ["", "A counter that could not be measured is shown as “unavailable”, never as 0; here is why each one is or is not:", ""]
+            + availability.lines
+    }
+
+    static func striding(_ strides: StrideFigures, charts: [ReportChart]) -> [String] {
+        guard !strides.settings.isEmpty else { return [] }
+        var table = MarkdownTable([("setting", .left), ("backend", .left), ("best stride", .right), ("ns/iteration at best", .right),
+                                   ("at stride 1", .right), ("best vs stride 1", .right), ("automatic stride", .right),
+                                   ("serial loop", .right), ("best vs serial loop", .right)])
+        for setting in strides.settings {
+            for curve in setting.curves {
+                guard let best = curve.best else { continue }
+                let one = curve.strideOne
+                table.rows.append([
+                    setting.title, curve.backend, best.label, Figures.value(best.nanosecondsPerIteration),
+                    one.map { Figures.value($0.nanosecondsPerIteration) } ?? "not run",
+                    one.map { Figures.ratio($0.nanosecondsPerIteration / best.nanosecondsPerIteration) + " faster" } ?? "—",
+                    curve.automatic.map(Figures.value) ?? "not run",
+                    setting.serialLoop.map(Figures.value) ?? "not run",
+                    setting.serialLoop.map { speedUp($0 / best.nanosecondsPerIteration) } ?? "—",
+                ])
+            }
+        }
+        return ["## Apply: the best stride per body cost", "",
+                "ns per iteration (median ns per apply ÷ iterations), system allocator. “best vs stride 1” is how much the best "
+                + "stride gains over one iteration per block; “best vs serial loop” compares the best parallel loop with the plain "
+                + "loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
+    }
+
+    /// "2.35× faster" or "3.1× slower".
+    static func speedUp(_ ratio: Double) -> String {
+        ratio >= 1 ? Figures.ratio(ratio) + " faster" : Figures.ratio(1 / ratio) + " slower"
+    }
+
+    static func images(_ charts: [ReportChart]) -> [String] {
+        charts.flatMap { ["![\($0.title)](\($0.file))", ""] }
+    }
+
+    static func familyTables(_ run: RunResults, families: [Family], charts: [ReportChart]) -> [String] {
+        let shown = counters.filter { run.counterAvailability[$0.metric] == "available" }
+        let missing = counters.filter { run.counterAvailability[$0.metric] != "available" }.map { counter in
+            "`\(counter.metric)` (\(run.counterAvailability[counter.metric] ?? "not recorded by this run"))"
+        }
+        var lines = ["## Results by family", "",
+                     "One table per parameter set: every contender under every allocator, fastest first. “× fastest” is the median "
+                     + "over the fastest's; “(tie)” marks a median whose 95% interval overlaps the fastest's. Counters are per "
+                     + "operation, the median over the processes; “unavailable” where this case could not measure one.", ""]
+        if !missing.isEmpty { lines += ["Not in the tables, because no case of this run could measure them: " + missing.joined(separator: ", ") + ".", ""] }
+        lines += ["Families: " + families.map { "[\($0.workload)](#\($0.workload))" }.joined(separator: " · "), ""]
+        for family in families {
+            lines += ["### \(family.workload)", ""]
+            if !family.contenderParameters.isEmpty {
+                lines += ["Contenders are backends and what \(family.contenderParameters.map { "`\($0)`" }.joined(separator: ", ")) names.", ""]
+            }
+            lines += images(charts.filter { $0.section == .family(family.workload) })
+            for set in family.parameterSets {
+                lines += ["#### \(family.workload): \(set.title)", ""] + table(set, family: family, counters: shown) + [""]
+            }
+        }
+        return lines
+    }
+
+    /// The rows of one parameter set with samples, fastest first.
+    static func table(_ set: Family.ParameterSet, family: Family, counters: [(metric: String, heading: String)]) -> [String] {
+        let standing = Standing(set.cases)
+        guard let fastest = standing.fastest else { return ["No case of this set has samples; see “Failed and not applicable”."] }
+        let figures = Set(standing.ranked.flatMap(\.measured.workloadMetricNames)).sorted()
+        var columns: [(String, MarkdownTable.Alignment)] = [("contender", .left), ("allocator", .left), ("median ns/op", .right),
+                                                             ("95% CI", .right), ("× fastest", .right), ("processes × samples", .right)]
+        columns += counters.map { ($0.heading, .right) }
+        columns += figures.map { name in
+            let unit = standing.ranked.lazy.compactMap { $0.measured.workloadMetric(name)?.unit }.first ?? ""
+            return ("\(name) (\(unit))", .right)
+        }
+        var table = MarkdownTable(columns)
+        for (measured, statistics) in standing.ranked {
+            let ratio = Figures.ratio(statistics.median / fastest.median)
+            let tie = measured.benchmarkCase != standing.ranked[0].measured.benchmarkCase && standing.tiesWithFastest(statistics)
+            let records = measured.result.records
+            let samples = Set(records.map(\.nanosecondsPerOperation.count)).count == 1
+                ? "\(records.count) × \(records[0].nanosecondsPerOperation.count)" : "\(records.count) × \(records.map { "\($0.nanosecondsPerOperation.count)" }.joined(separator: "/"))"
+            var row = [family.contender(measured.benchmarkCase), measured.benchmarkCase.allocator.rawValue, Figures.value(statistics.median),
+                       Figures.interval(statistics.medianInterval.lower, statistics.medianInterval.upper), tie ? "\(ratio) (tie)" : ratio, samples]
+            row += counters.map { measured.counter($0.metric).map(Figures.value) ?? "unavailable" }
+            row += figures.map { measured.workloadMetric($0).map { Figures.value($0.value) } ?? "unavailable" }
+            table.rows.append(row)
+        }
+        return table.lines
+    }
+
+    static func failures(_ cases: [MeasuredCase]) -> [String] {
+        let notApplicable = cases.filter { $0.result.notApplicable != nil }
+        let failed = cases.filter { $0.result.notApplicable == nil && !$0.result.failures.isEmpty }
+        var lines = ["## Failed and not applicable", ""]
+        if failed.isEmpty {
+            lines.append("No case failed.")
+        } else {
+            var table = MarkdownTable([("case", .left), ("status", .left), ("reasons", .left)])
+            table.rows = failed.map { ["`\($0.benchmarkCase.id)`", $0.result.status, $0.result.failures.joined(separator: "; ")] }
+            lines += ["A failed repetition is a crash, a hang past the deadline, garbage output or a failed self-check; "
+                      + "a case with some repetitions left still appears in its table.", ""] + table.lines
+        }
+        lines.append("")
+        if notApplicable.isEmpty {
+            lines.append("Every case applied.")
+        } else {
+            var table = MarkdownTable([("case", .left), ("why not", .left)])
+            table.rows = notApplicable.map { ["`\($0.benchmarkCase.id)`", $0.result.notApplicable!] }
+            lines += ["Not applicable (\(notApplicable.count) cases): what a backend or this machine cannot do.", ""] + table.lines
+        }
+        return lines
+    }
+}

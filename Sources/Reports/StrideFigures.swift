@@ -1,0 +1,94 @@
+import Harness
+
+/// The apply-stride family's derived figures: per body cost and backend, ns per iteration at each
+/// stride, the best stride, its speed-up over stride 1, the automatic stride, and the plain serial
+/// loop (apply-serial, same body and iterations) that a parallel loop must beat. System allocator.
+///
+/// One apply is one operation, so ns per iteration = ns per operation / `iterations`. The
+/// `per-worker` stride is resolved to iterations / workers, with the workers the child reported,
+/// or else one per online CPU (what a runtime made with `workers: 0` uses).
+struct StrideFigures {
+    static let workload = "apply-stride"
+    static let serialWorkload = "apply-serial"
+    static let strideParameter = "stride"
+    static let iterationsParameter = "iterations"
+    static let automatic = "auto"
+    static let perWorker = "per-worker"
+
+    struct Point {
+        let stride: Int
+        let label: String
+        let nanosecondsPerIteration: Double
+    }
+
+    /// One backend at one body cost (one set of the other parameters).
+    struct Curve {
+        let backend: String
+        let points: [Point]
+        let automatic: Double?
+
+        var best: Point? { points.min { $0.nanosecondsPerIteration < $1.nanosecondsPerIteration } }
+        var strideOne: Point? { points.first { $0.stride == 1 } }
+    }
+
+    /// Every curve of one setting of the other parameters ("body=10ns, iterations=100000").
+    struct Setting {
+        let parameters: [Parameter]
+        let curves: [Curve]
+        let serialLoop: Double?
+
+        var title: String { parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") }
+        var fileStem: String { "stride-" + parameters.map { "\($0.name)-\($0.value)" }.joined(separator: "-") }
+    }
+
+    let settings: [Setting]
+
+    init(_ cases: [MeasuredCase], onlineCPUs: Int) {
+        let system = cases.filter { $0.benchmarkCase.allocator == .system }
+        var serial: [[Parameter]: Double] = [:]
+        for measured in system where measured.benchmarkCase.workload == Self.serialWorkload {
+            if let perIteration = Self.perIteration(measured) { serial[measured.benchmarkCase.parameters] = perIteration }
+        }
+        var order: [[Parameter]] = []
+        var bySetting: [[Parameter]: [MeasuredCase]] = [:]
+        for measured in system where measured.benchmarkCase.workload == Self.workload {
+            let key = measured.benchmarkCase.parameters.filter { $0.name != Self.strideParameter }
+            if bySetting[key] == nil { order.append(key) }
+            bySetting[key, default: []].append(measured)
+        }
+        settings = order.map { key in
+            var backends: [String] = []
+            var byBackend: [String: [MeasuredCase]] = [:]
+            for measured in bySetting[key]! {
+                if byBackend[measured.benchmarkCase.backend] == nil { backends.append(measured.benchmarkCase.backend) }
+                byBackend[measured.benchmarkCase.backend, default: []].append(measured)
+            }
+            let curves = backends.map { backend in
+                let members = byBackend[backend]!
+                let points = members.compactMap { Self.point($0, onlineCPUs: onlineCPUs) }.sorted { $0.stride < $1.stride }
+                let automatic = members.first { $0.benchmarkCase.parameter(Self.strideParameter) == Self.automatic }.flatMap(Self.perIteration)
+                return Curve(backend: backend, points: points, automatic: automatic)
+            }
+            // The serial loop with the same parameters, whichever of them it declares.
+            let baseline = serial.first { candidate in candidate.key.allSatisfy { key.contains($0) } }?.value
+            return Setting(parameters: key, curves: curves, serialLoop: baseline)
+        }
+    }
+
+    static func perIteration(_ measured: MeasuredCase) -> Double? {
+        guard let median = measured.statistics?.median,
+              let iterations = measured.benchmarkCase.parameter(iterationsParameter).flatMap(Int.init), iterations > 0 else { return nil }
+        return median / Double(iterations)
+    }
+
+    /// A numeric stride's point; `per-worker` resolved with the reported workers; nil for `auto`.
+    static func point(_ measured: MeasuredCase, onlineCPUs: Int) -> Point? {
+        guard let label = measured.benchmarkCase.parameter(strideParameter), let perIteration = perIteration(measured) else { return nil }
+        if let stride = Int(label) { return Point(stride: stride, label: label, nanosecondsPerIteration: perIteration) }
+        let workers = measured.workers ?? onlineCPUs
+        guard label == perWorker, workers > 0,
+              let iterations = measured.benchmarkCase.parameter(iterationsParameter).flatMap(Int.init) else { return nil }
+        return Point(stride: max(1, iterations / workers), label: "\(perWorker) (\(max(1, iterations / workers)))",
+                     nanosecondsPerIteration: perIteration)
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Harness
+import Reports
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench report RESULTS.json [--out DIR]`: every output regenerated from a results file.
+/// Errors exit with status 2 and one line naming the file and the problem; nothing is written
+/// unless everything rendered.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write the report, CSV, charts and exports again from a results.json.",
+        discussion: """
+            Reads a results.json written by `bench run` (which writes these same outputs at the \
+            end of every run) and writes into DIR:
+              report.md               what to use, the claims' verdicts, the machine and its counters,
+                                      the best stride per body cost, a table per family and
+                                      parameter set, failures; links the charts
+              charts/*.svg            stride curves, thread scaling, latency percentiles
+              results.csv             tidy: one row per case and metric
+              jmh-result.json         JMH's JSON layout, for JMH visualizers
+              smaller-is-better.json  {name, unit, value} list for CI dashboards
+                                      (github-action-benchmark's customSmallerIsBetter)
+              results.json            a copy of the input, only when DIR is not its directory
+
+            Every figure is computed from the file: regenerate after changing the report code, or \
+            to put a run's report somewhere else. Exit status: 0 written, 2 unreadable, malformed \
+            or incompatible results file, or DIR cannot be written (nothing is then half-written).
+
+            Examples:
+              bench report bench-results/20261122-190000/results.json
+              bench report Results/results.json --out /tmp/report
+            """
+    )
+
+    @Argument(help: "A results.json written by `bench run`.")
+    var results: String
+
+    @Option(help: "Directory to write into (default: the results file's directory). Created if missing.")
+    var out: String?
+
+    func run() throws {
+        let directory = out ?? Self.directory(of: results)
+        let run: RunResults
+        do {
+            run = try ResultsJSON.decode(try ClaimsCommand.readText(results))
+        } catch let error as ValidationError {
+            throw Self.failure(error.message)
+        } catch {
+            throw Self.failure("\(results) is not a results file this bench can read: \(Self.describe(error))")
+        }
+        let written: [String]
+        do {
+            written = try ResultsWriter.write(run, to: directory, includingResultsJSON: !Self.sameFile(results, directory + "/results.json"))
+        } catch {
+            throw Self.failure("cannot write the report to \(directory): \(error)")
+        }
+        print("bench: wrote \(directory)/: \(ResultsWriter.summary(written))")
+    }
+
+    /// The directory part of `path` ("." for a bare file name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// True when both paths name the same existing file.
+    static func sameFile(_ one: String, _ other: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(one, &first) == 0, stat(other, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
+    /// A decoding error in one line: what is wrong and where, without Swift's error dump.
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.isEmpty ? "" : " at " + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch decoding {
+        case .dataCorrupted(let context):
+            return "not valid JSON (truncated or malformed)\(path(context))"
+        case .keyNotFound(let key, let context):
+            return "missing field '\(key.stringValue)'\(path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(context.debugDescription.prefix(120))\(path(context))"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    /// Prints `message` to standard error; the error exits with status 2 (ArgumentParser prints
+    /// nothing more for an `ExitCode`, so no usage text buries the message).
+    static func failure(_ message: String) -> ExitCode {
+        writeToStandardError("bench report: \(message)\n")
+        return ExitCode(2)
+    }
+}

@@ -1,0 +1,88 @@
+import Harness
+import Reports
+import Testing
+
+/// report.md from the hand-made run: exact table rows, the answer, the failures, the striding figures.
+@Suite("report.md from a hand-made run")
+struct MarkdownReportTests {
+    static var outputs: [String: String] { Fixture.outputs }
+
+    static var report: String { outputs["report.md"]! }
+    static var lines: [String] { report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+
+    /// The table under the heading `heading`: its lines up to the next blank line.
+    static func table(after heading: String) throws -> [String] {
+        let start = try #require(lines.firstIndex(of: heading), "no heading \(heading)")
+        return Array(lines[(start + 2)...].prefix { !$0.isEmpty })
+    }
+
+    @Test("a parameter set's table: fastest first, its interval, the ratio (tie marked), counters or 'unavailable', never a 0 for a gap")
+    func familyTable() throws {
+        #expect(try Self.table(after: "#### spawn: pattern=outside") == [
+            "| contender | allocator | median ns/op | 95% CI | × fastest | processes × samples | CPU ns/op | syscalls/op | bytes allocated/op |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+            "| work-stealing | system | 50 | 50–50 | 1.00× | 1 × 20 | 48 | 0 | unavailable |",
+            "| pthread-mutex | system | 51 | 49.5–52.5 | 1.02× (tie) | 1 × 20 | unavailable | unavailable | unavailable |",
+            "| work-stealing | jemalloc | 60 | 60–60 | 1.20× | 1 × 20 | 58 | 0 | 64 |",
+            "| libdispatch | system | 200 | 200–200 | 4.00× | 1 × 20 | 210 | 0.5 | unavailable |",
+        ])
+    }
+
+    @Test("contender parameters join the backend: a lock that needs no backend sits beside a backend's serial queue")
+    func contenders() throws {
+        let rows = try Self.table(after: "#### queue-vs-lock: threads=2xcpus, resource=counter, critical=0ns, outside=0ns")
+        #expect(rows.count == 4)
+        #expect(rows[2].hasPrefix("| pthread-mutex | system | 45 | 45–45 | 1.00× |"), "\(rows)")
+        #expect(rows[3].hasPrefix("| libdispatch · queue-sync | system | 60 | 60–60 | 1.33× |"), "\(rows)")
+    }
+
+    @Test("the first screen answers from the data: a clear win with its margin, a tie called a tie, the claims' verdicts")
+    func firstScreen() throws {
+        let report = Self.report
+        #expect(report.contains("- **spawn** (2 parameter sets): work-stealing is clearly fastest in 1, by 3.00× over the runner-up; a tie in 1."),
+                "\(report.prefix(3000))")
+        #expect(report.contains("- **queue-vs-lock** (2 parameter sets): pthread-mutex is clearly fastest in 2, by 1.33× over the runner-up."))
+        #expect(report.contains("- **allocator**: under jemalloc instead of the system allocator, 0 of 1 cases are clearly faster, 1 clearly slower, and 0 not told apart."))
+        let answer = try #require(report.range(of: "## What should I use?")), claims = try #require(report.range(of: "## Claims of the dispatch guide"))
+        #expect(answer.lowerBound < claims.lowerBound)
+        #expect(report.contains("| **inconclusive** | `queues-beat-locks-contended`"))
+        #expect(report.contains("| **refuted** | `queues-beat-locks-uncontended`"))
+    }
+
+    @Test("the machine section names every counter's state; a counter no case measured is left out of the tables with its reason")
+    func counters() {
+        let report = Self.report
+        #expect(report.contains("| `cycles` | unavailable: no PMU |"))
+        #expect(report.contains("| `syscalls` | available |"))
+        #expect(report.contains("`cycles` (unavailable: no PMU), `instructions` (not recorded by this run)"))
+        #expect(report.contains("| online CPUs | 2 |"))
+    }
+
+    @Test("best stride per body cost: its ns per iteration, the gain over stride 1, the automatic stride, the serial loop")
+    func striding() throws {
+        let header = try #require(Self.lines.first { $0.hasPrefix("| setting | backend | best stride |") })
+        #expect(Array(Self.lines.drop { $0 != header }.dropFirst(2).prefix { !$0.isEmpty }) == [
+            "| body=0ns, iterations=1000 | libdispatch | 4 | 20 | 100 | 5.00× faster | 15 | 5 | 4.00× slower |",
+            "| body=0ns, iterations=1000 | work-stealing | 4 | 10 | 50 | 5.00× faster | 12 | 5 | 2.00× slower |",
+        ])
+        #expect(Self.report.contains("![apply-stride, body=0ns, iterations=1000: ns per iteration by stride](charts/stride-body-0ns-iterations-1000.svg)"))
+    }
+
+    @Test("failed and not applicable cases are listed with their reasons, and stay out of the tables")
+    func failures() throws {
+        let report = Self.report
+        #expect(report.contains("| `spawn/swift-concurrency/pattern=outside/system` | failed: crashed: signal 11 (SIGSEGV) | crashed: signal 11 (SIGSEGV) |"))
+        #expect(report.contains("| `fork-join/pthread-mutex/fib=30,form=task/system` | join is offered by the work-stealing backend only |"))
+        #expect(!(try Self.table(after: "#### spawn: pattern=outside")).contains { $0.contains("swift-concurrency") })
+    }
+
+    @Test("every chart the report links is among the outputs")
+    func links() {
+        let linked = Self.lines.compactMap { line -> String? in
+            guard line.hasPrefix("!["), let open = line.lastIndex(of: "(") else { return nil }
+            return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
+        }
+        #expect(linked.count == 3, "\(linked)")
+        for path in linked { #expect(Self.outputs[path] != nil, "\(path) is linked but not written") }
+    }
+}
