@@ -3,20 +3,23 @@ import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 
-/// A dispatch group: a count of unfinished members that `enter` raises and `leave` lowers, each
-/// one atomic add. Reaching zero advances `generation` (the futex word waiters sleep on), wakes
-/// sleeping waiters and submits the pending notifications; both are skipped with one load each
-/// when nobody waits and nothing is pending.
+/// A dispatch group: a count of unfinished members that `enter` raises and `leave` lowers, in the
+/// low half of one 64-bit word whose high half is a generation that advances exactly when the
+/// count reaches zero, in the same atomic step. Waiters sleep on the generation (a futex on that
+/// half); sleeping waiters are woken and pending notifications submitted only when someone is
+/// there, each skipped with one load otherwise.
 ///
-/// `wait` returns as soon as the count is zero, or once it has been zero since the wait began
-/// (the generation moved): a waiter never misses a zero that was followed at once by a new
-/// `enter`, and a block that adds work to its own group keeps the count above zero, so waiters do
-/// not wake early (man dispatch_group).
+/// Why one word: a waiter that reads "count 4, generation 7" and later sees generation 8 knows a
+/// zero happened after it started waiting. With the generation in a separate word, the bump of an
+/// earlier zero (its `leave` preempted between the two steps) could land after a new round's
+/// `enter`s and release the new round's waiter early; the group workload caught exactly that.
+/// A block that adds work to its own group keeps the count above zero, so waiters do not wake
+/// early (man dispatch_group).
 public final class FIFOGroup: WorkGroup, @unchecked Sendable {
     public typealias NotifyQueue = FIFOQueue
 
-    @usableFromInline let count = Atomic<Int>(0)
-    private let generation = Futex(0)
+    /// Low 32 bits: unfinished members. High 32 bits: generation.
+    @usableFromInline let word: UnsafeMutablePointer<Atomic<UInt64>>
     private let sleepers = Atomic<Int>(0)
     private let notificationsPending = Atomic<Bool>(false)
     private let notificationsLock = PThreadMutex()
@@ -24,30 +27,59 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
     private let pool: Unmanaged<WorkerPool>?
 
     static let spinRounds = 1_000
+    @usableFromInline static let countMask: UInt64 = 0xFFFF_FFFF
+    @usableFromInline static let generationOne: UInt64 = 1 << 32
 
     init(pool: WorkerPool?) {
         self.pool = pool.map { Unmanaged.passUnretained($0) }
+        word = .allocate(capacity: 1)
+        word.initialize(to: Atomic(0))
+    }
+
+    deinit {
+        word.deinitialize(count: 1)
+        word.deallocate()
+    }
+
+    /// Unfinished members now.
+    var count: Int { Int(word.pointee.load(ordering: .relaxed) & Self.countMask) }
+
+    /// The generation half, as the futex sees it (little-endian: the upper four bytes).
+    private var generationAddress: UnsafeMutablePointer<UInt32> {
+        #if _endian(little)
+        (UnsafeMutableRawPointer(word) + 4).assumingMemoryBound(to: UInt32.self)
+        #else
+        UnsafeMutableRawPointer(word).assumingMemoryBound(to: UInt32.self)
+        #endif
     }
 
     @inlinable
     public func enter() {
-        count.add(1, ordering: .relaxed)
+        word.pointee.add(1, ordering: .relaxed)
     }
 
     /// - Precondition: balanced with an earlier `enter`.
     @inlinable
     public func leave() {
-        // acquiringAndReleasing: the member's writes happen before whatever a waiter or a
-        // notification does after seeing zero.
-        let after = count.subtract(1, ordering: .acquiringAndReleasing).newValue
-        if after <= 0 { becameEmpty(after) }
+        var s = word.pointee.load(ordering: .relaxed)
+        while true {
+            precondition(s & Self.countMask != 0, "unbalanced leave on a group: leave() called more often than enter()")
+            // The last member's leave clears the count and advances the generation at once.
+            let desired = s & Self.countMask == 1 ? (s & ~Self.countMask) &+ Self.generationOne : s - 1
+            // acquiringAndReleasing: the member's writes happen before whatever a waiter or a
+            // notification does after seeing zero; sequentially consistent for the checks below.
+            let (done, current) = word.pointee.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            if done {
+                if desired & Self.countMask == 0 { becameEmpty() }
+                return
+            }
+            s = current
+        }
     }
 
     @usableFromInline
-    func becameEmpty(_ after: Int) {
-        precondition(after == 0, "unbalanced leave on a group: leave() called more often than enter()")
-        generation.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
-        if sleepers.load(ordering: .sequentiallyConsistent) > 0 { generation.wakeAll() }
+    func becameEmpty() {
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 { Futex.wake(on: generationAddress, Int32.max) }
         if notificationsPending.load(ordering: .sequentiallyConsistent) { runNotifications() }
     }
 
@@ -61,22 +93,24 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
 
     /// Waits until the group is empty or `deadline` (monotonic, or wall clock as `dispatch_walltime`).
     public func wait(until deadline: Deadline) -> WaitResult {
-        let seen = generation.atomic.pointee.load(ordering: .sequentiallyConsistent)
-        if count.load(ordering: .acquiring) == 0 { return .success }
+        let start = word.pointee.load(ordering: .acquiring)
+        if start & Self.countMask == 0 { return .success }
+        let generation = UInt32(truncatingIfNeeded: start >> 32)
+        func emptiedSinceStart() -> Bool {
+            UInt32(truncatingIfNeeded: word.pointee.load(ordering: .sequentiallyConsistent) >> 32) != generation
+        }
         for _ in 0..<Self.spinRounds {
-            if generation.atomic.pointee.load(ordering: .acquiring) != seen || count.load(ordering: .acquiring) == 0 {
-                return .success
-            }
+            if emptiedSinceStart() { return .success }
             rb_fifo_pause()
         }
         let blocking = pool?.takeUnretainedValue().willBlock() ?? false
         defer { if blocking { pool?.takeUnretainedValue().didUnblock() } }
         while true {
             sleepers.add(1, ordering: .sequentiallyConsistent)
-            let empty = count.load(ordering: .sequentiallyConsistent) == 0
-            let timedOut = !empty && !generation.wait(expected: seen, until: deadline)
+            let emptied = emptiedSinceStart()
+            let timedOut = !emptied && !Futex.wait(on: generationAddress, expected: generation, until: deadline)
             sleepers.subtract(1, ordering: .sequentiallyConsistent)
-            if empty || generation.atomic.pointee.load(ordering: .acquiring) != seen { return .success }
+            if emptied || emptiedSinceStart() { return .success }
             if timedOut { return .timedOut }
         }
     }
@@ -88,7 +122,7 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
         notificationsPending.store(true, ordering: .sequentiallyConsistent)
         notificationsLock.unlock()
         // Sequentially consistent with `becameEmpty`: either it sees the flag, or this sees zero.
-        if count.load(ordering: .sequentiallyConsistent) == 0 { runNotifications() }
+        if word.pointee.load(ordering: .sequentiallyConsistent) & Self.countMask == 0 { runNotifications() }
     }
 
     private func runNotifications() {

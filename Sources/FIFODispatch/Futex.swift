@@ -35,12 +35,20 @@ final class Futex: @unchecked Sendable {
     /// Sleeps while the word equals `expected`, until `wake`, the deadline or a spurious return.
     /// Returns false only when the deadline passed.
     func wait(expected: UInt32, until deadline: Deadline = .never) -> Bool {
-        let rc = rb_futex_wait(address, expected, deadline.nanoseconds, deadline.isWallClock ? 1 : 0)
-        return rc != ETIMEDOUT
+        Self.wait(on: address, expected: expected, until: deadline)
     }
 
     /// Wakes up to `count` sleepers.
     func wake(_ count: Int32 = 1) {
+        Self.wake(on: address, count)
+    }
+
+    /// `wait` on any 32-bit word (a half of a larger atomic, as the group's generation is).
+    static func wait(on address: UnsafeMutablePointer<UInt32>, expected: UInt32, until deadline: Deadline) -> Bool {
+        rb_futex_wait(address, expected, deadline.nanoseconds, deadline.isWallClock ? 1 : 0) != ETIMEDOUT
+    }
+
+    static func wake(on address: UnsafeMutablePointer<UInt32>, _ count: Int32) {
         _ = rb_futex_wake(address, count)
     }
 

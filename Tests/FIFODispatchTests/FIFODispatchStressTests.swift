@@ -157,6 +157,26 @@ struct FIFODispatchStressTests {
         #expect(failures.isEmpty, "\(failures)")
     }
 
+    @Test("group reused round after round: wait never returns before the round's own members (a stale zero must not count)")
+    func groupReuseRounds() async throws {
+        let early = try await onDedicatedThread { () -> Int in
+            let runtime = FIFODispatch(workers: 2)
+            defer { runtime.shutdown() }
+            let group = runtime.makeGroup()
+            let finished = Atomic<Int>(0)
+            var early = 0
+            for round in 1...50_000 {
+                for _ in 0..<4 { runtime.async(group: group) { finished.add(1, ordering: .relaxed) } }
+                group.wait()
+                if finished.load(ordering: .relaxed) != round * 4 { early += 1 }
+            }
+            return early
+        }
+        // Before the count and the generation shared one word, a leave preempted between its
+        // two steps let the next round's wait return early (the group workload saw 4 tasks short).
+        #expect(early == 0, "\(early) of 50,000 waits returned before their round finished")
+    }
+
     static func runGroupChurn() -> [String] {
         var failures: [String] = []
         let runtime = FIFODispatch(workers: 2)
@@ -243,7 +263,7 @@ struct FIFODispatchPoolTests {
                 let round = runtime.makeGroup()
                 for _ in 0..<1_000 { queue.async(group: round) {} }
                 if round.wait(timeout: .seconds(20)) == .timedOut {
-                    let line = "STUCK: \(queue.debugState) | \(runtime.debugState) | group count \(round.count.load(ordering: .relaxed))\n"
+                    let line = "STUCK: \(queue.debugState) | \(runtime.debugState) | group count \(round.count)\n"
                     if let file = fopen("/tmp/fifo-stuck.txt", "a") { fputs(line, file); fclose(file) }
                     round.wait()
                 }
