@@ -14,7 +14,7 @@ enum Executor {
         // thread is "in" that queue (labels, deadlock checks), and when it ends the unit is freed.
         var member = DrainFrame(queue: owner, hold: .member, parent: frame)
         let outcome = withUnsafeMutablePointer(to: &member) { run(node, within: $0) }
-        if outcome == .finished { owner.takeUnretainedValue().memberFinished() }
+        if outcome == .finished { owner._withUnsafeGuaranteedRef { $0.memberFinished() } }
         owner.release()
         return outcome
     }
@@ -95,7 +95,7 @@ extension FIFOQueue {
                     budget -= 1
                     state.add(QueueState.inUseOne, ordering: .sequentiallyConsistent)
                     node.pointee.widthOwner = Unmanaged.passRetained(self)
-                    targetUnretained.takeUnretainedValue().enqueue(node)
+                    targetUnretained._withUnsafeGuaranteedRef { $0.enqueue(node) }
                 }
             }
             if !release(keepDraining: budget > 0) { return .finished }

@@ -24,7 +24,7 @@ extension FIFOQueue {
     func sync<T, E: Error>(exclusive: Bool, _ work: () throws(E) -> T) throws(E) -> T {
         let outer = DrainFrame.current
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }
-        if targetUnretained.takeUnretainedValue().isRoot, tryAcquire(exclusive: exclusive) {
+        if targetUnretained._withUnsafeGuaranteedRef({ $0.isRoot }), tryAcquire(exclusive: exclusive) {
             var frame = DrainFrame(queue: Unmanaged.passUnretained(self), hold: exclusive ? .lock : .member, parent: outer)
             return try withUnsafeMutablePointer(to: &frame) { (frame) throws(E) -> T in
                 DrainFrame.setCurrent(frame)

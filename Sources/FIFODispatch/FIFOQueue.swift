@@ -149,10 +149,10 @@ public final class FIFOQueue: @unchecked Sendable {
     func enqueue(_ node: NodeRef) {
         switch kind {
         case .root:
-            pool.takeUnretainedValue().push(node, to: self)
+            pool._withUnsafeGuaranteedRef { $0.push(node, to: self) }
         case .mainRoot:
             _ = list.push(node)
-            pool.takeUnretainedValue().mainQueueHasWork()
+            pool._withUnsafeGuaranteedRef { $0.mainQueueHasWork() }
         case .serial, .concurrent:
             let priority = node.pointee.priority
             let wasEmpty = list.push(node)
@@ -202,7 +202,7 @@ public final class FIFOQueue: @unchecked Sendable {
         node.pointee.kind = .token
         node.pointee.priority = max(band, priority)
         node.pointee.drain = Unmanaged.passRetained(self)
-        targetUnretained.takeUnretainedValue().enqueue(node)
+        targetUnretained._withUnsafeGuaranteedRef { $0.enqueue(node) }
     }
 
     // MARK: draining

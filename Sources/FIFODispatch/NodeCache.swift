@@ -44,7 +44,7 @@ final class NodeCache: @unchecked Sendable {
     @inlinable
     static func allocate() -> NodeRef {
         let home = current
-        return home.takeUnretainedValue().take(home: home)
+        return home._withUnsafeGuaranteedRef { $0.take(home: home) }
     }
 
     @usableFromInline
@@ -72,9 +72,9 @@ final class NodeCache: @unchecked Sendable {
     static func recycle(_ node: NodeRef) {
         let home = node.pointee.home
         if let raw = rb_fifo_cache(), raw == home.toOpaque() {
-            home.takeUnretainedValue().keepLocally(node)
+            home._withUnsafeGuaranteedRef { $0.keepLocally(node) }
         } else {
-            home.takeUnretainedValue().pushRemote(node)
+            home._withUnsafeGuaranteedRef { $0.pushRemote(node) }
         }
     }
 
