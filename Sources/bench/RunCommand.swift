@@ -117,9 +117,12 @@ struct RunCommand: ParsableCommand {
         print("bench: \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
         let spin = calibration[SpinCalibration.name].map { "\(($0 * 100).rounded() / 100)" } ?? "?"
         print("bench: body costs use \(spin) ns per spin round, measured once for every case of this run")
+        // The commit is read before the run: a commit made while it runs (a long run invites one)
+        // must not be recorded as what was measured.
+        let commit = Self.gitCommit()
         let results = try await runner.run(plan, journal: journal, progress: progress.report)
 
-        let environment = RunEnvironment.capture(gitCommit: Self.gitCommit())
+        let environment = RunEnvironment.capture(gitCommit: commit)
         var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: results), suite: suite, repetitions: repetitionsPerCase,
                              sampleTimeNanoseconds: Int64(sampleMilliseconds) * 1_000_000, cases: results)
         run.calibration = calibration
