@@ -21,13 +21,11 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
     public let workers: Int
     /// The queue `dispatchMain` serves (serial; targets a root no worker serves).
     public let mainQueue: FIFOQueue
-    private let defaultRoot: FIFOQueue
 
     public init(workers: Int) {
         self.workers = resolvedWorkerCount(workers)
         pool = WorkerPool(width: self.workers)
-        mainQueue = FIFOQueue(label: "fifo-dispatch.main", kind: .serial, qos: nil, target: pool.mainRoot, pool: pool, band: .high)
-        defaultRoot = pool.root(.default)
+        mainQueue = FIFOQueue(label: "fifo-dispatch.main", kind: .serial, qos: nil, target: pool.mainRoot, pool: pool)
     }
 
     deinit { shutdown() }
@@ -68,7 +66,7 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
     /// A new queue: serial unless `concurrent`; running through `target` (default: the global
     /// queue of its `qos`, or of `.default`).
     public func makeQueue(label: String, concurrent: Bool = false, qos: Priority? = nil, target: FIFOQueue? = nil) -> FIFOQueue {
-        FIFOQueue(label: label, kind: concurrent ? .concurrent : .serial, qos: qos, target: target, pool: pool, band: qos ?? .default)
+        FIFOQueue(label: label, kind: concurrent ? .concurrent : .serial, qos: qos, target: target, pool: pool)
     }
 
     /// The global concurrent queue of a priority band.

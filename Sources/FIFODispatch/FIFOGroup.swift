@@ -24,14 +24,14 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
     private let notificationsPending = Atomic<Bool>(false)
     private let notificationsLock = PThreadMutex()
     private var notifications: [(FIFOQueue, @Sendable () -> Void)] = []
-    private let pool: Unmanaged<WorkerPool>?
+    private let pool: Unmanaged<WorkerPool>
 
     static let spinRounds = 1_000
     @usableFromInline static let countMask: UInt64 = 0xFFFF_FFFF
     @usableFromInline static let generationOne: UInt64 = 1 << 32
 
-    init(pool: WorkerPool?) {
-        self.pool = pool.map { Unmanaged.passUnretained($0) }
+    init(pool: WorkerPool) {
+        self.pool = Unmanaged.passUnretained(pool)
         word = .allocate(capacity: 1)
         word.initialize(to: Atomic(0))
     }
@@ -103,15 +103,17 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
             if emptiedSinceStart() { return .success }
             rb_fifo_pause()
         }
-        let blocking = pool?.takeUnretainedValue().willBlock() ?? false
-        defer { if blocking { pool?.takeUnretainedValue().didUnblock() } }
-        while true {
-            sleepers.add(1, ordering: .sequentiallyConsistent)
-            let emptied = emptiedSinceStart()
-            let timedOut = !emptied && !Futex.wait(on: generationAddress, expected: generation, until: deadline)
-            sleepers.subtract(1, ordering: .sequentiallyConsistent)
-            if emptied || emptiedSinceStart() { return .success }
-            if timedOut { return .timedOut }
+        return pool._withUnsafeGuaranteedRef { pool in
+            pool.whileBlocking {
+                while true {
+                    sleepers.add(1, ordering: .sequentiallyConsistent)
+                    let emptied = emptiedSinceStart()
+                    let timedOut = !emptied && !Futex.wait(on: generationAddress, expected: generation, until: deadline)
+                    sleepers.subtract(1, ordering: .sequentiallyConsistent)
+                    if emptied || emptiedSinceStart() { return .success }
+                    if timedOut { return .timedOut }
+                }
+            }
         }
     }
 

@@ -100,10 +100,7 @@ extension FIFOQueue {
         node.pointee.priority = .background
         node.pointee.waiter = Unmanaged.passRetained(waiter)
         enqueue(node)
-        let pool = self.pool.takeUnretainedValue()
-        let blocking = pool.willBlock()
-        waiter.waitForTurn()
-        if blocking { pool.didUnblock() }
+        pool._withUnsafeGuaranteedRef { $0.whileBlocking { waiter.waitForTurn() } }
         return waiter.holds
     }
 

@@ -37,15 +37,17 @@ public final class FIFOQueue: @unchecked Sendable {
     private var storedContext: UnsafeMutableRawPointer?
     private var finalizer: (@Sendable (UnsafeMutableRawPointer?) -> Void)?
 
-    init(label: String, kind: Kind, qos: Priority?, target: FIFOQueue?, pool: WorkerPool, band: Priority) {
+    /// - Precondition: a root has a `qos` (its band) and no target.
+    init(label: String, kind: Kind, qos: Priority?, target: FIFOQueue?, pool: WorkerPool) {
         self.label = label
         self.kind = kind
         self.qos = qos
         self.pool = Unmanaged.passUnretained(pool)
         switch kind {
         case .root, .mainRoot:
+            precondition(qos != nil && target == nil, "internal error: root queue '\(label)' needs a band and no target")
             poolOwner = nil
-            bandValue = Atomic(band.rawValue)
+            bandValue = Atomic(qos!.rawValue)
         case .serial, .concurrent:
             poolOwner = pool
             let target = target ?? pool.root(qos ?? .default)

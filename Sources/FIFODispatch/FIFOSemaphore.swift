@@ -18,17 +18,17 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     private let wakeups = Futex(0)
     /// Waiters asleep (or about to be) in the kernel: a signal skips the futex call when zero.
     private let sleepers = Atomic<Int>(0)
-    private let pool: Unmanaged<WorkerPool>?
+    private let pool: Unmanaged<WorkerPool>
 
     /// Rounds of polling for a token before sleeping (a hand-off between two threads on two cores
     /// takes well under a microsecond this way; the futex path takes tens).
     static let spinRounds = 1_000
 
     /// - Precondition: `value >= 0`.
-    init(value: Int, pool: WorkerPool?) {
+    init(value: Int, pool: WorkerPool) {
         precondition(value >= 0, "a semaphore starts with zero or more permits, got \(value)")
         self.value = Atomic(value)
-        self.pool = pool.map { Unmanaged.passUnretained($0) }
+        self.pool = Unmanaged.passUnretained(pool)
     }
 
     @inlinable
@@ -59,7 +59,7 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
 
     @usableFromInline
     func postToken() {
-        wakeups.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+        wakeups.word.pointee.add(1, ordering: .sequentiallyConsistent)
         if sleepers.load(ordering: .sequentiallyConsistent) > 0 { wakeups.wake(1) }
     }
 
@@ -70,27 +70,32 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
             if takeToken() { return .success }
             rb_fifo_pause()
         }
-        let blocking = pool?.takeUnretainedValue().willBlock() ?? false
-        defer { if blocking { pool?.takeUnretainedValue().didUnblock() } }
+        return pool._withUnsafeGuaranteedRef { $0.whileBlocking { sleepForToken(until: deadline) } }
+    }
+
+    /// The blocking part of `waitForToken`: sleeps on `wakeups` until a token or the deadline.
+    private func sleepForToken(until deadline: Deadline) -> WaitResult {
+        var deadline = deadline
         while true {
             if takeToken() { return .success }
             sleepers.add(1, ordering: .sequentiallyConsistent)
-            let seen = wakeups.atomic.pointee.load(ordering: .sequentiallyConsistent)
+            let seen = wakeups.word.pointee.load(ordering: .sequentiallyConsistent)
             let woken = seen != 0 || wakeups.wait(expected: 0, until: deadline)
             sleepers.subtract(1, ordering: .sequentiallyConsistent)
             if !woken, !takeToken() {
                 if giveUpPlace() { return .timedOut }
                 // A signal counted this waiter before it could leave: its token is coming.
-                return waitForToken(until: .never)
+                deadline = .never
+                continue
             }
             if !woken { return .success }
         }
     }
 
     private func takeToken() -> Bool {
-        var tokens = wakeups.atomic.pointee.load(ordering: .relaxed)
+        var tokens = wakeups.word.pointee.load(ordering: .relaxed)
         while tokens > 0 {
-            let (done, current) = wakeups.atomic.pointee.compareExchange(
+            let (done, current) = wakeups.word.pointee.compareExchange(
                 expected: tokens, desired: tokens - 1, ordering: .acquiringAndReleasing)
             if done { return true }
             tokens = current

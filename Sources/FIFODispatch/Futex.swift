@@ -25,9 +25,6 @@ final class Futex: @unchecked Sendable {
         word.deallocate()
     }
 
-    @inlinable
-    var atomic: UnsafeMutablePointer<Atomic<UInt32>> { word }
-
     private var address: UnsafeMutablePointer<UInt32> {
         UnsafeMutableRawPointer(word).assumingMemoryBound(to: UInt32.self)
     }
@@ -72,11 +69,6 @@ public struct Deadline: Sendable, Equatable {
     /// `timeout` from now on the wall clock (CLOCK_REALTIME).
     public static func wallClock(after timeout: Duration) -> Deadline {
         Deadline(nanoseconds: Self.clamped(now(CLOCK_REALTIME), plus: timeout), isWallClock: true)
-    }
-
-    /// A point on the wall clock, in nanoseconds since the Unix epoch.
-    public static func wallClock(nanosecondsSinceEpoch: Int64) -> Deadline {
-        Deadline(nanoseconds: max(0, nanosecondsSinceEpoch), isWallClock: true)
     }
 
     var isNever: Bool { nanoseconds < 0 }

@@ -27,15 +27,15 @@ final class SyncWaiter: @unchecked Sendable {
         }
         // releasing: `holds` (and every write of the blocks before this one) is visible to the
         // waiter that reads 1 with acquire.
-        turn.atomic.pointee.store(1, ordering: .releasing)
+        turn.word.pointee.store(1, ordering: .releasing)
         turn.wake()
     }
 
     /// Blocks until `handOff`.
     @usableFromInline
     func waitForTurn() {
-        for _ in 0..<Self.spinRounds where turn.atomic.pointee.load(ordering: .acquiring) == 1 { return }
-        while turn.atomic.pointee.load(ordering: .acquiring) == 0 {
+        for _ in 0..<Self.spinRounds where turn.word.pointee.load(ordering: .acquiring) == 1 { return }
+        while turn.word.pointee.load(ordering: .acquiring) == 0 {
             _ = turn.wait(expected: 0)
         }
     }

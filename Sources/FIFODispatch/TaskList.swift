@@ -27,10 +27,10 @@ final class TaskList: @unchecked Sendable {
     @inlinable
     func push(_ node: NodeRef) -> Bool {
         node.pointee.next.store(0, ordering: .relaxed)
-        // acquiringAndReleasing: release publishes the node's fields to the owner that pops it;
-        // the acquire half orders this exchange before the wake-up the pusher may do next. It must
-        // also stay ordered before the pusher's read of the queue's state (sequentially consistent
-        // there), which is what makes "pushed but nobody woke the queue" impossible.
+        // Sequentially consistent: its release half publishes the node's fields to the owner that
+        // pops it, and it must stay ordered before the pusher's later read of the queue's state
+        // word (or of the pool's idle count), which is what makes "pushed but nobody woke the
+        // queue" impossible.
         let previous = tail.exchange(node.address, ordering: .sequentiallyConsistent)
         if previous == 0 {
             head.store(node.address, ordering: .releasing)

@@ -46,9 +46,9 @@ final class WorkerPool: @unchecked Sendable {
     init(width: Int) {
         self.width = width
         roots = Priority.allCases.map {
-            FIFOQueue(label: "fifo-dispatch.root.\($0)", kind: .root, qos: $0, target: nil, pool: self, band: $0)
+            FIFOQueue(label: "fifo-dispatch.root.\($0)", kind: .root, qos: $0, target: nil, pool: self)
         }
-        mainRoot = FIFOQueue(label: "fifo-dispatch.main-root", kind: .mainRoot, qos: .high, target: nil, pool: self, band: .high)
+        mainRoot = FIFOQueue(label: "fifo-dispatch.main-root", kind: .mainRoot, qos: .high, target: nil, pool: self)
         for _ in 0..<width { startThread() }
     }
 
@@ -69,7 +69,7 @@ final class WorkerPool: @unchecked Sendable {
     @usableFromInline
     func notify() {
         if idle.load(ordering: .sequentiallyConsistent) > 0 {
-            epoch.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+            epoch.word.pointee.add(1, ordering: .sequentiallyConsistent)
             epoch.wake(1)
         }
     }
@@ -109,7 +109,7 @@ final class WorkerPool: @unchecked Sendable {
             }
             if spinForWork() { continue }
             if stopping.load(ordering: .sequentiallyConsistent), !hasWork { return }
-            let seen = epoch.atomic.pointee.load(ordering: .sequentiallyConsistent)
+            let seen = epoch.word.pointee.load(ordering: .sequentiallyConsistent)
             idle.add(1, ordering: .sequentiallyConsistent)
             if hasWork || stopping.load(ordering: .sequentiallyConsistent) {
                 idle.subtract(1, ordering: .sequentiallyConsistent)
@@ -165,10 +165,17 @@ final class WorkerPool: @unchecked Sendable {
         blocked.subtract(1, ordering: .sequentiallyConsistent)
     }
 
+    /// Runs `wait`, a wait that may block the calling thread, between `willBlock` and `didUnblock`.
+    func whileBlocking<T>(_ wait: () -> T) -> T {
+        let blocking = willBlock()
+        defer { if blocking { didUnblock() } }
+        return wait()
+    }
+
     /// The pool's counters and which roots hold work, for diagnosing a stuck run.
     var debugState: String {
         let nonEmpty = roots.filter { !$0.list.isEmpty }.map(\.label)
-        return "threads \(threads.load(ordering: .relaxed)) idle \(idle.load(ordering: .relaxed)) blocked \(blocked.load(ordering: .relaxed)) epoch \(epoch.atomic.pointee.load(ordering: .relaxed)) roots with work: \(nonEmpty)"
+        return "threads \(threads.load(ordering: .relaxed)) idle \(idle.load(ordering: .relaxed)) blocked \(blocked.load(ordering: .relaxed)) epoch \(epoch.word.pointee.load(ordering: .relaxed)) roots with work: \(nonEmpty)"
     }
 
     /// Threads alive now (workers and spares), for tests.
@@ -188,7 +195,7 @@ final class WorkerPool: @unchecked Sendable {
 
     @usableFromInline
     func mainQueueHasWork() {
-        mainEpoch.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+        mainEpoch.word.pointee.add(1, ordering: .sequentiallyConsistent)
         mainEpoch.wakeAll()
     }
 
@@ -204,7 +211,7 @@ final class WorkerPool: @unchecked Sendable {
                 DrainFrame.setCurrent(nil)
             }
             if deadline.hasPassed { return }
-            let seen = mainEpoch.atomic.pointee.load(ordering: .sequentiallyConsistent)
+            let seen = mainEpoch.word.pointee.load(ordering: .sequentiallyConsistent)
             if !mainRoot.list.isEmpty { continue }
             if !mainEpoch.wait(expected: seen, until: deadline) { return }
         }
@@ -224,7 +231,7 @@ final class WorkerPool: @unchecked Sendable {
         guard first else { return }
         stopping.store(true, ordering: .sequentiallyConsistent)
         while true {
-            epoch.atomic.pointee.add(1, ordering: .sequentiallyConsistent)
+            epoch.word.pointee.add(1, ordering: .sequentiallyConsistent)
             epoch.wakeAll()
             let batch = handlesLock.withLock { () -> [PThread] in
                 defer { handles.removeAll() }

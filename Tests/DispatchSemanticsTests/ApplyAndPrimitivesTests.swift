@@ -28,7 +28,7 @@ struct ApplyAndPrimitivesTests {
     @Test("apply on a serial queue runs in order on the caller", arguments: Implementation.allCases)
     func applySerial(_ implementation: Implementation) throws {
         with(implementation) { api in
-            let caller = currentThread()
+            let caller = pthread_self()
             var order: [Int] = [], allOnCaller = true
             api.apply(on: api.makeQueue("test.serial-apply"), iterations: 1_000, stride: .fixed(1)) { index in
                 order.append(index)

@@ -40,7 +40,7 @@ struct MainQueueTests {
     func boundedDrain() throws {
         let api = FIFOAPI(workers: 2)
         defer { api.shutdown() }
-        let caller = currentThread()
+        let caller = pthread_self()
         let ran = Recorder<Bool>()
         for _ in 0..<100 { api.async(api.mainQueue) { ran.append(isCurrent(caller)) } }
         #expect(ran.count == 0, "main-queue blocks ran before anyone served the main queue")

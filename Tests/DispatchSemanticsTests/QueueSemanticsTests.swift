@@ -106,7 +106,7 @@ struct QueueSemanticsTests {
             let serial = api.makeQueue("test.sync"), concurrent = api.makeQueue("test.sync.c", concurrent: true)
             let ran = Atomic<Int>(0)
             for _ in 0..<100 { api.async(serial) { spin(10); ran.add(1, ordering: .relaxed) } }
-            let caller = currentThread()
+            let caller = pthread_self()
             var onCaller = false, seen = 0
             api.sync(serial) { onCaller = isCurrent(caller); seen = ran.load(ordering: .relaxed) }
             #expect(onCaller)

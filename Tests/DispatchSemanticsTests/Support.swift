@@ -102,8 +102,5 @@ func eventually(timeout: Duration = patience, _ condition: () -> Bool) -> Bool {
     return true
 }
 
-/// The calling thread's identity.
-func currentThread() -> pthread_t { pthread_self() }
-
 /// True when called on `thread`.
 func isCurrent(_ thread: pthread_t) -> Bool { pthread_equal(thread, pthread_self()) != 0 }
