@@ -81,6 +81,11 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),  // FilePath, on Linux
             ]
         ),
+        // The regression gate's decisions: thresholds, tests of change, Holm's correction.
+        .target(
+            name: "Gate",
+            dependencies: ["Harness"]
+        ),
         .target(
             name: "Claims",
             dependencies: ["Harness"]
@@ -101,7 +106,7 @@ let package = Package(
         .target(name: "Charts"),
         .target(
             name: "Reports",
-            dependencies: ["Harness", "Claims", "Charts"]
+            dependencies: ["Harness", "Claims", "Charts", "Gate"]
         ),
         .target(
             name: "Backends",
@@ -110,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,6 +147,10 @@ let package = Package(
         .testTarget(
             name: "ReportsTests",
             dependencies: ["Reports", "Charts", "Harness"]
+        ),
+        .testTarget(
+            name: "GateTests",
+            dependencies: ["Gate", "Harness"]
         ),
         .testTarget(
             name: "HarnessTests",

@@ -1,0 +1,194 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+import Harness
+
+/// Every case and metric of a base run set against a new run: the change, its interval, whether
+/// it is significant once corrected for the number of comparisons, and the verdict.
+///
+/// The rule, per case and metric (docs/regression-gate.md):
+/// 1. One value per process on each side (`ProcessValues`); at least 2 per side (2 pairs when
+///    paired), or the row is not comparable.
+/// 2. Welch's t (unpaired) or the paired t on the logarithms (`ChangeEstimate`) gives a p-value;
+///    Holm's correction over every tested row of the table adjusts it.
+/// 3. Adjusted p ≥ α: no change. |change| < minimum effect: no change. Faster: improvement.
+///    Slower: a regression only beyond both the relative and the absolute limit.
+public struct Comparison: Sendable {
+    public enum Pairing: String, Sendable {
+        /// Two runs made apart (`bench compare`, `bench check`).
+        case unpaired
+        /// Process i of the base ran next to process i of the new run (`bench ab`).
+        case paired
+    }
+
+    public struct Row: Sendable {
+        public let caseID: String
+        public let metric: String
+        public let kind: MetricKind
+        public let limits: ResolvedLimits
+        public let estimate: ChangeEstimate?
+        /// Holm-adjusted p-value; nil when the row was not tested.
+        public let adjustedPValue: Double?
+        public let verdict: ChangeVerdict
+        /// Processes (or pairs) on each side.
+        public let baseCount: Int
+        public let newCount: Int
+    }
+
+    public let pairing: Pairing
+    /// In table order: regressions, improvements, not comparable, no change; then by case and metric.
+    public let rows: [Row]
+    /// How the machines differ, or nil when the fingerprints match.
+    public let machineDifference: String?
+    /// Whether time and event metrics were compared despite `machineDifference`.
+    public let forced: Bool
+    /// Case and metric pairs a thresholds entry with `"compare": false` left out.
+    public let excluded: Int
+    /// Case and metric pairs neither run measured (e.g. cycles without a PMU): not listed.
+    public let unmeasured: Int
+
+    public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
+    public func count(_ name: String) -> Int { rows.filter { $0.verdict.name == name }.count }
+
+    public struct Problem: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// - Throws: `Problem` when the two runs have no case in common.
+    public init(base: RunResults, new: RunResults, thresholds: Thresholds = Thresholds(), pairing: Pairing = .unpaired,
+                force: Bool = false) throws(Problem) {
+        let baseCases = Dictionary(base.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let newCases = Dictionary(new.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let common = base.cases.map(\.benchmarkCase.id).filter { newCases[$0] != nil }
+        guard !common.isEmpty else {
+            throw Problem(description: "the two runs have no case in common (\(base.cases.count) cases in the base, \(new.cases.count) in the new run)")
+        }
+        let difference = MachineFingerprint(base.environment).differences(from: MachineFingerprint(new.environment))
+        self.pairing = pairing
+        machineDifference = difference
+        forced = force
+
+        struct Pending { let caseID, metric: String; let limits: ResolvedLimits; let estimate: ChangeEstimate?
+                         let verdict: ChangeVerdict?; let baseCount, newCount: Int }
+        var pending: [Pending] = []
+        var excluded = 0, unmeasured = 0
+        for id in base.cases.map(\.benchmarkCase.id) where newCases[id] == nil {
+            let limits = thresholds.limits(caseID: id, workload: baseCases[id]!.benchmarkCase.workload, metric: MetricKind.nanosecondsPerOperation)
+            pending.append(Pending(caseID: id, metric: "all", limits: limits, estimate: nil,
+                                   verdict: .notComparable("only in the base run"), baseCount: baseCases[id]!.records.count, newCount: 0))
+        }
+        for id in new.cases.map(\.benchmarkCase.id) where baseCases[id] == nil {
+            let limits = thresholds.limits(caseID: id, workload: newCases[id]!.benchmarkCase.workload, metric: MetricKind.nanosecondsPerOperation)
+            pending.append(Pending(caseID: id, metric: "all", limits: limits, estimate: nil,
+                                   verdict: .notComparable("only in the new run"), baseCount: 0, newCount: newCases[id]!.records.count))
+        }
+        for id in common {
+            let baseCase = baseCases[id]!, newCase = newCases[id]!
+            let workload = baseCase.benchmarkCase.workload
+            let metrics = ProcessValues.metrics(of: baseCase) + ProcessValues.metrics(of: newCase).filter { !ProcessValues.metrics(of: baseCase).contains($0) }
+            for metric in metrics {
+                let limits = thresholds.limits(caseID: id, workload: workload, metric: metric)
+                guard limits.compare else { excluded += 1; continue }
+                let baseValues = ProcessValues(baseCase, metric: metric), newValues = ProcessValues(newCase, metric: metric)
+                func row(_ verdict: ChangeVerdict?, _ estimate: ChangeEstimate? = nil) -> Pending {
+                    Pending(caseID: id, metric: metric, limits: limits, estimate: estimate, verdict: verdict,
+                            baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count)
+                }
+                if let reason = baseCase.notApplicable ?? newCase.notApplicable {
+                    if metric == MetricKind.nanosecondsPerOperation { pending.append(row(.notComparable("not applicable: \(reason)"))) }
+                    continue
+                }
+                if baseValues.byRepetition.isEmpty && newValues.byRepetition.isEmpty {
+                    if metric == MetricKind.nanosecondsPerOperation {
+                        pending.append(row(.notComparable("no process finished in either run: \(baseCase.failures.first ?? newCase.failures.first ?? "no record")")))
+                    } else {
+                        unmeasured += 1
+                    }
+                    continue
+                }
+                if let difference, MetricKind.of(metric).dependsOnMachine, !force {
+                    pending.append(row(.notComparable("measured on another machine (\(difference)); --force compares anyway")))
+                    continue
+                }
+                if baseValues.byRepetition.isEmpty || newValues.byRepetition.isEmpty {
+                    let (side, values, result) = baseValues.byRepetition.isEmpty ? ("base", baseValues, baseCase) : ("new run", newValues, newCase)
+                    pending.append(row(.notComparable("no value in the \(side): \(values.unavailable ?? result.failures.first ?? "no process finished")")))
+                    continue
+                }
+                let estimate: ChangeEstimate? = switch pairing {
+                case .unpaired: ChangeEstimate.unpaired(base: baseValues.values, new: newValues.values)
+                case .paired: ChangeEstimate.paired(base: baseValues.byRepetition, new: newValues.byRepetition)
+                }
+                guard let estimate else {
+                    let need = pairing == .paired ? "2 pairs of processes" : "2 processes on each side"
+                    pending.append(row(.notComparable("a test needs at least \(need); base has \(baseValues.byRepetition.count), new has \(newValues.byRepetition.count)")))
+                    continue
+                }
+                pending.append(row(nil, estimate))
+            }
+        }
+        let tested = pending.indices.filter { pending[$0].verdict == nil }
+        let adjusted = HolmCorrection.adjust(tested.map { pending[$0].estimate!.pValue })
+        var adjustedByIndex: [Int: Double] = [:]
+        for (position, index) in tested.enumerated() { adjustedByIndex[index] = adjusted[position] }
+
+        rows = pending.indices.map { index in
+            let item = pending[index]
+            let adjustedP = adjustedByIndex[index]
+            let verdict = item.verdict ?? Self.decide(item.estimate!, adjustedPValue: adjustedP!, limits: item.limits, metric: item.metric)
+            return Row(caseID: item.caseID, metric: item.metric, kind: MetricKind.of(item.metric), limits: item.limits,
+                       estimate: item.estimate, adjustedPValue: adjustedP, verdict: verdict,
+                       baseCount: item.baseCount, newCount: item.newCount)
+        }.sorted { ($0.verdict.order, $0.caseID, $0.metric) < ($1.verdict.order, $1.caseID, $1.metric) }
+        self.excluded = excluded
+        self.unmeasured = unmeasured
+    }
+
+    /// The decision rule's step 3, for one tested row.
+    public static func decide(_ estimate: ChangeEstimate, adjustedPValue: Double, limits: ResolvedLimits, metric: String) -> ChangeVerdict {
+        guard adjustedPValue < limits.significanceLevel else {
+            return .noChange("not significant: adjusted p = \(Self.format(adjustedPValue)) ≥ α = \(Self.format(limits.significanceLevel))")
+        }
+        let relative = estimate.relativeChange ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
+        guard abs(relative) >= limits.minimumEffect else {
+            return .noChange("below the minimum effect: \(percent(relative)) within ±\(percent(limits.minimumEffect))")
+        }
+        guard relative > 0 else { return .improvement }
+        let unit = MetricKind.unit(of: metric)
+        if relative <= limits.maximumRelativeRegression {
+            return .noChange("within the limit: \(percent(relative)) ≤ \(percent(limits.maximumRelativeRegression))")
+        }
+        if estimate.absoluteChange <= limits.maximumAbsoluteRegression {
+            return .noChange("within the limit: +\(format(estimate.absoluteChange)) \(unit) ≤ \(format(limits.maximumAbsoluteRegression)) \(unit)")
+        }
+        return .regression
+    }
+
+    /// "+12.3%", "−4.0%", "+∞".
+    public static func percent(_ fraction: Double) -> String {
+        guard fraction.isFinite else { return fraction > 0 ? "+∞" : "−∞" }
+        let tenths = (fraction * 1000).rounded() / 10
+        return (tenths > 0 ? "+" : tenths < 0 ? "−" : "±") + "\(abs(tenths))%"
+    }
+
+    /// Three significant figures, exponent form below 0.001.
+    public static func format(_ value: Double) -> String {
+        guard value.isFinite, value != 0 else { return value == 0 ? "0" : "\(value)" }
+        let magnitude = abs(value)
+        if magnitude < 0.001 {
+            let exponent = Int((log10(magnitude)).rounded(.down))
+            let mantissa = (value / pow(10, Double(exponent)) * 100).rounded() / 100
+            return "\(mantissa)e\(exponent)"
+        }
+        if magnitude >= 100 { return "\(Int(value.rounded()))" }
+        let digits = 2 - Int(log10(magnitude).rounded(.down))
+        let factor = pow(10, Double(digits))
+        var text = "\((value * factor).rounded() / factor)"
+        if text.contains("."), !text.contains("e") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        return text
+    }
+}

@@ -1,0 +1,43 @@
+/// What a metric's changes mean, which decides its default thresholds and whether two machines'
+/// figures can be compared at all.
+public enum MetricKind: String, Sendable, Codable, CaseIterable {
+    /// Time per operation (the samples' ns/op, task-clock, CPU time, cycles): loose defaults, and
+    /// meaningless across machines.
+    case time
+    /// Counts that do not depend on timing: allocations and bytes allocated per operation, and
+    /// instructions where a PMU exists. Tight defaults; comparable across machines.
+    case count
+    /// Events whose number follows the scheduling and so the timing (context switches, migrations,
+    /// page faults, system calls, cache and branch misses): the loosest defaults, and compared only
+    /// on the same machine.
+    case event
+
+    /// The samples' own metric: the median ns per operation of each process.
+    public static let nanosecondsPerOperation = "ns-per-op"
+
+    /// The kind of a metric by name; a metric this bench does not know is treated as an event
+    /// (loose, same machine only), never as a tight count.
+    public static func of(_ metric: String) -> MetricKind {
+        switch metric {
+        case nanosecondsPerOperation, "task-clock", "cycles", "rusage.user-cpu-ns", "rusage.system-cpu-ns":
+            .time
+        case "jemalloc.arena-requests", "jemalloc.thread-allocated-bytes", "instructions":
+            .count
+        default:
+            .event
+        }
+    }
+
+    /// Whether figures from two different machines say anything about a code change.
+    public var dependsOnMachine: Bool { self != .count }
+
+    /// The unit an absolute threshold is written in, per operation.
+    public static func unit(of metric: String) -> String {
+        switch metric {
+        case nanosecondsPerOperation, "task-clock", "rusage.user-cpu-ns", "rusage.system-cpu-ns": "ns"
+        case "jemalloc.thread-allocated-bytes": "bytes"
+        case "jemalloc.arena-requests": "allocations"
+        default: "per op"
+        }
+    }
+}

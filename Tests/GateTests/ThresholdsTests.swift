@@ -1,0 +1,62 @@
+import Gate
+import Testing
+
+@Suite struct ThresholdsTests {
+    @Test func layersBuiltInThenDefaultsThenOverridesInOrder() throws {
+        let thresholds = try Thresholds.parse("""
+            {
+              "schema": 1,
+              "description": "test",
+              "defaults": {"time": {"maximumRelativeRegression": 0.1}, "count": {"compare": false}},
+              "overrides": [
+                {"workload": "queue-vs-lock", "maximumRelativeRegression": 0.2},
+                {"case": "threads=4", "metric": "ns-per-op", "maximumRelativeRegression": 0.3, "significanceLevel": 0.05}
+              ]
+            }
+            """)
+        let plain = thresholds.limits(caseID: "spin/none/rounds=0/system", workload: "spin", metric: "ns-per-op")
+        #expect(plain.maximumRelativeRegression == 0.1)
+        #expect(plain.minimumEffect == Thresholds.builtIn[.time]!.minimumEffect)
+        let queue = thresholds.limits(caseID: "queue-vs-lock/x/threads=1/system", workload: "queue-vs-lock", metric: "task-clock")
+        #expect(queue.maximumRelativeRegression == 0.2)
+        let four = thresholds.limits(caseID: "queue-vs-lock/x/threads=4/system", workload: "queue-vs-lock", metric: "ns-per-op")
+        #expect(four.maximumRelativeRegression == 0.3 && four.significanceLevel == 0.05)
+        #expect(!thresholds.limits(caseID: "a", workload: "a", metric: "jemalloc.arena-requests").compare)
+        #expect(thresholds.limits(caseID: "a", workload: "a", metric: "page-faults") == Thresholds.builtIn[.event]!)
+    }
+
+    @Test func metricKinds() {
+        #expect(MetricKind.of("ns-per-op") == .time)
+        #expect(MetricKind.of("jemalloc.arena-requests") == .count)
+        #expect(MetricKind.of("instructions") == .count)
+        #expect(MetricKind.of("context-switches") == .event)
+        #expect(MetricKind.of("something-new") == .event, "an unknown metric is never treated as a tight count")
+    }
+
+    @Test(arguments: [
+        ("", "not valid JSON"),
+        (#"{"schema": 1, "defaults": {"time": {"minimumEffect": 0.0"#, "not valid JSON"),
+        ("[1, 2]", "wrong type"),
+        (#"{"defaults": {}}"#, "missing field 'schema'"),
+        (#"{"schema": 2}"#, "schema 2; this bench reads thresholds schema 1"),
+        (#"{"schema": "1"}"#, "schema: wrong type"),
+        (#"{"schema": 1, "thresholds": {}}"#, "thresholds: unknown field"),
+        (#"{"schema": 1, "defaults": {"time": {"minimumEfect": 0.1}}}"#, "defaults.time.minimumEfect: unknown field"),
+        (#"{"schema": 1, "defaults": {"latency": {}}}"#, "defaults.latency: unknown metric kind"),
+        (#"{"schema": 1, "defaults": {"time": {"significanceLevel": 1.5}}}"#, "significanceLevel: must be between 0 and 1"),
+        (#"{"schema": 1, "defaults": {"time": {"minimumEffect": -0.1}}}"#, "minimumEffect: must be ≥ 0"),
+        (#"{"schema": 1, "defaults": {"time": {"compare": "no"}}}"#, "compare: wrong type"),
+        (#"{"schema": 1, "overrides": [{"maximumRelativeRegression": 0.1}]}"#, "overrides[0] selects nothing"),
+        (#"{"schema": 1, "overrides": [{"case": "(", "compare": false}]}"#, "overrides[0].case: '(' is not a valid regular expression"),
+        (#"{"schema": 1, "overrides": [{"workload": ""}]}"#, "overrides[0].workload: must not be empty"),
+        (#"{"schema": 1, "overrides": {"workload": "x"}}"#, "overrides: wrong type"),
+    ])
+    func badFilesSayWhatIsWrong(text: String, expected: String) {
+        do {
+            _ = try Thresholds.parse(text)
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect(error.description.contains(expected), "\(text) → \(error.description)")
+        }
+    }
+}
