@@ -4,7 +4,7 @@ import Glibc
 
 /// The file a run appends each finished case to the moment it finishes (one JSON object per
 /// line), flushed to disk, so an interrupted or crashed run keeps every case it completed.
-public final class ResultsJournal {
+public final class ResultsJournal: Sendable {
     public let path: String
     private let descriptor: Int32
 

@@ -43,6 +43,14 @@ public struct RunPlan: Sendable {
         self.repetitions = repetitions
     }
 
+    /// A plan of exactly these cases, in this order (`bench check` re-runs a baseline's cases).
+    public init(cases: [BenchmarkCase], repetitions: Int) throws(PlanError) {
+        guard repetitions >= 1 else { throw .invalid("--repetitions must be at least 1, got \(repetitions)") }
+        guard !cases.isEmpty else { throw .invalid("no case to run") }
+        self.cases = cases
+        self.repetitions = repetitions
+    }
+
     /// Where a pattern stops being valid: just after its longest prefix that still compiles.
     /// Swift's regex errors carry no position; for an unclosed group or class this points at the
     /// opening bracket, for a bad escape at the backslash.

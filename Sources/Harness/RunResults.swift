@@ -14,6 +14,9 @@ public struct RunResults: Sendable, Codable {
     /// "spin-ns-per-round"; absent in files written before it existed.
     public var calibration: [String: Double]?
     public var suite: String
+    /// The `bench` executable whose children measured the cases, when it is not the one that
+    /// wrote the file (`bench ab` writes one file per build); nil otherwise.
+    public var executable: String?
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]

@@ -1,0 +1,84 @@
+import FoundationEssentials
+
+/// Runs one repetition of one case in a child process of a given `bench` executable and says
+/// what came of it: a record checked against the request, a failure with its reason, or "not
+/// applicable here". `Runner` uses it with its own executable; `PairedRunner` with two builds.
+public struct CaseLauncher: Sendable {
+    public let sampler: Sampler
+    /// Wall time after which a child is killed and its repetition recorded as hung.
+    public let deadline: Duration
+    /// Path of libjemalloc.so.2 for LD_PRELOAD, or nil when jemalloc is not installed.
+    public let jemalloc: String?
+    /// CPUs every child is pinned to, or nil.
+    public let cpus: [Int]?
+    /// Handed to every child (`ChildRequest.calibration`).
+    public let calibration: [String: Double]?
+
+    public init(sampler: Sampler, deadline: Duration, jemalloc: String?, cpus: [Int]? = nil, calibration: [String: Double]? = nil) {
+        self.sampler = sampler
+        self.deadline = deadline
+        self.jemalloc = jemalloc
+        self.cpus = cpus
+        self.calibration = calibration
+    }
+
+    public enum Outcome: Sendable, Equatable {
+        case record(CaseRecord)
+        case failed(String)
+        case notApplicable(String)
+
+        /// "ok", or the reason, for progress lines and the journal.
+        public var summary: String {
+            switch self {
+            case .record: "ok"
+            case .failed(let reason): reason
+            case .notApplicable(let reason): "not applicable: \(reason)"
+            }
+        }
+    }
+
+    public func run(_ benchmarkCase: BenchmarkCase, repetition: Int, executable: String) async throws -> Outcome {
+        var environment: [String: String] = [:]
+        if benchmarkCase.allocator == .jemalloc {
+            guard let jemalloc else {
+                return .notApplicable("jemalloc not installed (no libjemalloc.so.2; tools/install-deps.sh installs it)")
+            }
+            environment["LD_PRELOAD"] = jemalloc
+        }
+        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
+                                   calibration: calibration)
+        let outcome = try await ChildProcess.run(executable: executable, arguments: ["case", request.encoded()],
+                                                 environment: environment, deadline: deadline)
+        if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {
+            return .notApplicable(outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
+        }
+        switch ChildVerdict(outcome) {
+        case .failed(let reason):
+            return .failed(reason)
+        case .record(let line):
+            do {
+                let record = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
+                guard record.version == CaseRecord.currentVersion else {
+                    return .failed("unreadable output: record version \(record.version), this bench reads \(CaseRecord.currentVersion)")
+                }
+                guard record.caseID == benchmarkCase.id, record.repetition == repetition else {
+                    return .failed("unreadable output: record is for \(record.caseID) #\(record.repetition), not \(benchmarkCase.id) #\(repetition)")
+                }
+                return .record(record)
+            } catch {
+                return .failed("unreadable output: \(error); last line: \(line.prefix(200))")
+            }
+        }
+    }
+}
+
+extension CaseResult {
+    /// Files a repetition's outcome: the record, the failure, or why the case cannot run here.
+    public mutating func file(_ outcome: CaseLauncher.Outcome) {
+        switch outcome {
+        case .record(let record): records.append(record)
+        case .failed(let reason): failures.append(reason)
+        case .notApplicable(let reason): notApplicable = reason
+        }
+    }
+}

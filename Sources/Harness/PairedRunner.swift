@@ -1,0 +1,44 @@
+/// The parent side of `bench ab`: every case from two builds, A and B, one child process each per
+/// pair, the two processes of a pair run back to back, in the order A B, then B A, A B, B A ...
+/// Whatever drifts during the run (a neighbour's load, thermal state, the page cache) hits both
+/// halves of a pair nearly alike, and the alternating order cancels what is left of a steady
+/// trend; the comparison then works on each pair's ratio (`Comparison.Pairing.paired`).
+public struct PairedRunner: Sendable {
+    public let a: String
+    public let b: String
+    public let launcher: CaseLauncher
+
+    public init(a: String, b: String, launcher: CaseLauncher) {
+        self.a = a
+        self.b = b
+        self.launcher = launcher
+    }
+
+    /// Which build ran first in pair `pair`: A in even pairs, B in odd ones (A B B A A B ...).
+    public static func order(ofPair pair: Int) -> [String] { pair.isMultiple(of: 2) ? ["A", "B"] : ["B", "A"] }
+
+    /// Runs `pairs` pairs of every case. Pairs are the outer loop, so each case's pairs are spread
+    /// over the whole run (as `Runner` spreads repetitions). Process i of A and process i of B both
+    /// record repetition i: that is how the comparison matches them.
+    public func run(_ cases: [BenchmarkCase], pairs: Int, journal: ResultsJournal,
+                    progress: (Runner.Event) -> Void) async throws -> (a: [CaseResult], b: [CaseResult]) {
+        precondition(pairs >= 1)
+        var results = ["A": cases.map { CaseResult(benchmarkCase: $0) }, "B": cases.map { CaseResult(benchmarkCase: $0) }]
+        let total = cases.count * pairs * 2
+        var index = 0
+        for pair in 0..<pairs {
+            for (position, benchmarkCase) in cases.enumerated() {
+                for build in Self.order(ofPair: pair) {
+                    index += 1
+                    let label = "\(benchmarkCase.id) [\(build)]"
+                    progress(.started(index: index, total: total, id: label, repetition: pair))
+                    let outcome = try await launcher.run(benchmarkCase, repetition: pair, executable: build == "A" ? a : b)
+                    results[build]![position].file(outcome)
+                    try journal.append(JournalEntry(benchmarkCase.id, repetition: pair, outcome, build: build).line)
+                    progress(.finished(index: index, total: total, id: label, repetition: pair, outcome: outcome.summary))
+                }
+            }
+        }
+        return (results["A"]!, results["B"]!)
+    }
+}
