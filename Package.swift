@@ -84,7 +84,8 @@ let package = Package(
         // The regression gate's decisions: thresholds, tests of change, Holm's correction.
         .target(
             name: "Gate",
-            dependencies: ["Harness"]
+            dependencies: ["Harness"],
+            exclude: ["README.md"]
         ),
         .target(
             name: "Claims",

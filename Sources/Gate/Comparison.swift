@@ -7,7 +7,7 @@ import Harness
 /// Every case and metric of a base run set against a new run: the change, its interval, whether
 /// it is significant once corrected for the number of comparisons, and the verdict.
 ///
-/// The rule, per case and metric (docs/regression-gate.md):
+/// The rule, per case and metric (Sources/Gate/README.md):
 /// 1. One value per process on each side (`ProcessValues`); at least 2 per side (2 pairs when
 ///    paired), or the row is not comparable.
 /// 2. Welch's t (unpaired) or the paired t on the logarithms (`ChangeEstimate`) gives a p-value;

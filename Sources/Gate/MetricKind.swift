@@ -1,15 +1,19 @@
 /// What a metric's changes mean, which decides its default thresholds and whether two machines'
 /// figures can be compared at all.
 public enum MetricKind: String, Sendable, Codable, CaseIterable {
-    /// Time per operation (the samples' ns/op, task-clock, CPU time, cycles): loose defaults, and
-    /// meaningless across machines.
+    /// Wall time per operation (the samples' ns/op): loose defaults, meaningless across machines.
     case time
+    /// CPU time per operation over all the process's threads (task-clock, user and system CPU
+    /// time, cycles): what a wait that spins instead of sleeping costs. Not compared unless a
+    /// thresholds file turns it on: for a single thread it repeats the wall time, and each extra
+    /// metric compared makes the correction for the number of comparisons stricter.
+    case cpu
     /// Counts that do not depend on timing: allocations and bytes allocated per operation, and
     /// instructions where a PMU exists. Tight defaults; comparable across machines.
     case count
     /// Events whose number follows the scheduling and so the timing (context switches, migrations,
-    /// page faults, system calls, cache and branch misses): the loosest defaults, and compared only
-    /// on the same machine.
+    /// page faults, system calls, cache and branch misses): the loosest defaults, compared only on
+    /// the same machine, and not at all unless a thresholds file turns them on.
     case event
 
     /// The samples' own metric: the median ns per operation of each process.
@@ -19,8 +23,10 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
     /// (loose, same machine only), never as a tight count.
     public static func of(_ metric: String) -> MetricKind {
         switch metric {
-        case nanosecondsPerOperation, "task-clock", "cycles", "rusage.user-cpu-ns", "rusage.system-cpu-ns":
+        case nanosecondsPerOperation:
             .time
+        case "task-clock", "cycles", "rusage.user-cpu-ns", "rusage.system-cpu-ns":
+            .cpu
         case "jemalloc.arena-requests", "jemalloc.thread-allocated-bytes", "instructions":
             .count
         default:
@@ -35,6 +41,7 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
     public static func unit(of metric: String) -> String {
         switch metric {
         case nanosecondsPerOperation, "task-clock", "rusage.user-cpu-ns", "rusage.system-cpu-ns": "ns"
+        case "cycles": "cycles"
         case "jemalloc.thread-allocated-bytes": "bytes"
         case "jemalloc.arena-requests": "allocations"
         default: "per op"

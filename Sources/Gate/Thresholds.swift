@@ -48,7 +48,7 @@ public struct ResolvedLimits: Sendable, Equatable {
 }
 
 /// The thresholds file: defaults per metric kind and overrides per workload, case and metric.
-/// JSON, versioned by `schema`; docs/regression-gate.md documents every field.
+/// JSON, versioned by `schema`; Sources/Gate/README.md documents every field.
 public struct Thresholds: Sendable, Equatable {
     public static let currentSchema = 1
 
@@ -56,16 +56,25 @@ public struct Thresholds: Sendable, Equatable {
     public var overrides: [Override]
 
     /// Built in, and what a file's fields are laid over. Times are loose (this machine's noise
-    /// between processes is a few percent); counts that do not depend on timing are tight (one
-    /// allocation more per operation is a regression however fast the machine); timing-driven
-    /// events are loosest.
+    /// between processes is several percent); counts that do not depend on timing are tight (one
+    /// allocation more per operation is a regression however fast the machine); CPU time and
+    /// timing-driven events are not compared unless a file turns them on (`"compare": true`).
     public static let builtIn: [MetricKind: ResolvedLimits] = [
         .time: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.03, maximumRelativeRegression: 0.05,
                               maximumAbsoluteRegression: 0.25, compare: true),
         .count: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.01, maximumRelativeRegression: 0.01,
                                maximumAbsoluteRegression: 0.05, compare: true),
+        .cpu: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.03, maximumRelativeRegression: 0.05,
+                             maximumAbsoluteRegression: 0.25, compare: false),
         .event: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.10, maximumRelativeRegression: 0.25,
-                               maximumAbsoluteRegression: 0.1, compare: true),
+                               maximumAbsoluteRegression: 0.1, compare: false),
+    ]
+
+    /// Built-in limits for one metric whose unit makes its kind's absolute limit meaningless:
+    /// 0.05 bytes per operation would flag any noise, so bytes get 16 (a small allocation).
+    /// Applied after the kind's built-in limits and before anything from a file.
+    public static let builtInOverrides: [Override] = [
+        Override(metric: "jemalloc.thread-allocated-bytes", limits: Limits(maximumAbsoluteRegression: 16)),
     ]
 
     public init(defaults: [MetricKind: Limits] = [:], overrides: [Override] = []) {
@@ -74,13 +83,17 @@ public struct Thresholds: Sendable, Equatable {
     }
 
     /// The limits for `metric` of the case `caseID` (of `workload`): the kind's built-in limits,
-    /// then the file's defaults for the kind, then every matching override in file order.
+    /// the built-in overrides, then the file's defaults for the kind, then every matching override
+    /// in file order.
     public func limits(caseID: String, workload: String, metric: String) -> ResolvedLimits {
         let kind = MetricKind.of(metric)
         let builtIn = Self.builtIn[kind]!
         var limits = Limits(significanceLevel: builtIn.significanceLevel, minimumEffect: builtIn.minimumEffect,
                             maximumRelativeRegression: builtIn.maximumRelativeRegression,
                             maximumAbsoluteRegression: builtIn.maximumAbsoluteRegression, compare: builtIn.compare)
+        for override in Self.builtInOverrides where override.matches(caseID: caseID, workload: workload, metric: metric) {
+            limits = limits.overridden(by: override.limits)
+        }
         if let fileDefaults = defaults[kind] { limits = limits.overridden(by: fileDefaults) }
         for override in overrides where override.matches(caseID: caseID, workload: workload, metric: metric) {
             limits = limits.overridden(by: override.limits)
@@ -97,7 +110,7 @@ public struct Thresholds: Sendable, Equatable {
         public var workload: String?
         /// A regular expression searched for in the case id.
         public var casePattern: String?
-        /// A metric name ("ns-per-op", "jemalloc.arena-requests") or a kind ("time", "count", "event").
+        /// A metric name ("ns-per-op", "jemalloc.arena-requests") or a kind ("time", "cpu", "count", "event").
         public var metric: String?
         public var limits: Limits
 

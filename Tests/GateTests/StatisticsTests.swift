@@ -1,8 +1,9 @@
 import Gate
 import Testing
 
-/// The gate's arithmetic against scipy 1.17 (the values in the comments were computed with
-/// scipy.stats.t, ttest_ind(equal_var=False) and ttest_rel on the same numbers).
+/// The gate's arithmetic against scipy 1.17: scipy.stats.t, ttest_ind(equal_var=False, trim=0.2)
+/// (Yuen–Welch), ttest_rel, and the one-sample Yuen test written out from Wilcox's formulas (the
+/// same as scipy's trimmed test, which has no one-sample form), on the same numbers.
 @Suite struct StatisticsTests {
     @Test(arguments: [
         (0.0, 3.0, 1.0), (1.0, 1.0, 0.5), (2.0, 2.0, 0.18350341907227397), (2.776445105, 4.0, 0.05000000001011946),
@@ -30,14 +31,35 @@ import Testing
         #expect(HolmCorrection.adjust([]) == [])
     }
 
-    @Test func welchOnLogarithmsMatchesScipy() throws {
+    @Test func yuenWelchOnLogarithmsMatchesScipy() throws {
+        // Five a side: one value trimmed from each end.
         let estimate = try #require(ChangeEstimate.unpaired(base: [100, 102, 99, 101, 100.5], new: [110, 111.5, 109, 112, 110.2]))
         #expect(estimate.scale == .ratio)
-        #expect(abs(estimate.pValue - 7.983555712946691e-07) < 1e-12)
-        #expect(abs(estimate.degreesOfFreedom - 7.997294705494003) < 1e-9)
-        #expect(abs(estimate.relativeChange! - 0.09990245944154269) < 1e-12)
-        #expect(abs(estimate.relativeInterval!.lower - 0.08235762681367086) < 1e-9)
-        #expect(abs(estimate.relativeInterval!.upper - 0.11773169081555374) < 1e-9)
+        #expect(abs(estimate.pValue - 0.0003435730816839495) < 1e-12)
+        #expect(abs(estimate.degreesOfFreedom - 3.5755755729183285) < 1e-9)
+        #expect(abs(estimate.relativeChange! - 0.10015506827469767) < 1e-12)
+        #expect(abs(estimate.relativeInterval!.lower - 0.07766064223126765) < 1e-9)
+        #expect(abs(estimate.relativeInterval!.upper - 0.12311902914495007) < 1e-9)
+    }
+
+    @Test func welchWhenTooFewToTrim() throws {
+        // Three a side: nothing trimmed, Welch's test exactly (scipy: p 0.0014359, ν 3.7119).
+        let estimate = try #require(ChangeEstimate.unpaired(base: [100, 102, 99], new: [110, 111.5, 109]))
+        #expect(abs(estimate.pValue - 0.0014359065270979233) < 1e-12, "\(estimate.pValue)")
+        #expect(abs(estimate.degreesOfFreedom - 3.711907145449294) < 1e-9, "\(estimate.degreesOfFreedom)")
+    }
+
+    @Test func pairedYuenIgnoresPairsWithAProcessInASlowPhase() throws {
+        // Ten pairs, every one +10% but two: a B process in a slow phase (×1.5) and an A process
+        // in one (B reads 0.7 of its partner). The plain paired t gives p = 0.16 here.
+        let base: [Int: Double] = Dictionary(uniqueKeysWithValues: [100.0, 104, 98, 101, 103, 99, 100, 102, 97, 101].enumerated().map { ($0, $1) })
+        let new: [Int: Double] = Dictionary(uniqueKeysWithValues: [110.0, 114.5, 108, 111, 113, 109, 150, 112, 70, 111].enumerated().map { ($0, $1) })
+        let estimate = try #require(ChangeEstimate.paired(base: base, new: new))
+        #expect(abs(estimate.pValue - 3.157596509825604e-10) / 3.157596509825604e-10 < 1e-6, "\(estimate.pValue)")
+        #expect(estimate.degreesOfFreedom == 5)
+        #expect(abs(estimate.relativeChange! - 0.09967123785025021) < 1e-12)
+        #expect(abs(estimate.relativeInterval!.lower - 0.09779643812233842) < 1e-9)
+        #expect(abs(estimate.relativeInterval!.upper - 0.10154923933205529) < 1e-9)
     }
 
     @Test func pairedOnLogRatiosMatchesScipy() throws {

@@ -23,12 +23,15 @@ import Testing
         #expect(four.maximumRelativeRegression == 0.3 && four.significanceLevel == 0.05)
         #expect(!thresholds.limits(caseID: "a", workload: "a", metric: "jemalloc.arena-requests").compare)
         #expect(thresholds.limits(caseID: "a", workload: "a", metric: "page-faults") == Thresholds.builtIn[.event]!)
+        #expect(thresholds.limits(caseID: "a", workload: "a", metric: "jemalloc.thread-allocated-bytes").maximumAbsoluteRegression == 16)
+        #expect(!Thresholds.builtIn[.event]!.compare && !Thresholds.builtIn[.cpu]!.compare, "off unless a file turns them on")
     }
 
     @Test func metricKinds() {
         #expect(MetricKind.of("ns-per-op") == .time)
         #expect(MetricKind.of("jemalloc.arena-requests") == .count)
         #expect(MetricKind.of("instructions") == .count)
+        #expect(MetricKind.of("task-clock") == .cpu)
         #expect(MetricKind.of("context-switches") == .event)
         #expect(MetricKind.of("something-new") == .event, "an unknown metric is never treated as a tight count")
     }
