@@ -15,7 +15,13 @@ struct Bench: ParsableCommand {
             `bench run --suite smoke` for a first run in seconds. A run ends by writing report.md \
             (what to use, the claims' verdicts, a table per family), charts and exports beside its \
             results; `bench report RESULTS.json` writes them again.
+
+            In CI: `bench check --baseline FILE` gates on regressions against a committed run \
+            (exit 0 none, 1 regression, 2 bad input), and `bench ab --a OLD --b NEW` runs two \
+            builds side by side and gates on the paired comparison; `bench compare` shows two runs \
+            side by side. Sources/Gate/README.md has the rule and the gate's measured error rates.
             """,
-        subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, DoctorCommand.self, CaseCommand.self]
+        subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
+                      ABCommand.self, DoctorCommand.self, CaseCommand.self]
     )
 }

@@ -19,7 +19,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let counters = CounterSet()  // first, like a child: nothing has created threads yet
-        let environment = RunEnvironment.capture(gitCommit: RunCommand.gitCommit())
+        let environment = RunEnvironment.capture(gitCommit: MeasuredRun.gitCommit())
         print("Machine")
         print("  CPU:               \(environment.cpuModel), \(environment.onlineCPUs) online, this process may use \(CPUAffinity.current())")
         print("  kernel:            \(environment.kernel)")

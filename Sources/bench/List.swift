@@ -12,9 +12,22 @@ struct List: ParsableCommand {
     @Flag(help: "Print only the backend ids, one per line (for scripts).")
     var idsOnly = false
 
-    func run() {
+    @Flag(help: "Print the id of every case the selection below would run, one per line (what --filter matches).")
+    var cases = false
+
+    @OptionGroup(title: "Case selection (with --cases)") var selection: CaseSelection
+
+    func run() throws {
         if idsOnly {
             Backends.ids.forEach { print($0) }
+            return
+        }
+        if cases {
+            do {
+                try selection.plan(repetitions: 1).cases.forEach { print($0.id) }
+            } catch {
+                throw ValidationError(error.description)
+            }
             return
         }
         print("Workloads (parameters in the quick suite):")

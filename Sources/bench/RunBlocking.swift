@@ -1,15 +1,18 @@
 import PThreadPrimitives
 import Synchronization
 
-/// Runs `body` as a task and blocks the calling (main) thread until it finishes. The main thread
-/// is not one of the cooperative pool's, so blocking it starves nothing.
-func runBlocking(_ body: @escaping @Sendable () async throws -> Void) throws {
+/// Runs `body` as a task and blocks the calling (main) thread until it finishes, returning what
+/// it returned. The main thread is not one of the cooperative pool's, so blocking it starves
+/// nothing.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
     let finished = MutexSemaphore(value: 0)
-    let failure = Mutex<(any Error)?>(nil)
+    let outcome = Mutex<Result<T, any Error>?>(nil)
     Task.detached {
-        do { try await body() } catch { failure.withLock { $0 = error } }
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = result }
         finished.signal()
     }
     finished.wait()
-    if let error = failure.withLock({ $0 }) { throw error }
+    return try outcome.withLock { $0 }!.get()
 }

@@ -1,0 +1,103 @@
+import Gate
+
+/// A `Comparison` as text for a terminal or a CI log, and as Markdown for a pull-request
+/// comment: a summary line, then the rows, regressions first.
+public enum ComparisonReport {
+    /// Which rows to list: every one, or all but "no change" (which the summary counts).
+    public enum Detail: Sendable { case all, changes }
+
+    public static func summary(_ comparison: Comparison) -> String {
+        let counts = ["regression", "improvement", "no change", "not comparable"].map { name -> String in
+            let count = comparison.count(name)
+            return "\(count) \(count == 1 || name.hasPrefix("no") ? name : name + "s")"
+        }
+        let how = comparison.pairing == .paired ? "paired t on log-ratios" : "Welch's t on logarithms of per-process values"
+        return counts.joined(separator: ", ") + " (\(comparison.rows.count) rows; \(how), Holm-corrected)"
+    }
+
+    /// Lines about the comparison as a whole: another machine, forced, left out.
+    public static func notes(_ comparison: Comparison) -> [String] {
+        var notes: [String] = []
+        if let difference = comparison.machineDifference {
+            notes.append(comparison.forced
+                ? "The runs were measured on different machines (\(difference)); times were compared anyway (--force)."
+                : "The runs were measured on different machines (\(difference)): times and events are not comparable; counts (allocations, instructions) are compared. --force compares everything.")
+        }
+        if comparison.excluded > 0 {
+            notes.append("\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a thresholds file turns them on, and a thresholds entry with \"compare\": false leaves out what it selects.")
+        }
+        if comparison.unmeasured > 0 {
+            notes.append("\(comparison.unmeasured) case/metric pairs measured in neither run (e.g. hardware counters without a PMU) are not listed.")
+        }
+        return notes
+    }
+
+    static let header = ["verdict", "case", "metric", "base", "new", "change", "95% CI", "adj. p", "n", "why"]
+
+    static func cells(_ row: Comparison.Row) -> [String] {
+        let unit = MetricKind.unit(of: row.metric)
+        let estimate = row.estimate
+        return [
+            row.verdict.name, row.caseID, row.metric,
+            estimate.map { Figures.value($0.base) + " " + unit } ?? "—",
+            estimate.map { Figures.value($0.new) + " " + unit } ?? "—",
+            estimate.map { $0.relativeChange.map(Comparison.percent) ?? "\(Figures.value($0.absoluteChange)) \(unit)" } ?? "—",
+            estimate?.relativeInterval.map { "\(Comparison.percent($0.lower)) … \(Comparison.percent($0.upper))" } ?? "—",
+            row.adjustedPValue.map(Comparison.format) ?? "—",
+            "\(row.baseCount)/\(row.newCount)",
+            row.verdict.reason ?? "",
+        ]
+    }
+
+    static func listed(_ comparison: Comparison, _ detail: Detail) -> [Comparison.Row] {
+        detail == .all ? comparison.rows : comparison.rows.filter { $0.verdict.name != "no change" }
+    }
+
+    /// Plain text: aligned columns, for a terminal or a CI log.
+    public static func text(_ comparison: Comparison, detail: Detail) -> String {
+        let rows = listed(comparison, detail).map(cells)
+        var lines = [summary(comparison)] + notes(comparison)
+        if rows.isEmpty {
+            lines.append("No row to list" + (detail == .changes ? " beyond \"no change\" (--all lists every row)." : "."))
+        } else {
+            let table = [header] + rows
+            let widths = header.indices.map { column in table.map { $0[column].count }.max()! }
+            let rightAligned: Set<Int> = [3, 4, 5, 7]
+            lines.append("")
+            lines += table.map { cells in
+                cells.indices.map { column -> String in
+                    let fill = String(repeating: " ", count: widths[column] - cells[column].count)
+                    return column == cells.count - 1 ? cells[column] : rightAligned.contains(column) ? fill + cells[column] : cells[column] + fill
+                }.joined(separator: "  ")
+            }
+            if detail == .changes, comparison.count("no change") > 0 {
+                let count = comparison.count("no change")
+                lines.append("(\(count == 1 ? "1 row" : "\(count) rows") with no change not listed; --all lists them)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Markdown for a pull-request comment: the verdict in the first line, the changes in a table,
+    /// the unchanged rows folded away.
+    public static func markdown(_ comparison: Comparison, title: String = "RuntimeBench regression gate") -> String {
+        let regressions = comparison.count("regression")
+        let verdict = regressions == 0 ? "no regression" : regressions == 1 ? "1 regression" : "\(regressions) regressions"
+        var lines = ["### \(title): \(verdict)", "", summary(comparison) + "."]
+        let notes = notes(comparison)
+        if !notes.isEmpty { lines += [""] + notes.map { "- " + $0 } }
+        func table(_ rows: [Comparison.Row]) -> [String] {
+            var table = MarkdownTable(header.enumerated().map { ($1, [3, 4, 5, 7].contains($0) ? .right : .left) })
+            table.rows = rows.map(cells).map { cells in cells.enumerated().map { $0 == 1 ? "`\($1)`" : $1 } }
+            return table.lines
+        }
+        let changes = comparison.rows.filter { $0.verdict.name != "no change" }
+        if !changes.isEmpty { lines += [""] + table(changes) }
+        let unchanged = comparison.rows.filter { $0.verdict.name == "no change" }
+        if !unchanged.isEmpty {
+            let rows = unchanged.count == 1 ? "1 row" : "\(unchanged.count) rows"
+            lines += ["", "<details><summary>\(rows) with no change</summary>", ""] + table(unchanged) + ["", "</details>"]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,141 @@
+import ArgumentParser
+import Gate
+import Harness
+import Reports
+import Workloads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench ab --a OLD --b NEW`: two builds' cases interleaved on one machine, compared pair by
+/// pair. The gate for noisy machines: exit 0 / 1 / 2 as `bench check`.
+struct ABCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Run two bench builds side by side (A B B A ...) and gate on the paired comparison.",
+        discussion: """
+            Every selected case runs --pairs times from each build, each run a child process of \
+            that build's executable (`bench case`), the two of a pair back to back, in the order \
+            A B, B A, A B ... A slow minute of the machine then lands on both halves of a pair, \
+            and the comparison works on each pair's log-ratio (the paired t test, Holm-corrected \
+            over every row), which cancels the drift that makes two separate runs disagree. \
+            tools/ci-regression.sh is the CI recipe: build the base revision and the head, run \
+            this, gate on its exit status:
+              0  nothing regressed        1  a regression        2  a binary or file is unusable
+
+            Both builds must speak the same child protocol (`bench case`); a case one build does \
+            not know is recorded as failed there and reported "not comparable". Calibrations \
+            (the spin's ns per round) are measured once, by this process, for both builds.
+
+            Writes DIR/a.json and DIR/b.json (results files: `bench compare --paired` redoes the \
+            comparison), DIR/comparison.md and DIR/journal.jsonl.
+
+            Examples:
+              bench ab --a /tmp/base/bench --b .build/release/bench --suite quick --workload spin
+              bench ab --a old/bench --b new/bench --filter 'semaphore/' --pairs 10 --markdown gate.md
+            """
+    )
+
+    @Option(help: "The old build: a path to its bench executable.")
+    var a: String?
+
+    @Option(help: "The new build: a path to its bench executable.")
+    var b: String?
+
+    @OptionGroup var selection: CaseSelection
+
+    @Option(help: "Pairs of processes per case (an even number balances the order: A B, B A).")
+    var pairs = 6
+
+    @OptionGroup var measurement: MeasurementOptions
+
+    @Option(help: "A thresholds file (JSON, schema 1; Sources/Gate/README.md) overriding the defaults.")
+    var thresholds: String?
+
+    @Option(help: "Directory for a.json, b.json, comparison.md and journal.jsonl (default: bench-results/ab-<time>).")
+    var out: String?
+
+    @Flag(help: "List every row, not only regressions, improvements and what could not be compared.")
+    var all = false
+
+    @Option(help: "Also write the comparison as Markdown (for a pull-request comment) to this file.")
+    var markdown: String?
+
+    func run() throws {
+        let files = GateFiles(command: "ab")
+        guard let a, let b else { throw files.failure("both --a OLD_BENCH and --b NEW_BENCH are required: paths to two bench executables") }
+        guard pairs >= 2 else { throw files.failure("--pairs must be at least 2 (a test needs 2 pairs), got \(pairs)") }
+        let limits = try files.thresholds(thresholds)
+        try files.checkWritable(markdown)
+        for (flag, path) in [("--a", a), ("--b", b)] { try Self.requireBench(path, flag: flag, files: files) }
+        let plan: RunPlan
+        do { plan = try selection.plan(repetitions: pairs) } catch { throw files.failure(error.description) }
+        let directory = out ?? "bench-results/ab-\(MeasuredRun.timestamp())"
+        let journal: ResultsJournal
+        do {
+            try OutputDirectory.create(directory)
+            journal = try ResultsJournal(path: directory + "/journal.jsonl")
+        } catch {
+            throw files.failure("cannot write to \(directory): \(error)")
+        }
+        let suite = selection.chosenSuite
+        let calibration = WorkloadCalibration.measure()
+        let runner = PairedRunner(a: Self.absolute(a), b: Self.absolute(b), launcher: measurement.launcher(for: suite, calibration: calibration))
+        print("bench ab: \(plan.cases.count) cases × \(pairs) pairs (A B, B A, ...) → \(directory)")
+        print("bench ab: A = \(a)\nbench ab: B = \(b)")
+        let progress = ProgressReporter(total: plan.cases.count * pairs * 2)
+        let cases = plan.cases
+        let pairCount = pairs
+        let (resultsA, resultsB) = try runBlocking {
+            try await runner.run(cases, pairs: pairCount, journal: journal, progress: progress.report)
+        }
+        let environment = RunEnvironment.capture(gitCommit: "unavailable: bench ab measures builds given by path")
+        func results(_ cases: [CaseResult], executable: String) -> RunResults {
+            var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
+                                 suite: suite.rawValue, repetitions: pairCount,
+                                 sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: cases)
+            run.calibration = calibration
+            run.tools = MeasuredRun.tools
+            run.executable = executable
+            return run
+        }
+        let runA = results(resultsA, executable: Self.absolute(a)), runB = results(resultsB, executable: Self.absolute(b))
+        let comparison: Comparison
+        do {
+            comparison = try Comparison(base: runA, new: runB, thresholds: limits, pairing: .paired)
+            try writeAtomically(try ResultsJSON.encode(runA), to: directory + "/a.json")
+            try writeAtomically(try ResultsJSON.encode(runB), to: directory + "/b.json")
+            try writeAtomically(ComparisonReport.markdown(comparison, title: "bench ab"), to: directory + "/comparison.md")
+        } catch {
+            throw files.failure("\(error)")
+        }
+        print("bench ab: wrote \(directory)/: a.json, b.json, comparison.md, journal.jsonl")
+        try files.finish(comparison, detail: all ? .all : .changes, markdown: markdown, failOnRegression: true)
+    }
+
+    /// Exit 2 unless `path` is an executable that answers `list --ids-only` as a bench does.
+    static func requireBench(_ path: String, flag: String, files: GateFiles) throws {
+        guard access(path, F_OK) == 0 else { throw files.failure("\(flag) \(path): no such file") }
+        guard access(path, X_OK) == 0 else { throw files.failure("\(flag) \(path): not executable") }
+        let probe: ChildOutcome
+        do {
+            probe = try runBlocking {
+                try await ChildProcess.run(executable: path, arguments: ["list", "--ids-only"], deadline: .seconds(30))
+            }
+        } catch {
+            throw files.failure("\(flag) \(path): cannot run it: \(error)")
+        }
+        let ids = probe.standardOutput.split(whereSeparator: \.isNewline)
+        guard probe.ending == .exited(0), !ids.isEmpty, ids.allSatisfy({ !$0.contains(" ") }) else {
+            throw files.failure("\(flag) \(path): not a bench executable (`\(path) list --ids-only` did not list backends: \(probe.ending))")
+        }
+    }
+
+    /// `path` made absolute, so children find it whatever their working directory.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return String(cString: buffer) + "/" + path
+    }
+}

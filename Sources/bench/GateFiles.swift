@@ -1,0 +1,69 @@
+import ArgumentParser
+import Gate
+import Harness
+import Reports
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Inputs and outputs of the gate's commands (`compare`, `check`, `ab`): every problem with a
+/// file is one line on standard error naming the file and what is wrong, and exit status 2,
+/// before anything is written.
+struct GateFiles {
+    /// "compare", "check", "ab": how messages start.
+    let command: String
+
+    /// Prints "bench COMMAND: message" on standard error; the returned error exits with status 2.
+    func failure(_ message: String) -> ExitCode {
+        writeToStandardError("bench \(command): \(message)\n")
+        return ExitCode(2)
+    }
+
+    /// A results file (`role`: "baseline", "base", "new"), or exit 2 naming it.
+    func results(_ path: String, role: String) throws -> RunResults {
+        let text: String
+        do { text = try ClaimsCommand.readText(path) } catch let error as ValidationError {
+            throw failure("\(role) \(error.message)")
+        }
+        do {
+            return try ResultsJSON.decode(text)
+        } catch {
+            throw failure("\(role) \(path) is not a results file this bench can read: \(ReportCommand.describe(error))")
+        }
+    }
+
+    /// The thresholds file, or the built-in defaults when `path` is nil; exit 2 naming the file.
+    func thresholds(_ path: String?) throws -> Thresholds {
+        guard let path else { return Thresholds() }
+        let text: String
+        do { text = try ClaimsCommand.readText(path) } catch let error as ValidationError {
+            throw failure("thresholds \(error.message)")
+        }
+        do {
+            return try Thresholds.parse(text)
+        } catch {
+            throw failure("thresholds \(path): \(error.description)")
+        }
+    }
+
+    /// Refuses, before any work, a Markdown path whose directory cannot be written.
+    func checkWritable(_ path: String?) throws {
+        guard let path else { return }
+        let directory = ReportCommand.directory(of: path)
+        guard access(directory, W_OK) == 0 else {
+            throw failure("cannot write --markdown \(path): \(directory): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Prints the comparison, writes its Markdown when asked, and exits 1 on a regression.
+    func finish(_ comparison: Comparison, detail: ComparisonReport.Detail, markdown: String?, failOnRegression: Bool) throws {
+        print(ComparisonReport.text(comparison, detail: detail), terminator: "")
+        if let markdown {
+            do { try writeAtomically(ComparisonReport.markdown(comparison), to: markdown) } catch {
+                throw failure("\(error)")
+            }
+            print("bench \(command): wrote \(markdown)")
+        }
+        if failOnRegression, !comparison.regressions.isEmpty { throw ExitCode(1) }
+    }
+}

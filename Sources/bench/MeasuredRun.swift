@@ -1,0 +1,80 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+import Counters
+import Harness
+import Reports
+import Workloads
+
+/// What `bench run` and `bench check` share: create the output directory and its journal,
+/// measure the calibrations once, run every case of the plan in child processes with progress,
+/// and write results.json with every other output.
+enum MeasuredRun {
+    /// - Throws: `ValidationError` when `directory` cannot be written (before anything runs).
+    static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, directory: String,
+                    label: String) async throws -> RunResults {
+        let journal: ResultsJournal
+        do {
+            try OutputDirectory.create(directory)
+            journal = try ResultsJournal(path: directory + "/journal.jsonl")
+        } catch {
+            throw ValidationError("cannot write results to \(directory): \(error)")
+        }
+        // Once, here, before any child: every case of the run then spins the same rounds for the
+        // same body cost (children measuring for themselves disagreed by up to ±30%).
+        let calibration = WorkloadCalibration.measure()
+        let runner = Runner(executable: ownExecutable(), launcher: measurement.launcher(for: suite, calibration: calibration))
+        let progress = ProgressReporter(total: plan.cases.count * plan.repetitions)
+        print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
+        let spin = calibration[SpinCalibration.name].map { "\(($0 * 100).rounded() / 100)" } ?? "?"
+        print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")
+        // The commit is read before the run: a commit made while it runs (a long run invites one)
+        // must not be recorded as what was measured.
+        let commit = gitCommit()
+        let results = try await runner.run(plan, journal: journal, progress: progress.report)
+
+        var run = RunResults(environment: RunEnvironment.capture(gitCommit: commit),
+                             counterAvailability: RunResults.counterAvailability(of: results), suite: suite.rawValue,
+                             repetitions: plan.repetitions,
+                             sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: results)
+        run.calibration = calibration
+        run.tools = tools
+        let written = try ResultsWriter.write(run, to: directory)
+        print("\(label): wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
+        return run
+    }
+
+    /// The optional tools a run looked for, and what it found.
+    static var tools: [String: String] {
+        ["PAPI": PAPIProbe().summary,
+         "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found"]
+    }
+
+    static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+    }
+
+    /// This process's executable, re-run for each child.
+    static func ownExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        precondition(length > 0, "cannot read /proc/self/exe: \(String(cString: strerror(errno)))")
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The project's commit, or "unavailable: <why>".
+    static func gitCommit() -> String {
+        guard let pipe = popen("git rev-parse HEAD 2>/dev/null", "r") else { return "unavailable: cannot run git" }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let line = fgets(&buffer, 64, pipe).map { _ in
+            String(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).prefix { !$0.isWhitespace })
+        }
+        pclose(pipe)
+        return (line?.count == 40) ? line! : "unavailable: not run from a git checkout"
+    }
+}

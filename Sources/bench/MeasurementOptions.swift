@@ -1,0 +1,41 @@
+import ArgumentParser
+import Harness
+import Workloads
+
+/// How each child measures: `bench run`, `bench check` and `bench ab` share these.
+struct MeasurementOptions: ParsableArguments {
+    @Option(help: "Samples per child process.")
+    var samples = Sampler.defaultSamples
+
+    @Option(name: .customLong("sample-ms"), help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
+    var sampleMilliseconds: Int?
+
+    @Option(help: "Seconds after which a child is killed and its repetition recorded as hung.")
+    var deadline = 60
+
+    @Option(help: "Pin every child to these CPUs, e.g. 1 or 0,2-3 (default: not pinned).")
+    var cpus: String?
+
+    func validate() throws {
+        guard samples >= 1 else { throw ValidationError("--samples must be at least 1, got \(samples)") }
+        if let sampleMilliseconds, sampleMilliseconds < 1 {
+            throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)")
+        }
+        guard deadline >= 1 else { throw ValidationError("--deadline must be at least 1 second, got \(deadline)") }
+        if let cpus {
+            do { _ = try CPUAffinity.parse(cpus) } catch { throw ValidationError(error.description) }
+        }
+    }
+
+    func sampleMilliseconds(for suite: Suite) -> Int { sampleMilliseconds ?? suite.defaultSampleMilliseconds }
+
+    func sampler(for suite: Suite) -> Sampler {
+        Sampler(sampleTime: .milliseconds(sampleMilliseconds(for: suite)), samples: samples)
+    }
+
+    /// How children are started, with `calibration` measured once by the caller for all of them.
+    func launcher(for suite: Suite, calibration: [String: Double]) -> CaseLauncher {
+        CaseLauncher(sampler: sampler(for: suite), deadline: .seconds(deadline), jemalloc: JemallocLibrary.locate(),
+                     cpus: cpus.flatMap { try? CPUAffinity.parse($0) }, calibration: calibration)
+    }
+}

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FoundationEssentials
+import Harness
+import Reports
+import Testing
+
+/// `bench compare`, `bench check` and `bench ab` as CI would call them: the exit statuses, the
+/// regressions listed first, the Markdown, and every bad input refused with status 2, a message
+/// naming the file, and nothing written.
+@Suite("regression gate end to end")
+struct GateCLITests {
+    func bench(_ arguments: [String]) async throws -> ChildOutcome {
+        try await ChildProcess.run(executable: BenchCLITests.bench, arguments: arguments, deadline: .seconds(300))
+    }
+
+    /// A results file of cases `name/none/-/system`, one process per value (its samples all equal
+    /// to it), with `allocations` per operation when given.
+    static func write(_ cases: [String: [Double]], allocations: Double? = nil, schema: Int = RunResults.currentSchema,
+                      to path: String) throws {
+        let results = cases.keys.sorted().map { name -> CaseResult in
+            let benchmarkCase = BenchmarkCase(workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
+            var result = CaseResult(benchmarkCase: benchmarkCase)
+            result.records = cases[name]!.enumerated().map { repetition, value in
+                CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 1, nanosecondsPerOperation: [value, value],
+                           metricsPerOperation: allocations.map { ["jemalloc.arena-requests": $0] } ?? [:], unavailable: [:],
+                           workers: nil, cpus: [0])
+            }
+            return result
+        }
+        var run = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+                             repetitions: 3, sampleTimeNanoseconds: 1_000_000, cases: results)
+        run.schema = schema
+        try write(try ResultsJSON.encode(run), to: path)
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        let file = try #require(fopen(path, "w"))
+        fputs(text, file)
+        fclose(file)
+    }
+
+    @Test("bench check exits 1 on a regression and lists it first, 0 on an improvement or noise; bench compare lists every row")
+    func exitStatuses() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let base = directory + "/base.json", slower = directory + "/slower.json", faster = directory + "/faster.json"
+        try Self.write(["steady": [100, 101, 99], "moving": [100, 101, 99, 100]], to: base)
+        try Self.write(["steady": [100, 99, 101], "moving": [130, 131, 129]], to: slower)
+        try Self.write(["steady": [100, 99, 101], "moving": [70, 71, 69]], to: faster)
+
+        let regressed = try await bench(["check", "--baseline", base, "--results", slower, "--markdown", directory + "/gate.md"])
+        #expect(regressed.ending == .exited(1), "\(regressed.standardError)")
+        let lines = regressed.standardOutput.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("1 regression, 0 improvements, 1 no change, 0 not comparable") == true, "\(regressed.standardOutput)")
+        #expect(lines.first { $0.hasPrefix("regression") }?.contains("moving/none/-/system") == true, "\(regressed.standardOutput)")
+        #expect(!regressed.standardOutput.contains("steady/"), "check lists only changes unless --all")
+        let markdown = try #require(BenchCLITests.read(directory + "/gate.md"))
+        #expect(markdown.hasPrefix("### RuntimeBench regression gate: 1 regression"), "\(markdown)")
+        #expect(markdown.contains("<details><summary>1 row with no change</summary>"))
+
+        let improved = try await bench(["check", "--baseline", base, "--results", faster])
+        #expect(improved.ending == .exited(0), "improvements never fail: \(improved.standardOutput)")
+        #expect(improved.standardOutput.contains("improvement"))
+
+        let compared = try await bench(["compare", base, slower])
+        #expect(compared.ending == .exited(0), "compare reports; only check gates")
+        let rows = compared.standardOutput.split(separator: "\n").filter { $0.hasPrefix("regression") || $0.hasPrefix("no change") }
+        #expect(rows.count == 2 && rows[0].hasPrefix("regression"), "\(compared.standardOutput)")
+    }
+
+    @Test("a count regression fails the check even from another machine, where times are not comparable")
+    func countsAcrossMachines() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let base = directory + "/base.json", new = directory + "/new.json"
+        try Self.write(["alloc": [100, 101, 99]], allocations: 1, to: base)
+        try Self.write(["alloc": [300, 301, 299]], allocations: 2, to: new)
+        var text = try #require(BenchCLITests.read(base))
+        text = text.replacing(#""onlineCPUs" : "#, with: #""onlineCPUs" : 64"#)  // 64 followed by the real count
+        try Self.write(text, to: base)
+        let outcome = try await bench(["check", "--baseline", base, "--results", new])
+        #expect(outcome.ending == .exited(1), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("different machines (online CPUs: 64"), "\(outcome.standardOutput)")
+        let regression = outcome.standardOutput.split(separator: "\n").filter { $0.hasPrefix("regression") }
+        #expect(regression.count == 1 && regression[0].contains("jemalloc.arena-requests"), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("not comparable") && outcome.standardOutput.contains("--force compares anyway"))
+        let forced = try await bench(["check", "--baseline", base, "--results", new, "--force"])
+        #expect(forced.standardOutput.hasPrefix("2 regressions"), "\(forced.standardOutput)")
+    }
+
+    @Test("bad baselines, results and thresholds files exit 2 naming the file and the problem, and write nothing")
+    func badInputs() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let good = directory + "/good.json", other = directory + "/other.json"
+        try Self.write(["a": [1, 2, 3]], to: good)
+        try Self.write(["b": [1, 2, 3]], to: other)
+        let goodText = try #require(BenchCLITests.read(good))
+        let files: [(String, String)] = [
+            ("truncated.json", String(goodText.prefix(goodText.count / 2))),
+            ("malformed.json", "{\"schema\": 1, \"cases\": 7}"),
+            ("thresholds-v2.json", "{\"schema\": 2}"),
+            ("thresholds-typo.json", "{\"schema\": 1, \"defaults\": {\"time\": {\"minimumEfect\": 0.1}}}"),
+            ("thresholds-truncated.json", "{\"schema\": 1, \"defaults\": {"),
+        ]
+        for (name, text) in files { try Self.write(text, to: directory + "/" + name) }
+        try Self.write(["a": [1, 2, 3]], schema: 99, to: directory + "/schema99.json")
+        let markdown = directory + "/gate.md"
+        let cases: [([String], String)] = [
+            (["check", "--baseline", directory + "/nowhere.json"], "baseline cannot read \(directory)/nowhere.json: No such file or directory"),
+            (["check", "--baseline", directory + "/truncated.json"], "baseline \(directory)/truncated.json is not a results file this bench can read: not valid JSON"),
+            (["check", "--baseline", directory + "/malformed.json"], "baseline \(directory)/malformed.json is not a results file this bench can read"),
+            (["check", "--baseline", directory + "/schema99.json"], "results schema 99; this bench reads schema 1"),
+            (["check", "--baseline", good, "--results", good, "--thresholds", directory + "/thresholds-v2.json"],
+             "thresholds \(directory)/thresholds-v2.json: schema 2; this bench reads thresholds schema 1"),
+            (["check", "--baseline", good, "--results", good, "--thresholds", directory + "/thresholds-typo.json"],
+             "thresholds \(directory)/thresholds-typo.json: defaults.time.minimumEfect: unknown field"),
+            (["check", "--baseline", good, "--results", good, "--thresholds", directory + "/thresholds-truncated.json"],
+             "thresholds \(directory)/thresholds-truncated.json: not valid JSON"),
+            (["check", "--baseline", good, "--results", other], "the two runs have no case in common"),
+            (["check"], "--baseline FILE is required"),
+            (["compare", good, directory + "/truncated.json"], "new \(directory)/truncated.json is not a results file"),
+            (["compare", good, other], "\(good) and \(other): the two runs have no case in common"),
+        ]
+        for (arguments, message) in cases {
+            let outcome = try await bench(arguments + ["--markdown", markdown])
+            #expect(outcome.ending == .exited(2), "\(arguments): \(outcome.ending) \(outcome.standardError)")
+            #expect(outcome.standardError.contains(message), "\(arguments): \(outcome.standardError)")
+            #expect(outcome.standardOutput.isEmpty, "\(arguments): printed \(outcome.standardOutput)")
+        }
+        #expect(BenchCLITests.read(markdown) == nil, "nothing is written after a bad input")
+    }
+
+    @Test("bench ab refuses a missing, non-executable or non-bench binary with exit 2 before running anything")
+    func abRefusesBadBinaries() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let plain = directory + "/plain"
+        try Self.write("not a program", to: plain)
+        let cases: [([String], String)] = [
+            (["--a", directory + "/nowhere", "--b", BenchCLITests.bench], "--a \(directory)/nowhere: no such file"),
+            (["--a", BenchCLITests.bench, "--b", plain], "--b \(plain): not executable"),
+            (["--a", "/bin/echo", "--b", BenchCLITests.bench], "--a /bin/echo: not a bench executable"),
+            (["--a", BenchCLITests.bench], "both --a OLD_BENCH and --b NEW_BENCH are required"),
+        ]
+        for (arguments, message) in cases {
+            let out = directory + "/ab"
+            let outcome = try await bench(["ab"] + arguments + ["--workload", "spin", "--out", out])
+            #expect(outcome.ending == .exited(2), "\(arguments): \(outcome.ending) \(outcome.standardError)")
+            #expect(outcome.standardError.contains("bench ab: " + message), "\(arguments): \(outcome.standardError)")
+            #expect(BenchCLITests.read(out + "/journal.jsonl") == nil, "nothing ran")
+        }
+    }
+
+    /// The smaller version of tools/gate-calibration.sh's slowdown measurement, with a slowdown no
+    /// noise on this machine comes near: B spins 3 times as long. Its pair log-ratio is 1.1; the
+    /// noisiest pairs measured here had a standard deviation of 0.14, which puts the paired t over
+    /// 15 with 4 pairs (p ≈ 6e-4, below α = 0.01 after Holm over this one row).
+    @Test("bench ab finds a spin made 3 times as long, writes both builds' results and the comparison, and exits 1")
+    func abDetectsASlowdown() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let slower = directory + "/slower-bench"
+        try Self.write("#!/bin/sh\nRUNTIMEBENCH_SPIN_SLOWDOWN=3 exec \"\(BenchCLITests.bench)\" \"$@\"\n", to: slower)
+        chmod(slower, 0o755)
+        let out = directory + "/ab"
+        let outcome = try await bench(["ab", "--a", BenchCLITests.bench, "--b", slower, "--workload", "spin", "--filter", "rounds=1000/system",
+                                       "--pairs", "4", "--samples", "5", "--sample-ms", "2", "--out", out])
+        #expect(outcome.ending == .exited(1), "\(outcome.standardOutput) \(outcome.standardError)")
+        let regression = outcome.standardOutput.split(separator: "\n").first { $0.hasPrefix("regression") }
+        #expect(regression?.contains("spin/none/rounds=1000/system") == true && regression?.contains("ns-per-op") == true,
+                "\(outcome.standardOutput)")
+        for file in ["a.json", "b.json", "comparison.md", "journal.jsonl"] {
+            #expect(BenchCLITests.read(out + "/" + file) != nil, "\(file) missing")
+        }
+        let journal = try #require(BenchCLITests.read(out + "/journal.jsonl")).split(separator: "\n")
+        let order = journal.compactMap { line in ["\"build\":\"A\"", "\"build\":\"B\""].first { line.contains($0) }?.dropFirst(9).prefix(1) }
+        #expect(order.joined() == "ABBAABBA", "pairs alternate their order: \(order)")
+        let b = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/b.json")))
+        #expect(b.cases.first?.records.first?.workloadMetrics?["injected-slowdown"]?.value == 3, "B's record says it was slowed")
+        let again = try await bench(["compare", "--paired", out + "/a.json", out + "/b.json", "--changes-only"])
+        #expect(again.standardOutput.contains("regression"), "the files redo the comparison: \(again.standardOutput)")
+    }
+}
