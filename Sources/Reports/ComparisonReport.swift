@@ -11,7 +11,8 @@ public enum ComparisonReport {
             let count = comparison.count(name)
             return "\(count) \(count == 1 || name.hasPrefix("no") ? name : name + "s")"
         }
-        let how = comparison.pairing == .paired ? "paired t on log-ratios" : "Welch's t on logarithms of per-process values"
+        let how = comparison.pairing == .paired
+            ? "Yuen's trimmed t on pairs' log-ratios" : "Yuen–Welch trimmed t on logarithms of per-process values"
         return counts.joined(separator: ", ") + " (\(comparison.rows.count) rows; \(how), Holm-corrected)"
     }
 

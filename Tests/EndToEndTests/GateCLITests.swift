@@ -130,6 +130,25 @@ struct GateCLITests {
         #expect(BenchCLITests.read(markdown) == nil, "nothing is written after a bad input")
     }
 
+    @Test("bench check without --results runs the baseline's cases again, with its settings, and writes the new run")
+    func checkRunsTheBaselineCases() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let baseline = directory + "/baseline", again = directory + "/again"
+        let first = try await bench(["run", "--workload", "spin", "--filter", "rounds=0/system", "--repetitions", "2", "--samples", "3",
+                                     "--sample-ms", "2", "--out", baseline])
+        #expect(first.ending == .exited(0), "\(first.standardError)")
+        // Times on a busy machine could move either way: compare nothing timed, so the exit status is certain.
+        let thresholds = directory + "/thresholds.json"
+        try Self.write(#"{"schema": 1, "defaults": {"time": {"compare": false}}}"#, to: thresholds)
+        let outcome = try await bench(["check", "--baseline", baseline + "/results.json", "--thresholds", thresholds, "--out", again])
+        #expect(outcome.ending == .exited(0), "\(outcome.standardOutput) \(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("bench check: 1 cases × 2 repetitions → \(again)"), "\(outcome.standardOutput)")
+        let rerun = try ResultsJSON.decode(try #require(BenchCLITests.read(again + "/results.json")))
+        #expect(rerun.cases.map(\.benchmarkCase.id) == ["spin/none/rounds=0/system"])
+        #expect(rerun.sampleTimeNanoseconds == 2_000_000, "the baseline's sample time")
+        #expect(rerun.cases.first?.records.first?.nanosecondsPerOperation.count == Sampler.defaultSamples)
+    }
+
     @Test("bench ab refuses a missing, non-executable or non-bench binary with exit 2 before running anything")
     func abRefusesBadBinaries() async throws {
         let directory = BenchCLITests.temporaryDirectory()
