@@ -27,6 +27,12 @@ struct ABCommand: ParsableCommand {
             not know is recorded as failed there and reported "not comparable". Calibrations \
             (the spin's ns per round) are measured once, by this process, for both builds.
 
+            How many pairs: every pair is two processes, so time grows with --pairs; the interval \
+            narrows with its square root. On the 2-core development VM the default 6 pairs see \
+            changes of a few tens of percent; `--pairs 40 --samples 5 --cpus 1` found 74 of 75 \
+            10% slowdowns of single-threaded cases, with no false alarm (Sources/Gate/README.md). \
+            Pin only single-threaded cases: a pool pinned to one CPU measures something else.
+
             Writes DIR/a.json and DIR/b.json (results files: `bench compare --paired` redoes the \
             comparison), DIR/comparison.md and DIR/journal.jsonl.
 
