@@ -37,8 +37,16 @@ public enum ChildVerdict: Sendable, Equatable {
         return names[signal].map { "\($0) (\(signal))" } ?? "signal \(signal)"
     }
 
+    /// The lines of standard error that say what happened. After a Swift crash that is the trap's
+    /// message and the backtracer's verdict ("Fatal error: ...", "*** Program crashed: Bad pointer
+    /// dereference ..."), which come first, above pages of registers and images; otherwise the
+    /// last lines.
     private static func quote(_ standardError: String) -> String {
-        let tail = standardError.split(whereSeparator: \.isNewline).suffix(quotedErrorLines)
-        return tail.isEmpty ? "" : "; stderr: " + tail.joined(separator: " | ")
+        let lines = standardError.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }
+        let telling = lines.filter { line in
+            ["Fatal error", "Program crashed:", "Precondition failed", "Assertion failed"].contains { line.contains($0) }
+        }
+        let quoted = telling.isEmpty ? lines.suffix(quotedErrorLines) : telling.prefix(quotedErrorLines)
+        return quoted.isEmpty ? "" : "; stderr: " + quoted.joined(separator: " | ")
     }
 }

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Harness
+import Reports
+import Testing
+
+/// A run survives its cases: each misbehaving case (the `fault` workload, offered only with
+/// RUNTIMEBENCH_FAULT_INJECTION=1) is recorded as failed with its reason, and the others still
+/// run and are reported.
+@Suite("fault tolerance end to end")
+struct FaultToleranceTests {
+    @Test("a trap, a segfault, a hang, garbage and an early exit each fail their case with the reason; the other cases run")
+    func faultsAreRecorded() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/faults"
+        let outcome = try await ChildProcess.run(
+            executable: BenchCLITests.bench,
+            arguments: ["run", "--workload", "fault", "--workload", "spin", "--filter", "fault|rounds=0/", "--allocator", "system",
+                        "--repetitions", "1", "--samples", "3", "--sample-ms", "2", "--deadline", "3", "--out", out],
+            environment: ["RUNTIMEBENCH_FAULT_INJECTION": "1"], deadline: .seconds(120))
+        #expect(outcome.ending == .exited(1), "a run with failed cases exits 1: \(outcome.standardError)")
+        #expect(outcome.standardOutput.contains("bench: 5 case(s) had failures"), "\(outcome.standardOutput)")
+        let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
+        func failure(_ kind: String) -> String {
+            run.cases.first { $0.benchmarkCase.parameter("kind") == kind }?.failures.first ?? "no failure recorded"
+        }
+        #expect(failure("trap").hasPrefix("crashed: killed by SIGILL (4)") || failure("trap").hasPrefix("crashed: killed by SIGTRAP"), "\(failure("trap"))")
+        #expect(failure("trap").contains("Fatal error: injected trap"), "the trap's message is quoted: \(failure("trap"))")
+        #expect(failure("segfault").hasPrefix("crashed: killed by SIGSEGV (11)"), "\(failure("segfault"))")
+        #expect(failure("segfault").contains("Bad pointer dereference"), "\(failure("segfault"))")
+        #expect(failure("hang") == "hung: still running after the 3.0 seconds deadline; killed", "\(failure("hang"))")
+        #expect(failure("garbage").hasPrefix("unreadable output") && failure("garbage").contains("last line: this is not a record {"),
+                "\(failure("garbage"))")
+        #expect(failure("early-exit") == "exited with status 3; stderr: injected early exit (fault workload)", "\(failure("early-exit"))")
+        let spin = try #require(run.cases.first { $0.benchmarkCase.workload == "spin" })
+        #expect(spin.records.count == 1 && spin.failures.isEmpty, "the healthy case ran: \(spin.status)")
+        let report = try #require(BenchCLITests.read(out + "/report.md"))
+        #expect(report.contains("## Failed and not applicable") && report.contains("`fault/none/kind=hang/system` | failed: hung"),
+                "the report lists the failures")
+        let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
+        #expect(journal.split(separator: "\n").count == 6, "every repetition journaled, failed or not")
+    }
+
+    @Test("without RUNTIMEBENCH_FAULT_INJECTION=1 the fault workload does not exist")
+    func faultsAreHiddenFromUsers() async throws {
+        let outcome = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run", "--workload", "fault"],
+                                                 environment: ["RUNTIMEBENCH_FAULT_INJECTION": "0"], deadline: .seconds(60))
+        #expect(outcome.ending == .exited(64))
+        #expect(outcome.standardError.contains("unknown workload 'fault'"), "\(outcome.standardError)")
+    }
+}
