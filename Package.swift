@@ -159,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports", "Counters"]
+            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate"]
         ),
         .testTarget(
             name: "StealingTests",

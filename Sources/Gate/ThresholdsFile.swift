@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Harness
 
 /// Reading a thresholds file: strict, so a misspelt field ("minimumEfect") is an error naming
 /// it instead of a default silently applied; every number is checked for its range.
@@ -57,7 +58,7 @@ private func where_(_ decoder: any Decoder) -> String {
 private func object(_ decoder: any Decoder, known: [String]) throws -> KeyedDecodingContainer<AnyKey> {
     let container = try decoder.container(keyedBy: AnyKey.self)
     if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
-        throw Thresholds.FileProblem("\(where_(decoder))\(unknown): unknown field; valid here: \(known.joined(separator: ", "))")
+        throw Thresholds.FileProblem("\(where_(decoder))\(RegexPattern.shown(unknown)): unknown field; valid here: \(known.joined(separator: ", "))")
     }
     return container
 }
@@ -78,7 +79,7 @@ private struct FileContents: Decodable {
         let defaults = try container.decodeIfPresent([String: LimitsEntry].self, forKey: AnyKey("defaults")) ?? [:]
         for (key, entry) in defaults {
             guard let kind = MetricKind(rawValue: key) else {
-                throw Thresholds.FileProblem("defaults.\(key): unknown metric kind; valid: \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw Thresholds.FileProblem("defaults.\(RegexPattern.shown(key)): unknown metric kind; valid: \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             thresholds.defaults[kind] = entry.limits
         }
@@ -108,8 +109,13 @@ private struct OverrideEntry: Decodable {
         }
         let override = Thresholds.Override(workload: try text("workload"), casePattern: try text("case"),
                                            metric: try text("metric"), limits: try decodeLimits(container, at: place))
-        if let pattern = override.casePattern, (try? Regex(pattern)) == nil {
-            throw Thresholds.FileProblem("\(place)case: '\(pattern)' is not a valid regular expression")
+        if let pattern = override.casePattern {
+            if let problem = RegexPattern.problem(with: pattern) {
+                throw Thresholds.FileProblem("\(place)case: '\(RegexPattern.shown(pattern))' \(problem)")
+            }
+            if (try? Regex(pattern)) == nil {
+                throw Thresholds.FileProblem("\(place)case: '\(RegexPattern.shown(pattern))' is not a valid regular expression")
+            }
         }
         guard override.workload != nil || override.casePattern != nil || override.metric != nil else {
             throw Thresholds.FileProblem("\(place.dropLast()) selects nothing: give 'workload', 'case' or 'metric' (limits for every case go under 'defaults')")

@@ -16,6 +16,9 @@ public struct RunPlan: Sendable {
         repetitions: Int
     ) throws(PlanError) {
         guard repetitions >= 1 else { throw .invalid("--repetitions must be at least 1, got \(repetitions)") }
+        if let filter, let problem = RegexPattern.problem(with: filter) {
+            throw .invalid("--filter '\(RegexPattern.shown(filter))' \(problem)")
+        }
         let pattern: Regex<AnyRegexOutput>?
         do {
             pattern = try filter.map { try Regex($0) }

@@ -52,6 +52,11 @@ import Testing
         (#"{"schema": 1, "overrides": [{"maximumRelativeRegression": 0.1}]}"#, "overrides[0] selects nothing"),
         (#"{"schema": 1, "overrides": [{"case": "(", "compare": false}]}"#, "overrides[0].case: '(' is not a valid regular expression"),
         (#"{"schema": 1, "overrides": [{"workload": ""}]}"#, "overrides[0].workload: must not be empty"),
+        // Refused before compiling: the regex parser recursed itself off the stack on these.
+        (#"{"schema": 1, "overrides": [{"case": "\#(String(repeating: "[", count: 150))", "compare": false}]}"#,
+         "… (150 characters)' nests groups or classes 150 deep; at most 100"),
+        (#"{"schema": 1, "overrides": [{"case": "\#(String(repeating: "a", count: 1001))", "compare": false}]}"#,
+         "is 1001 characters long; at most 1000 are accepted"),
         (#"{"schema": 1, "overrides": {"workload": "x"}}"#, "overrides: wrong type"),
     ])
     func badFilesSayWhatIsWrong(text: String, expected: String) {
