@@ -26,6 +26,8 @@ public struct CaseLauncher: Sendable {
         case record(CaseRecord)
         case failed(String)
         case notApplicable(String)
+        /// The run was interrupted while this repetition ran: nothing to record.
+        case interrupted
 
         /// "ok", or the reason, for progress lines and the journal.
         public var summary: String {
@@ -33,6 +35,7 @@ public struct CaseLauncher: Sendable {
             case .record: "ok"
             case .failed(let reason): reason
             case .notApplicable(let reason): "not applicable: \(reason)"
+            case .interrupted: "interrupted"
             }
         }
     }
@@ -49,6 +52,7 @@ public struct CaseLauncher: Sendable {
                                    calibration: calibration)
         let outcome = try await ChildProcess.run(executable: executable, arguments: ["case", request.encoded()],
                                                  environment: environment, deadline: deadline)
+        if outcome.ending == .interrupted { return .interrupted }
         if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {
             return .notApplicable(outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
         }
@@ -79,6 +83,7 @@ extension CaseResult {
         case .record(let record): records.append(record)
         case .failed(let reason): failures.append(reason)
         case .notApplicable(let reason): notApplicable = reason
+        case .interrupted: break
         }
     }
 }

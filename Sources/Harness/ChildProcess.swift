@@ -9,6 +9,9 @@ public struct ChildOutcome: Sendable {
         case signalled(Int32)
         /// Still running at the deadline; it was killed.
         case timedOut(Duration)
+        /// The run was interrupted (`Interruption`) while the child ran; it was killed, and its
+        /// repetition is not recorded at all.
+        case interrupted
     }
 
     public let ending: Ending
@@ -55,6 +58,11 @@ public enum ChildProcess {
             group.addTask {
                 try await Task.sleep(for: deadline)
                 return nil  // the deadline won
+            }
+            group.addTask {
+                // An interrupted run stops its child at once (cancelling the group kills it).
+                while Interruption.signal == nil { try await Task.sleep(for: .milliseconds(50)) }
+                return ChildOutcome(ending: .interrupted, standardOutput: "", standardError: "")
             }
             let first = try await group.next()!
             group.cancelAll()  // cancelling the run kills the child (Subprocess ends with SIGKILL)

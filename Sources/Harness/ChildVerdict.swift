@@ -14,6 +14,8 @@ public enum ChildVerdict: Sendable, Equatable {
 
     public init(_ outcome: ChildOutcome) {
         switch outcome.ending {
+        case .interrupted:
+            self = .failed(reason: "interrupted: the run was stopped while this child ran; killed")
         case .timedOut(let deadline):
             self = .failed(reason: "hung: still running after the \(deadline) deadline; killed")
         case .signalled(let signal):

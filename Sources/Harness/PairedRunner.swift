@@ -29,10 +29,12 @@ public struct PairedRunner: Sendable {
         for pair in 0..<pairs {
             for (position, benchmarkCase) in cases.enumerated() {
                 for build in Self.order(ofPair: pair) {
+                    guard Interruption.signal == nil else { return (results["A"]!.finished, results["B"]!.finished) }
                     index += 1
                     let label = "\(benchmarkCase.id) [\(build)]"
                     progress(.started(index: index, total: total, id: label, repetition: pair))
                     let outcome = try await launcher.run(benchmarkCase, repetition: pair, executable: build == "A" ? a : b)
+                    if outcome == .interrupted { return (results["A"]!.finished, results["B"]!.finished) }
                     results[build]![position].file(outcome)
                     try journal.append(JournalEntry(benchmarkCase.id, repetition: pair, outcome, build: build).line)
                     progress(.finished(index: index, total: total, id: label, repetition: pair, outcome: outcome.summary))

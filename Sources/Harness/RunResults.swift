@@ -17,6 +17,9 @@ public struct RunResults: Sendable, Codable {
     /// The `bench` executable whose children measured the cases, when it is not the one that
     /// wrote the file (`bench ab` writes one file per build); nil otherwise.
     public var executable: String?
+    /// Set when the run was stopped by a signal before it finished ("SIGINT after 12 of 40
+    /// repetitions"): the cases are what finished. Nil for a complete run.
+    public var interrupted: String?
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]

@@ -32,15 +32,24 @@ public struct Runner: Sendable {
         // whole duration, so a slow minute of the machine does not land on one case alone.
         for repetition in 0..<plan.repetitions {
             for (position, benchmarkCase) in plan.cases.enumerated() {
+                guard Interruption.signal == nil else { return results.finished }
                 index += 1
                 progress(.started(index: index, total: total, id: benchmarkCase.id, repetition: repetition))
                 let outcome = try await launcher.run(benchmarkCase, repetition: repetition, executable: executable)
+                if outcome == .interrupted { return results.finished }
                 results[position].file(outcome)
                 try journal.append(JournalEntry(benchmarkCase.id, repetition: repetition, outcome).line)
                 progress(.finished(index: index, total: total, id: benchmarkCase.id, repetition: repetition, outcome: outcome.summary))
             }
         }
         return results
+    }
+}
+
+extension [CaseResult] {
+    /// The cases that got at least one outcome: what an interrupted run reports.
+    var finished: [CaseResult] {
+        filter { !$0.records.isEmpty || !$0.failures.isEmpty || $0.notApplicable != nil }
     }
 }
 

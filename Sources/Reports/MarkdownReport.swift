@@ -18,6 +18,9 @@ enum MarkdownReport {
     static func render(_ run: RunResults, cases: [MeasuredCase], families: [Family], strides: StrideFigures,
                        charts: [ReportChart], verdicts: [ClaimVerdict]) -> String {
         var lines = ["# RuntimeBench report", ""]
+        if let interrupted = run.interrupted {
+            lines += ["**This run was interrupted** (\(interrupted)): every table below holds only the cases that finished.", ""]
+        }
         lines += [context(run), ""]
         lines += ["## What should I use?", "",
                   "Per family, under the system allocator: which contender is fastest by median, counted only where its 95% "

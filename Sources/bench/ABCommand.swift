@@ -92,6 +92,7 @@ struct ABCommand: ParsableCommand {
         let progress = ProgressReporter(total: plan.cases.count * pairs * 2)
         let cases = plan.cases
         let pairCount = pairs
+        Interruption.install()
         let (resultsA, resultsB) = try runBlocking {
             try await runner.run(cases, pairs: pairCount, journal: journal, progress: progress.report)
         }
@@ -105,7 +106,20 @@ struct ABCommand: ParsableCommand {
             run.executable = executable
             return run
         }
-        let runA = results(resultsA, executable: Self.absolute(a)), runB = results(resultsB, executable: Self.absolute(b))
+        var runA = results(resultsA, executable: Self.absolute(a)), runB = results(resultsB, executable: Self.absolute(b))
+        if let interruption = Interruption.signal.map(Interruption.describe) {
+            let what = "\(interruption.name) after \(resultsA.count + resultsB.count) case results of \(plan.cases.count * 2)"
+            runA.interrupted = what
+            runB.interrupted = what
+            do {
+                try writeAtomically(try ResultsJSON.encode(runA), to: directory + "/a.json")
+                try writeAtomically(try ResultsJSON.encode(runB), to: directory + "/b.json")
+            } catch {
+                throw files.failure("\(error)")
+            }
+            writeToStandardError("bench ab: interrupted (\(interruption.name)); no verdict. What finished is in \(directory)/a.json and b.json (`bench compare --paired` reads them)\n")
+            throw ExitCode(interruption.status)
+        }
         let comparison: Comparison
         do {
             comparison = try Comparison(base: runA, new: runB, thresholds: limits, pairing: .paired)

@@ -32,6 +32,7 @@ enum MeasuredRun {
         // The commit is read before the run: a commit made while it runs (a long run invites one)
         // must not be recorded as what was measured.
         let commit = gitCommit()
+        Interruption.install()
         let results = try await runner.run(plan, journal: journal, progress: progress.report)
 
         var run = RunResults(environment: RunEnvironment.capture(gitCommit: commit),
@@ -40,8 +41,17 @@ enum MeasuredRun {
                              sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: results)
         run.calibration = calibration
         run.tools = tools
+        let interruption = Interruption.signal.map(Interruption.describe)
+        if let interruption {
+            let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
+            run.interrupted = "\(interruption.name) after \(done) of \(plan.cases.count * plan.repetitions) repetitions"
+        }
         let written = try ResultsWriter.write(run, to: directory)
         print("\(label): wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
+        if let interruption, let what = run.interrupted {
+            writeToStandardError("\(label): interrupted (\(what)); the results and reports hold the cases that finished\n")
+            throw ExitCode(interruption.status)
+        }
         return run
     }
 

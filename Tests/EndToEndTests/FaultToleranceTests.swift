@@ -49,3 +49,40 @@ struct FaultToleranceTests {
         #expect(outcome.standardError.contains("unknown workload 'fault'"), "\(outcome.standardError)")
     }
 }
+
+/// Ctrl-C or SIGTERM in the middle of a run: the child is stopped, what finished is kept and
+/// reported as an interrupted run, and the exit status is 128 + the signal.
+@Suite("interrupted runs end to end")
+struct InterruptionTests {
+    @Test("SIGINT and SIGTERM mid-run: exit 130 / 143, the finished cases kept in the journal, results and report, marked interrupted, no child left")
+    func interruptedRunKeepsWhatFinished() async throws {
+        for (signal, status) in [("INT", 130), ("TERM", 143)] {
+            let out = BenchCLITests.temporaryDirectory() + "/run"
+            // The hang case's child is the one running when the signal comes: it must be stopped too.
+            let script = """
+                RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" run --workload spin --workload fault \
+                    --filter 'rounds=0/system|kind=hang/system' --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 \
+                    --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
+                pid=$!
+                while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 1 ]; do sleep 0.05; done
+                sleep 0.5
+                kill -\(signal) $pid
+                wait $pid
+                echo "status $?"
+                sleep 0.2
+                pgrep -f "bench [c]ase .*hang" > /dev/null && echo "child left" || echo "no child left"
+                """
+            let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
+            #expect(outcome.standardOutput.contains("status \(status)"), "SIG\(signal): \(outcome.standardOutput) \(BenchCLITests.read(out + ".stderr") ?? "")")
+            #expect(outcome.standardOutput.contains("no child left"), "SIG\(signal): \(outcome.standardOutput)")
+            let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
+            #expect(run.interrupted?.hasPrefix("SIG\(signal) after 1 of 40 repetitions") == true, "\(run.interrupted ?? "not marked")")
+            #expect(run.cases.map(\.benchmarkCase.id) == ["spin/none/rounds=0/system"], "only what finished")
+            #expect(run.cases.first?.records.count == 1)
+            let report = try #require(BenchCLITests.read(out + "/report.md"))
+            #expect(report.contains("**This run was interrupted** (SIG\(signal) after 1 of 40 repetitions)"))
+            #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 1)
+            #expect(BenchCLITests.read(out + ".stderr")?.contains("interrupted (SIG\(signal) after 1 of 40 repetitions)") == true)
+        }
+    }
+}
