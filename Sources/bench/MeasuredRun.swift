@@ -33,7 +33,15 @@ enum MeasuredRun {
         // must not be recorded as what was measured.
         let commit = gitCommit()
         Interruption.install()
-        let results = try await runner.run(plan, journal: journal, progress: progress.report)
+        let results: [CaseResult]
+        do {
+            results = try await runner.run(plan, journal: journal, progress: progress.report)
+        } catch let error as FileError {
+            // The journal could not grow (a full disk, a removed directory): stop here, with
+            // every line written before still on disk.
+            writeToStandardError("\(label): \(error); the run stopped. The repetitions that finished before are in \(journal.path), one JSON record per line\n")
+            throw ExitCode(2)
+        }
 
         var run = RunResults(environment: RunEnvironment.capture(gitCommit: commit),
                              counterAvailability: RunResults.counterAvailability(of: results), suite: suite.rawValue,
@@ -46,7 +54,14 @@ enum MeasuredRun {
             let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
             run.interrupted = "\(interruption.name) after \(done) of \(plan.cases.count * plan.repetitions) repetitions"
         }
-        let written = try ResultsWriter.write(run, to: directory)
+        let written: [String]
+        do {
+            written = try ResultsWriter.write(run, to: directory)
+        } catch {
+            let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
+            writeToStandardError("\(label): cannot write the results: \(error). The \(done) finished repetitions are kept in \(journal.path), one JSON record per line\n")
+            throw ExitCode(2)
+        }
         print("\(label): wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
         if let interruption, let what = run.interrupted {
             writeToStandardError("\(label): interrupted (\(what)); the results and reports hold the cases that finished\n")

@@ -41,6 +41,23 @@ struct FaultToleranceTests {
         #expect(journal.split(separator: "\n").count == 6, "every repetition journaled, failed or not")
     }
 
+    @Test("an output that cannot be written at the end: exit 2, a message naming what failed, and the journal of finished repetitions kept")
+    func unwritableResultsKeepTheJournal() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/run"
+        // results.json already a directory: the final rename fails even for root, as a full or
+        // read-only disk would make it fail.
+        #expect(mkdir(out, 0o755) == 0 && mkdir(out + "/results.json", 0o755) == 0)
+        let outcome = try await ChildProcess.run(
+            executable: BenchCLITests.bench,
+            arguments: ["run", "--workload", "spin", "--filter", "rounds=0/system", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out],
+            deadline: .seconds(120))
+        #expect(outcome.ending == .exited(2), "\(outcome.ending)")
+        #expect(outcome.standardError.contains("bench: cannot write the results: cannot rename into place \(out)/results.json: Is a directory. The 2 finished repetitions are kept in \(out)/journal.jsonl"),
+                "\(outcome.standardError)")
+        let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
+        #expect(journal.split(separator: "\n").count == 2 && journal.contains("\"outcome\":\"ok\""))
+    }
+
     @Test("without RUNTIMEBENCH_FAULT_INJECTION=1 the fault workload does not exist")
     func faultsAreHiddenFromUsers() async throws {
         let outcome = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run", "--workload", "fault"],
@@ -59,9 +76,11 @@ struct InterruptionTests {
         for (signal, status) in [("INT", 130), ("TERM", 143)] {
             let out = BenchCLITests.temporaryDirectory() + "/run"
             // The hang case's child is the one running when the signal comes: it must be stopped too.
+            // Pinned to CPU 0 so that its command line (the request) tells it from the fault test's
+            // own hang child, which may be running at the same time.
             let script = """
                 RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" run --workload spin --workload fault \
-                    --filter 'rounds=0/system|kind=hang/system' --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 \
+                    --filter 'rounds=0/system|kind=hang/system' --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 --cpus 0 \
                     --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
                 pid=$!
                 while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 1 ]; do sleep 0.05; done
@@ -70,7 +89,7 @@ struct InterruptionTests {
                 wait $pid
                 echo "status $?"
                 sleep 0.2
-                pgrep -f "bench [c]ase .*hang" > /dev/null && echo "child left" || echo "no child left"
+                pgrep -af "bench [c]ase" | grep hang | grep -qF '"cpus":[0]' && echo "child left" || echo "no child left"
                 """
             let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
             #expect(outcome.standardOutput.contains("status \(status)"), "SIG\(signal): \(outcome.standardOutput) \(BenchCLITests.read(out + ".stderr") ?? "")")
