@@ -68,7 +68,7 @@ struct ABCommand: ParsableCommand {
     var markdown: String?
 
     func run() throws {
-        let files = GateFiles(command: "ab")
+        let files = CommandFiles(command: "ab")
         guard let a, let b else { throw files.failure("both --a OLD_BENCH and --b NEW_BENCH are required: paths to two bench executables") }
         guard pairs >= 2 else { throw files.failure("--pairs must be at least 2 (a test needs 2 pairs), got \(pairs)") }
         let limits = try files.thresholds(thresholds)
@@ -134,7 +134,7 @@ struct ABCommand: ParsableCommand {
     }
 
     /// Exit 2 unless `path` is an executable that answers `list --ids-only` as a bench does.
-    static func requireBench(_ path: String, flag: String, files: GateFiles) throws {
+    static func requireBench(_ path: String, flag: String, files: CommandFiles) throws {
         guard access(path, F_OK) == 0 else { throw files.failure("\(flag) \(path): no such file") }
         guard access(path, X_OK) == 0 else { throw files.failure("\(flag) \(path): not executable") }
         let probe: ChildOutcome

@@ -61,7 +61,7 @@ struct CheckCommand: ParsableCommand {
     var markdown: String?
 
     func run() throws {
-        let files = GateFiles(command: "check")
+        let files = CommandFiles(command: "check")
         guard let baseline else { throw files.failure("--baseline FILE is required: a results.json to compare with") }
         if let repetitions, repetitions < 1 { throw files.failure("--repetitions must be at least 1, got \(repetitions)") }
         let limits = try files.thresholds(thresholds)
@@ -83,7 +83,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     /// Runs the baseline's cases that this bench knows, with the baseline's settings.
-    private func runBaselineCases(_ base: RunResults, files: GateFiles) throws -> RunResults {
+    private func runBaselineCases(_ base: RunResults, files: CommandFiles) throws -> RunResults {
         let known = base.cases.map(\.benchmarkCase).filter { benchmarkCase in
             Workloads.named(benchmarkCase.workload) != nil
                 && (benchmarkCase.backend == BenchmarkCase.noBackend || Backends.ids.contains(benchmarkCase.backend))

@@ -23,6 +23,9 @@ struct ClaimsCommand: ParsableCommand {
             Anything missing makes the verdict inconclusive, with the reason. The quick suite runs \
             every case the claims need.
 
+            Exit status: 0 the verdicts were printed (whatever they are), 2 the file is missing, \
+            unreadable, malformed or of another schema.
+
             Examples:
               bench claims bench-results/20261122-190000/results.json
               bench claims results.json --json
@@ -36,12 +39,15 @@ struct ClaimsCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let text = try Self.readText(results)
+        // A bad file is exit 2 with one line naming it, as for `report`, `compare` and `check`.
+        let files = CommandFiles(command: "claims")
+        let text: String
+        do { text = try Self.readText(results) } catch let error as ValidationError { throw files.failure(error.message) }
         let run: RunResults
         do {
             run = try ResultsJSON.decode(text)
         } catch {
-            throw ValidationError("\(results) is not a results file this bench can read: \(error)")
+            throw files.failure("\(results) is not a results file this bench can read: \(ReportCommand.describe(error))")
         }
         let verdicts = Claim.verdicts(for: run)
         if json {

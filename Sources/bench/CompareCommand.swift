@@ -56,7 +56,7 @@ struct CompareCommand: ParsableCommand {
     var markdown: String?
 
     func run() throws {
-        let files = GateFiles(command: "compare")
+        let files = CommandFiles(command: "compare")
         let limits = try files.thresholds(thresholds)
         let baseRun = try files.results(base, role: "base")
         let newRun = try files.results(new, role: "new")

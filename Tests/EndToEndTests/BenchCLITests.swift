@@ -142,7 +142,7 @@ struct BenchCLITests {
         #expect(json.ending == .exited(0) && json.standardOutput.contains("\"verdict\" : \"inconclusive\""))
 
         let missing = try await bench(["claims", path + ".nowhere"])
-        #expect(missing.ending != .exited(0))
+        #expect(missing.ending == .exited(2), "a bad file is exit 2, as for report, compare and check")
         #expect(missing.standardError.contains("cannot read \(path).nowhere: No such file or directory"), "\(missing.standardError)")
     }
 

@@ -6,11 +6,11 @@ import Reports
 import Glibc
 #endif
 
-/// Inputs and outputs of the gate's commands (`compare`, `check`, `ab`): every problem with a
+/// Inputs and outputs of the commands that read files (`compare`, `check`, `ab`, `claims`): every problem with a
 /// file is one line on standard error naming the file and what is wrong, and exit status 2,
 /// before anything is written.
-struct GateFiles {
-    /// "compare", "check", "ab": how messages start.
+struct CommandFiles {
+    /// "compare", "check", "ab", "claims": how messages start.
     let command: String
 
     /// Prints "bench COMMAND: message" on standard error; the returned error exits with status 2.
