@@ -20,6 +20,11 @@ public enum ChildVerdict: Sendable, Equatable {
             self = .failed(reason: "hung: still running after the \(deadline) deadline; killed")
         case .signalled(let signal):
             self = .failed(reason: "crashed: killed by \(Self.signalName(signal))" + Self.quote(outcome.standardError))
+        case .exited(let code) where code != 0 && Self.sanitizerError(outcome.standardError) != nil:
+            // A sanitizer-instrumented build catches the crash itself and exits (ThreadSanitizer
+            // with 66) instead of dying of the signal.
+            self = .failed(reason: "crashed: \(Self.sanitizerError(outcome.standardError)!) (exit status \(code))"
+                           + Self.quote(outcome.standardError))
         case .exited(let code) where code != 0:
             self = .failed(reason: "exited with status \(code)" + Self.quote(outcome.standardError))
         case .exited:
@@ -39,6 +44,16 @@ public enum ChildVerdict: Sendable, Equatable {
         return names[signal].map { "\($0) (\(signal))" } ?? "signal \(signal)"
     }
 
+    /// "ThreadSanitizer: SEGV on unknown address 0x000000000010" from a sanitizer's report, or nil.
+    static func sanitizerError(_ standardError: String) -> String? {
+        for line in standardError.split(whereSeparator: \.isNewline) where line.contains("ERROR: ") {
+            let words = line.split(separator: " ")
+            guard let first = words.firstIndex(where: { $0.hasSuffix("Sanitizer:") }) else { continue }
+            return words[first...].prefix { !$0.hasPrefix("(") }.joined(separator: " ")
+        }
+        return nil
+    }
+
     /// The lines of standard error that say what happened. After a Swift crash that is the trap's
     /// message and the backtracer's verdict ("Fatal error: ...", "*** Program crashed: Bad pointer
     /// dereference ..."), which come first, above pages of registers and images; otherwise the
@@ -52,3 +67,4 @@ public enum ChildVerdict: Sendable, Equatable {
         return quoted.isEmpty ? "" : "; stderr: " + quoted.joined(separator: " | ")
     }
 }
+
