@@ -17,7 +17,9 @@ struct FaultToleranceTests {
             executable: BenchCLITests.bench,
             arguments: ["run", "--workload", "fault", "--workload", "spin", "--filter", "fault|rounds=0/", "--allocator", "system",
                         "--repetitions", "1", "--samples", "3", "--sample-ms", "2", "--deadline", "3", "--out", out],
-            environment: ["RUNTIMEBENCH_FAULT_INJECTION": "1"], deadline: .seconds(120))
+            // Without Swift's backtracer in the children: on a busy machine it spent more than the
+            // 3 s deadline symbolicating the trap, which was then recorded as a hang.
+            environment: ["RUNTIMEBENCH_FAULT_INJECTION": "1", "SWIFT_BACKTRACE": "enable=no"], deadline: .seconds(120))
         #expect(outcome.ending == .exited(1), "a run with failed cases exits 1: \(outcome.standardError)")
         #expect(outcome.standardOutput.contains("bench: 5 case(s) had failures"), "\(outcome.standardOutput)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
@@ -31,8 +33,6 @@ struct FaultToleranceTests {
         #expect(failure("trap").contains("Fatal error: injected trap"), "the trap's message is quoted: \(failure("trap"))")
         #expect(failure("segfault").hasPrefix("crashed: killed by SIGSEGV (11)")
                 || failure("segfault").hasPrefix("crashed: ThreadSanitizer: SEGV on unknown address"), "\(failure("segfault"))")
-        #expect(failure("segfault").contains("Bad pointer dereference") || failure("segfault").contains("SEGV on unknown address"),
-                "\(failure("segfault"))")
         #expect(failure("hang") == "hung: still running after the 3.0 seconds deadline; killed", "\(failure("hang"))")
         #expect(failure("garbage").hasPrefix("unreadable output") && failure("garbage").contains("last line: this is not a record {"),
                 "\(failure("garbage"))")
