@@ -86,7 +86,8 @@ public struct Comparison: Sendable {
         for id in common {
             let baseCase = baseCases[id]!, newCase = newCases[id]!
             let workload = baseCase.benchmarkCase.workload
-            let metrics = ProcessValues.metrics(of: baseCase) + ProcessValues.metrics(of: newCase).filter { !ProcessValues.metrics(of: baseCase).contains($0) }
+            let baseMetrics = ProcessValues.metrics(of: baseCase)
+            let metrics = baseMetrics + ProcessValues.metrics(of: newCase).filter { !baseMetrics.contains($0) }
             for metric in metrics {
                 let limits = thresholds.limits(caseID: id, workload: workload, metric: metric)
                 guard limits.compare else { excluded += 1; continue }

@@ -33,6 +33,9 @@ public enum ComparisonReport {
         return notes
     }
 
+    /// "1 row", "3 rows".
+    static func rows(_ count: Int) -> String { count == 1 ? "1 row" : "\(count) rows" }
+
     static let header = ["verdict", "case", "metric", "base", "new", "change", "95% CI", "adj. p", "n", "why"]
 
     static func cells(_ row: Comparison.Row) -> [String] {
@@ -72,8 +75,7 @@ public enum ComparisonReport {
                 }.joined(separator: "  ")
             }
             if detail == .changes, comparison.count("no change") > 0 {
-                let count = comparison.count("no change")
-                lines.append("(\(count == 1 ? "1 row" : "\(count) rows") with no change not listed; --all lists them)")
+                lines.append("(\(Self.rows(comparison.count("no change"))) with no change not listed; --all lists them)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -96,8 +98,7 @@ public enum ComparisonReport {
         if !changes.isEmpty { lines += [""] + table(changes) }
         let unchanged = comparison.rows.filter { $0.verdict.name == "no change" }
         if !unchanged.isEmpty {
-            let rows = unchanged.count == 1 ? "1 row" : "\(unchanged.count) rows"
-            lines += ["", "<details><summary>\(rows) with no change</summary>", ""] + table(unchanged) + ["", "</details>"]
+            lines += ["", "<details><summary>\(rows(unchanged.count)) with no change</summary>", ""] + table(unchanged) + ["", "</details>"]
         }
         return lines.joined(separator: "\n") + "\n"
     }

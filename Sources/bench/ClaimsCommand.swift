@@ -40,15 +40,7 @@ struct ClaimsCommand: ParsableCommand {
 
     func run() throws {
         // A bad file is exit 2 with one line naming it, as for `report`, `compare` and `check`.
-        let files = CommandFiles(command: "claims")
-        let text: String
-        do { text = try Self.readText(results) } catch let error as ValidationError { throw files.failure(error.message) }
-        let run: RunResults
-        do {
-            run = try ResultsJSON.decode(text)
-        } catch {
-            throw files.failure("\(results) is not a results file this bench can read: \(ReportCommand.describe(error))")
-        }
+        let run = try CommandFiles(command: "claims").results(results, role: "results")
         let verdicts = Claim.verdicts(for: run)
         if json {
             let encoder = JSONEncoder()

@@ -21,10 +21,7 @@ struct CommandFiles {
 
     /// A results file (`role`: "baseline", "base", "new"), or exit 2 naming it.
     func results(_ path: String, role: String) throws -> RunResults {
-        let text: String
-        do { text = try ClaimsCommand.readText(path) } catch let error as ValidationError {
-            throw failure("\(role) \(error.message)")
-        }
+        let text = try self.text(path, role: role)
         do {
             return try ResultsJSON.decode(text)
         } catch {
@@ -35,14 +32,18 @@ struct CommandFiles {
     /// The thresholds file, or the built-in defaults when `path` is nil; exit 2 naming the file.
     func thresholds(_ path: String?) throws -> Thresholds {
         guard let path else { return Thresholds() }
-        let text: String
-        do { text = try ClaimsCommand.readText(path) } catch let error as ValidationError {
-            throw failure("thresholds \(error.message)")
-        }
+        let text = try self.text(path, role: "thresholds")
         do {
             return try Thresholds.parse(text)
         } catch {
             throw failure("thresholds \(path): \(error.description)")
+        }
+    }
+
+    /// The whole file, or exit 2 with the system's reason ("No such file or directory", too large).
+    private func text(_ path: String, role: String) throws -> String {
+        do { return try ClaimsCommand.readText(path) } catch let error as ValidationError {
+            throw failure("\(role) \(error.message)")
         }
     }
 
