@@ -91,6 +91,11 @@ let package = Package(
             name: "Claims",
             dependencies: ["Harness"]
         ),
+        // The soak: every backend under a long mixed load, each task checked to run exactly once.
+        .target(
+            name: "Soak",
+            dependencies: ["Backends", "Harness", "RuntimeKit"]
+        ),
         .target(
             name: "CBodyCost",
             path: "Benchmarks/CBodyCost"
@@ -116,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate", "Soak",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -159,11 +164,15 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate"]
+            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "Soak"]
         ),
         .testTarget(
             name: "StealingTests",
             dependencies: ["StealingRuntime", "PThreadPrimitives"]
+        ),
+        .testTarget(
+            name: "SoakTests",
+            dependencies: ["Soak", "Backends", "Harness", "RuntimeKit", "PThreadPrimitives"]
         ),
         .testTarget(
             name: "RuntimeKitTests",

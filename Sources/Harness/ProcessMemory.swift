@@ -4,12 +4,12 @@ import Glibc
 
 /// The process's memory as the kernel counts it (/proc/self/statm): its virtual size (every
 /// mapping, e.g. a thread's whole reserved stack) and its resident set (pages actually touched).
-struct ProcessMemory: Sendable {
-    let virtualBytes: Int
-    let residentBytes: Int
+public struct ProcessMemory: Sendable {
+    public let virtualBytes: Int
+    public let residentBytes: Int
 
     /// Now, or nil when /proc/self/statm cannot be read (not Linux, or /proc not mounted).
-    static func now() -> ProcessMemory? {
+    public static func now() -> ProcessMemory? {
         guard let file = fopen("/proc/self/statm", "r") else { return nil }
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 128)

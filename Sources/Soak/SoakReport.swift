@@ -1,0 +1,39 @@
+import Harness
+
+/// One backend's soak, as the child measured it: what ran, the resident set along the way, and
+/// the failure that stopped it, if any. The parent judges the memory (`SoakVerdict`).
+public struct SoakReport: Codable, Sendable {
+    public static let currentVersion = 1
+
+    public var version = SoakReport.currentVersion
+    public var backend: String
+    public var workers: Int
+    public var seed: UInt64
+    /// Wall time the rounds ran, in seconds.
+    public var seconds: Double
+    public var rounds: Int
+    public var operations: SoakOperations
+    /// The resident set in bytes before the runtime was created, when the warm-up ended (the
+    /// reference the growth is measured from), at the end (before shutdown), and the largest seen.
+    public var residentBefore: Int?
+    public var residentAfterWarmUp: Int?
+    public var residentAtEnd: Int?
+    public var residentPeak: Int?
+    /// The resident set about once a second: seconds since the first round, bytes.
+    public var residentSamples: [ResidentSample]
+    /// Why the soak stopped early (a task lost or run twice, a queue out of order, a wait that
+    /// timed out), or nil when it ran its whole duration.
+    public var failure: String?
+
+    public struct ResidentSample: Codable, Sendable, Equatable {
+        public var seconds: Double
+        public var bytes: Int
+    }
+
+    /// Growth of the resident set from the end of the warm-up to the end, or nil when either was
+    /// not measured (no /proc) or the soak failed before the warm-up ended.
+    public var residentGrowth: Int? {
+        guard let start = residentAfterWarmUp, let end = residentAtEnd else { return nil }
+        return end - start
+    }
+}

@@ -1,0 +1,240 @@
+import Harness
+import RuntimeKit
+import Synchronization
+
+/// How much of each kind one round submits. Drawn afresh for every round from the soak's seeded
+/// generator, so rounds differ (an empty kind included) and a failing seed can be replayed.
+struct SoakRoundSizes: Sendable {
+    var asyncBlocks: Int
+    var groupBlocks: Int
+    var enterLeavePairs: Int
+    var serialQueues: Int
+    var blocksPerQueue: Int
+    var lockBlocks: Int
+    var applyIterations: Int
+
+    /// A member of a group submits one more member for every `nestingEvery` members.
+    static let nestingEvery = 4
+    /// A serial queue's submissions are interrupted by a `sync` every this many blocks.
+    static let syncEvery = 16
+    /// The largest round: what the ledger is sized for.
+    static let largest = SoakRoundSizes(asyncBlocks: 512, groupBlocks: 512, enterLeavePairs: 128, serialQueues: 8,
+                                        blocksPerQueue: 128, lockBlocks: 128, applyIterations: 4096)
+
+    static func random(using generator: inout SeededGenerator) -> SoakRoundSizes {
+        let most = largest
+        return SoakRoundSizes(
+            asyncBlocks: Int.random(in: 0...most.asyncBlocks, using: &generator),
+            groupBlocks: Int.random(in: 0...most.groupBlocks, using: &generator),
+            enterLeavePairs: Int.random(in: 0...most.enterLeavePairs, using: &generator),
+            serialQueues: Int.random(in: 1...most.serialQueues, using: &generator),
+            blocksPerQueue: Int.random(in: 0...most.blocksPerQueue, using: &generator),
+            lockBlocks: Int.random(in: 0...most.lockBlocks, using: &generator),
+            applyIterations: Int.random(in: 0...most.applyIterations, using: &generator))
+    }
+
+    var nestedGroupBlocks: Int { (groupBlocks + Self.nestingEvery - 1) / Self.nestingEvery }
+
+    /// Ledger ids the round uses: one per block, nested member, notify and apply index.
+    var tasks: Int {
+        asyncBlocks + groupBlocks + nestedGroupBlocks + enterLeavePairs + 1 + serialQueues * blocksPerQueue
+            + lockBlocks + applyIterations
+    }
+}
+
+/// What went wrong in a soak, and in which round.
+public struct SoakFailure: Error, Sendable, CustomStringConvertible {
+    public let round: Int
+    public let message: String
+    public var description: String { "round \(round): \(message)" }
+}
+
+/// A value touched only by blocks of one serial queue (and its `sync` callers), with no lock of
+/// its own: the queue's ordering is what makes it safe, and ThreadSanitizer checks that.
+private final class QueueOwned: @unchecked Sendable {
+    var blocksRun = 0
+}
+
+/// A value touched only while a semaphore used as a lock is held.
+private final class LockOwned: @unchecked Sendable {
+    var count = 0
+}
+
+/// Problems noticed inside blocks (a serial queue out of order), kept for the round's verdict.
+private final class BlockProblems: Sendable {
+    private let first = Mutex<String?>(nil)
+    private let count = Atomic<Int>(0)
+
+    func note(_ message: @autoclosure () -> String) {
+        if count.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+            let text = message()
+            first.withLock { $0 = text }
+        }
+    }
+
+    var summary: String? {
+        let total = count.load(ordering: .relaxed)
+        guard total > 0 else { return nil }
+        return first.withLock { $0 ?? "" } + (total > 1 ? " (and \(total - 1) more)" : "")
+    }
+}
+
+/// One round of the soak's mix on runtime `R`, submitted from the soak thread:
+/// - `async` blocks that each signal a semaphore, waited for one signal at a time;
+/// - group members, every fourth adding a member to its own group, then `wait` on the group;
+/// - `enter`/`leave` around plain blocks, then `notify` on a serial queue;
+/// - serial queues whose blocks check they run in submission order, with `sync` calls among the
+///   submissions that check they saw every block before them;
+/// - blocks that take a semaphore used as a lock around a shared count;
+/// - an `apply` loop, run while all of the above is in flight.
+/// Everything is submitted before anything is waited for, so the kinds run mixed. Every waits has
+/// a timeout: a round that does not finish in time is a failure that says what was still missing,
+/// not a hung process. Each round creates its own queues, semaphores and groups and drops them,
+/// so a leak of any of them shows in the resident set.
+struct SoakRound<R: ConcurrencyRuntime> {
+    let runtime: R
+    let ledger: SoakLedger
+    let number: Int
+    let sizes: SoakRoundSizes
+    let timeout: Duration
+
+    func run() throws(SoakFailure) -> SoakOperations {
+        let ledger = self.ledger
+        ledger.beginRound(tasks: sizes.tasks)
+        var nextID = 0
+        func ids(_ count: Int) -> Int {
+            defer { nextID += count }
+            return nextID
+        }
+        let problems = BlockProblems()
+        var done = SoakOperations()
+
+        // enter/leave around plain blocks, and the notify that waits for them.
+        let enterLeave = runtime.makeGroup()
+        let notifyQueue = runtime.makeSerialQueue(label: "soak.notify.\(number)")
+        let notified = runtime.makeSemaphore(value: 0)
+        let enterLeaveBase = ids(sizes.enterLeavePairs)
+        for index in 0..<sizes.enterLeavePairs {
+            enterLeave.enter()
+            runtime.async {
+                ledger.record(enterLeaveBase + index)
+                enterLeave.leave()
+            }
+        }
+        let notifyID = ids(1)
+        enterLeave.notify(on: notifyQueue) {
+            ledger.record(notifyID)
+            notified.signal()
+        }
+
+        // async blocks, each signalling.
+        let signals = runtime.makeSemaphore(value: 0)
+        let asyncBase = ids(sizes.asyncBlocks)
+        for index in 0..<sizes.asyncBlocks {
+            runtime.async {
+                ledger.record(asyncBase + index)
+                signals.signal()
+            }
+        }
+
+        // group members, some adding members to their own group.
+        let group = runtime.makeGroup()
+        let groupBase = ids(sizes.groupBlocks)
+        let nestedBase = ids(sizes.nestedGroupBlocks)
+        let runtime = self.runtime
+        for index in 0..<sizes.groupBlocks {
+            runtime.async(group: group) {
+                ledger.record(groupBase + index)
+                if index % SoakRoundSizes.nestingEvery == 0 {
+                    runtime.async(group: group) { ledger.record(nestedBase + index / SoakRoundSizes.nestingEvery) }
+                }
+            }
+        }
+
+        // a semaphore as a lock. Safe even where blocking inside work is unsupported: a waiter
+        // waits for a block that already holds the lock and is running, never for one still queued.
+        let lock = runtime.makeSemaphore(value: 1)
+        let locked = LockOwned()
+        let lockGroup = runtime.makeGroup()
+        let lockBase = ids(sizes.lockBlocks)
+        for index in 0..<sizes.lockBlocks {
+            runtime.async(group: lockGroup) {
+                lock.wait()
+                locked.count += 1
+                lock.signal()
+                ledger.record(lockBase + index)
+            }
+        }
+
+        // serial queues, in order, with sync calls among the submissions.
+        var queues: [(queue: R.Queue, owned: QueueOwned)] = []
+        for queueIndex in 0..<sizes.serialQueues {
+            let queue = runtime.makeSerialQueue(label: "soak.serial.\(number).\(queueIndex)")
+            let owned = QueueOwned()
+            queues.append((queue, owned))
+            let base = ids(sizes.blocksPerQueue)
+            for index in 0..<sizes.blocksPerQueue {
+                queue.async {
+                    if owned.blocksRun != index {
+                        problems.note("serial queue \(queueIndex): block \(index) ran after \(owned.blocksRun) blocks, out of order")
+                    }
+                    owned.blocksRun = index + 1
+                    ledger.record(base + index)
+                }
+                if (index + 1) % SoakRoundSizes.syncEvery == 0 {
+                    let seen = queue.sync { owned.blocksRun }
+                    done.syncCalls += 1
+                    if seen != index + 1 {
+                        problems.note("serial queue \(queueIndex): sync after \(index + 1) blocks saw \(seen) of them run")
+                    }
+                }
+            }
+        }
+
+        // apply, with everything above in flight.
+        let applyBase = ids(sizes.applyIterations)
+        runtime.apply(iterations: sizes.applyIterations, stride: .automatic) { ledger.record(applyBase + $0) }
+        precondition(nextID == sizes.tasks, "the round's ids and its size disagree")
+
+        // Now wait for everything, each wait with the timeout.
+        for received in 0..<sizes.asyncBlocks where signals.wait(timeout: timeout) == .timedOut {
+            throw failure("only \(received) of \(sizes.asyncBlocks) async blocks signalled within \(timeout)")
+        }
+        if group.wait(timeout: timeout) == .timedOut {
+            throw failure("the group of \(sizes.groupBlocks) members (+\(sizes.nestedGroupBlocks) nested) was not empty after \(timeout)")
+        }
+        if lockGroup.wait(timeout: timeout) == .timedOut {
+            throw failure("the \(sizes.lockBlocks) blocks sharing a semaphore as a lock had not finished after \(timeout)")
+        }
+        if notified.wait(timeout: timeout) == .timedOut {
+            throw failure("notify did not run within \(timeout) of its group's \(sizes.enterLeavePairs) enter/leave pairs")
+        }
+        for (queueIndex, entry) in queues.enumerated() {
+            let seen = entry.queue.sync { entry.owned.blocksRun }
+            done.syncCalls += 1
+            if seen != sizes.blocksPerQueue {
+                problems.note("serial queue \(queueIndex): the final sync saw \(seen) of \(sizes.blocksPerQueue) blocks run")
+            }
+        }
+        // Every block has been waited for; the lock's count is read after its group emptied.
+        if locked.count != sizes.lockBlocks {
+            problems.note("the semaphore-guarded count reads \(locked.count) after \(sizes.lockBlocks) increments: the lock let two in")
+        }
+        if let problem = problems.summary { throw failure(problem) }
+        if let mistakes = ledger.mistakes() { throw failure(mistakes) }
+
+        done.asyncBlocks = sizes.asyncBlocks
+        done.groupBlocks = sizes.groupBlocks + sizes.nestedGroupBlocks
+        done.enterLeavePairs = sizes.enterLeavePairs
+        done.notifications = 1
+        done.serialBlocks = sizes.serialQueues * sizes.blocksPerQueue
+        done.semaphoreLockPairs = sizes.lockBlocks
+        done.applyIterations = sizes.applyIterations
+        done.objectsCreated = 7 + sizes.serialQueues  // 3 groups, 3 semaphores, the notify queue and the serial queues
+        return done
+
+        func failure(_ message: String) -> SoakFailure {
+            SoakFailure(round: number, message: message + " (ledger: \(ledger.ran()) of \(sizes.tasks) tasks had run)")
+        }
+    }
+}

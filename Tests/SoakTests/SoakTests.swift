@@ -1,0 +1,168 @@
+import Backends
+import Harness
+import PThreadPrimitives
+import RuntimeKit
+@testable import Soak
+import Synchronization
+import Testing
+
+/// The soak on every backend, briefly: no mistake in any round. Under ThreadSanitizer (CI) this
+/// is also a race check of every backend under the mixed load.
+@Suite struct SoakOnBackendsTests {
+    @Test(arguments: Backends.all.map(\.id))
+    func aShortSoakFindsNoMistake(backend id: String) async throws {
+        let backend = try #require(Backends.named(id))
+        let report = try await onDedicatedThread {
+            Soak.run(backend, settings: SoakSettings(duration: .milliseconds(700), warmUp: .milliseconds(200), seed: 7))
+        }
+        #expect(report.failure == nil, "\(id): \(report.failure ?? "")")
+        #expect(report.rounds > 0)
+        #expect(report.operations.asyncBlocks > 0)
+        #expect(report.operations.applyIterations > 0)
+        #expect(report.operations.syncCalls > 0)
+        #expect(report.backend == id)
+        // Read from /proc on Linux: at the start, after the warm-up, and at the end.
+        #expect(report.residentBefore != nil && report.residentAfterWarmUp != nil && report.residentAtEnd != nil)
+        #expect(report.residentSamples.count >= 2)
+    }
+
+    @Test func theSameSeedGivesTheSameRounds() {
+        var first = SeededGenerator(seed: 42), second = SeededGenerator(seed: 42)
+        for _ in 0..<100 {
+            let a = SoakRoundSizes.random(using: &first), b = SoakRoundSizes.random(using: &second)
+            #expect(a.tasks == b.tasks)
+            #expect(a.serialQueues == b.serialQueues)
+            #expect(a.applyIterations == b.applyIterations)
+            #expect(a.tasks <= SoakRoundSizes.largest.tasks)
+        }
+    }
+}
+
+/// The checker catches a runtime that gets things wrong: each fault stops the soak with a
+/// failure that says what went wrong, and the soak does not hang.
+@Suite struct SoakCatchesFaultsTests {
+    /// Long waits where nothing is lost, so a slow round on a busy machine (or under a sanitizer)
+    /// cannot turn the fault looked for into a timeout.
+    static let settings = SoakSettings(duration: .seconds(5), warmUp: .milliseconds(100), seed: 3, waitTimeout: .seconds(60))
+
+    @Test func anApplyIndexRunTwiceIsReported() async throws {
+        let report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<RepeatsApplyIndex>.self, settings: Self.settings) }
+        let failure = try #require(report.failure)
+        #expect(failure.contains("ran more than once"), "\(failure)")
+        #expect(failure.contains("ran 2 times"), "\(failure)")
+    }
+
+    @Test func anApplyIndexLeftOutIsReported() async throws {
+        let report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<SkipsApplyIndex>.self, settings: Self.settings) }
+        let failure = try #require(report.failure)
+        #expect(failure.contains("never ran"), "\(failure)")
+        #expect(failure.contains("ran 0 times"), "\(failure)")
+    }
+
+    @Test func aLostBlockIsAReportedTimeoutNotAHang() async throws {
+        var settings = Self.settings
+        settings.waitTimeout = .seconds(1)
+        let report = try await onDedicatedThread { [settings] in Soak.run(FaultySoakRuntime<DropsABlock>.self, settings: settings) }
+        let failure = try #require(report.failure)
+        // Whichever wait it was (a semaphore's signals, a group, the notify), it says what it waited for.
+        #expect(failure.hasPrefix("round 0: "), "\(failure)")
+        #expect(failure.contains("within 1") || failure.contains("after 1"), "\(failure)")
+        #expect(failure.contains("tasks had run"), "\(failure)")
+        #expect(report.residentAtEnd == nil)
+    }
+
+    @Test func aLeakFailsTheMemoryVerdict() async throws {
+        let settings = SoakSettings(duration: .seconds(2), warmUp: .milliseconds(300), seed: 3)
+        let report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<LeaksPerBlock>.self, settings: settings) }
+        #expect(report.failure == nil)
+        let growth = try #require(report.residentGrowth)
+        // 16 KB per block of tens of thousands of blocks a second.
+        #expect(growth > 4 * 1_048_576, "grew \(growth) bytes")
+        let verdict = SoakVerdict(report: report, maximumGrowth: 4 * 1_048_576)
+        #expect(!verdict.passed)
+        #expect(verdict.reason?.contains("the resident set grew by") == true, "\(verdict.reason ?? "")")
+        #expect(SoakVerdict(report: report, maximumGrowth: growth).passed)
+    }
+
+    @Test func theLedgerCountsEachKindOfMistake() {
+        let ledger = SoakLedger(capacity: 10)
+        ledger.beginRound(tasks: 4)
+        for id in [0, 1, 1, 3, 7, -1] { ledger.record(id) }
+        let mistakes = ledger.mistakes() ?? ""
+        #expect(mistakes.contains("1 of 4 tasks never ran"), "\(mistakes)")   // 2
+        #expect(mistakes.contains("2 ran more than once"), "\(mistakes)")     // 1 twice, 7 outside the round
+        #expect(mistakes.contains("1 runs of an id outside the round"), "\(mistakes)")  // -1
+        ledger.beginRound(tasks: 3)
+        for id in 0..<3 { ledger.record(id) }
+        #expect(ledger.mistakes() == nil)
+        #expect(ledger.ran() == 3)
+    }
+}
+
+// MARK: - A runtime with one deliberate fault
+
+protocol SoakFault { static var fault: FaultySoakRuntimeFault { get } }
+
+enum FaultySoakRuntimeFault {
+    /// Every apply runs index 0 twice.
+    case repeatApplyIndex
+    /// Every apply leaves index 0 out.
+    case skipApplyIndex
+    /// The 6th block submitted with `async` (plain or into a group) never runs.
+    case dropAsync
+    /// Every `async` block allocates 16 KB, touches it and never frees it.
+    case leak
+}
+
+enum RepeatsApplyIndex: SoakFault { static var fault: FaultySoakRuntimeFault { .repeatApplyIndex } }
+enum SkipsApplyIndex: SoakFault { static var fault: FaultySoakRuntimeFault { .skipApplyIndex } }
+enum DropsABlock: SoakFault { static var fault: FaultySoakRuntimeFault { .dropAsync } }
+enum LeaksPerBlock: SoakFault { static var fault: FaultySoakRuntimeFault { .leak } }
+
+/// pthread-mutex's pool with one fault. Serial queues and apply's pieces go straight to the pool,
+/// so a dropped `async` is always one of the round's own blocks, each of which has a timed wait.
+final class FaultySoakRuntime<F: SoakFault>: PoolBackedRuntime, @unchecked Sendable {
+    static var id: String { "faulty" }
+    static var summary: String { "test-only: pthread-mutex's pool with one deliberate fault" }
+
+    private let pool: any ConcurrencyRuntime
+    private let submissions = Atomic<Int>(0)
+
+    init(workers: Int) { pool = Backends.named("pthread-mutex")!.runtime.init(workers: 2) }
+
+    var workers: Int { pool.workers }
+
+    func async(_ work: @escaping @Sendable () -> Void) {
+        let number = submissions.wrappingAdd(1, ordering: .relaxed).oldValue
+        switch F.fault {
+        case .dropAsync where number == 5:
+            return
+        case .leak:
+            pool.async {
+                let bytes = UnsafeMutableRawPointer.allocate(byteCount: 16_384, alignment: 64)
+                bytes.initializeMemory(as: UInt8.self, repeating: 1, count: 16_384)
+                work()
+            }
+        default:
+            pool.async(work)
+        }
+    }
+
+    func makeSerialQueue(label: String) -> Strand {
+        let pool = self.pool
+        return Strand(label: label) { drain in pool.async(drain) }
+    }
+
+    func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        let pool = self.pool
+        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { pool.async($0) }) { index in
+            switch F.fault {
+            case .skipApplyIndex where index == 0: break
+            case .repeatApplyIndex where index == 0: body(index); body(index)
+            default: body(index)
+            }
+        }
+    }
+
+    func shutdown() { pool.shutdown() }
+}
