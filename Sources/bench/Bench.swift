@@ -22,6 +22,6 @@ struct Bench: ParsableCommand {
             side by side. Sources/Gate/README.md has the rule and the gate's measured error rates.
             """,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
-                      ABCommand.self, DoctorCommand.self, CaseCommand.self]
+                      ABCommand.self, SoakCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
     )
 }

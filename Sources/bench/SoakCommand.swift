@@ -1,0 +1,213 @@
+import ArgumentParser
+import Backends
+import FoundationEssentials
+import Harness
+import Soak
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench soak`: each backend for minutes under a mixed load, in a child process of its own, every
+/// task checked to run exactly once and the resident set checked to stay flat.
+struct SoakCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "soak",
+        abstract: "Run each backend for minutes under a mixed load; check that no task is lost or run twice and memory stays flat.",
+        discussion: """
+            Each backend runs in a child process of its own, for --duration seconds, in rounds. A \
+            round submits, all at once: async blocks that signal a semaphore, group members (some \
+            adding members to their own group), enter/leave pairs with a notify, blocks on 1–8 \
+            serial queues with sync calls among them, blocks taking a semaphore used as a lock, and \
+            an apply loop run meanwhile. Then it waits for all of it, each wait with \
+            --wait-timeout. The sizes change every round, drawn from --seed.
+
+            Every task counts itself in a ledger that must read exactly 1 per task when the round \
+            ends; serial queues check their order, every sync checks it saw the blocks before it. \
+            The first mistake stops that backend's soak and names the round and the tasks. The \
+            resident set is read from /proc/self/statm before the runtime exists, when the warm-up \
+            ends, about once a second, and at the end; growing by more than --max-growth after the \
+            warm-up fails the soak. A crash or hang of the child fails that backend only; the \
+            others still run.
+
+            Exit status: 0 every backend passed, 1 one failed, 130/143 interrupted by SIGINT/SIGTERM \
+            (the backends that finished are reported), 64 a bad option.
+
+            Examples:
+              bench soak                                    # every backend, 2 minutes each
+              bench soak --backend fifo-dispatch --duration 600 --json soak.json
+              bench soak --duration 5                       # the CI's short version
+            """
+    )
+
+    @Option(name: .customLong("backend"), help: "Only this backend (repeatable). Default: every backend.")
+    var backends: [String] = []
+
+    @Option(help: "Seconds of soak per backend.")
+    var duration: Double = 120
+
+    @Option(name: .customLong("warm-up"), help: "Seconds after which the reference resident set is read (default: a tenth of --duration, at most 10).")
+    var warmUp: Double?
+
+    @Option(help: "Worker threads, for backends that take a count (0: one per CPU).")
+    var workers: Int = 0
+
+    @Option(help: "Seed of the rounds' sizes: the same seed gives the same rounds.")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("max-growth"), help: "MiB the resident set may grow after the warm-up before the soak fails.")
+    var maxGrowth: Double = 16
+
+    @Option(name: .customLong("wait-timeout"), help: "Seconds a round waits for any one thing before it reports a hang.")
+    var waitTimeout: Double = 30
+
+    @Option(help: "Also write every backend's report and verdict to this JSON file.")
+    var json: String?
+
+    func validate() throws {
+        guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be between 0 and 86400 seconds, got \(duration)") }
+        if let warmUp, !(warmUp >= 0 && warmUp < duration) {
+            throw ValidationError("--warm-up must be at least 0 and less than --duration (\(duration)), got \(warmUp)")
+        }
+        guard workers >= 0 else { throw ValidationError("--workers must be 0 or more, got \(workers)") }
+        guard maxGrowth >= 0, maxGrowth.isFinite else { throw ValidationError("--max-growth must be 0 or more MiB, got \(maxGrowth)") }
+        guard waitTimeout > 0, waitTimeout <= 3_600 else { throw ValidationError("--wait-timeout must be between 0 and 3600 seconds, got \(waitTimeout)") }
+    }
+
+    func run() throws {
+        let selected: [Backend]
+        do {
+            selected = try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id }
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if let json { try Self.checkWritable(json) }
+        let warmUp = self.warmUp ?? Double(SoakSettings.defaultWarmUp(for: .seconds(duration)).nanosecondsSaturating) / 1e9
+        let arguments = ["--duration", "\(duration)", "--warm-up", "\(warmUp)", "--workers", "\(workers)",
+                         "--seed", "\(seed)", "--wait-timeout", "\(waitTimeout)"]
+        let maximumGrowth = Int(maxGrowth * 1_048_576)
+        // Startup, the last round's waits and shutdown, beyond the soak itself.
+        let deadline = Duration.seconds(duration + 2 * waitTimeout + 30)
+        let executable = MeasuredRun.ownExecutable()
+        let duration = self.duration
+        print("soak: \(selected.count) backend(s), \(Self.seconds(duration)) each (warm-up \(Self.seconds(warmUp))), seed \(seed), memory may grow \(maxGrowth) MiB")
+        Interruption.install()
+
+        let verdicts = try runBlocking { () async throws -> [SoakVerdict] in
+            var verdicts: [SoakVerdict] = []
+            for (index, backend) in selected.enumerated() {
+                if Interruption.signal != nil { break }
+                writeToStandardError("soak [\(index + 1)/\(selected.count)] \(backend.id): \(Self.seconds(duration))…\n")
+                let outcome = try await Self.withTicker(label: backend.id, duration: duration) {
+                    try await ChildProcess.run(executable: executable, arguments: ["soak-child", "--backend", backend.id] + arguments,
+                                               deadline: deadline)
+                }
+                if outcome.ending == .interrupted { break }
+                let verdict = Self.verdict(backend: backend.id, outcome: outcome, maximumGrowth: maximumGrowth)
+                writeToStandardError("soak [\(index + 1)/\(selected.count)] \(backend.id): \(Self.oneLine(verdict))\n")
+                verdicts.append(verdict)
+            }
+            return verdicts
+        }
+
+        SoakTable.print(verdicts)
+        if let json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let file = SoakFile(settings: .init(duration: duration, warmUp: warmUp, workers: workers, seed: seed,
+                                                maximumGrowthMiB: maxGrowth, waitTimeout: waitTimeout),
+                                interrupted: Interruption.signal.map { Interruption.describe($0).name }, backends: verdicts)
+            do {
+                try writeAtomically(String(decoding: try encoder.encode(file), as: UTF8.self) + "\n", to: json)
+            } catch {
+                writeToStandardError("soak: cannot write \(json): \(error)\n")
+                throw ExitCode(2)
+            }
+            print("soak: wrote \(json)")
+        }
+        if let signal = Interruption.signal {
+            let (name, status) = Interruption.describe(signal)
+            writeToStandardError("soak: interrupted by \(name) after \(verdicts.count) of \(selected.count) backends; the table holds those that finished\n")
+            throw ExitCode(status)
+        }
+        let failed = verdicts.filter { !$0.passed }
+        if !failed.isEmpty {
+            writeToStandardError("soak: \(failed.count) backend(s) failed: \(failed.map(\.backend).joined(separator: ", "))\n")
+            throw ExitCode(1)
+        }
+    }
+
+    static func verdict(backend: String, outcome: ChildOutcome, maximumGrowth: Int) -> SoakVerdict {
+        switch ChildVerdict(outcome) {
+        case .failed(let reason):
+            return SoakVerdict(backend: backend, childFailure: reason)
+        case .record(let line):
+            guard let report = try? JSONDecoder().decode(SoakReport.self, from: Data(line.utf8)),
+                  report.version == SoakReport.currentVersion else {
+                return SoakVerdict(backend: backend, childFailure: "unreadable output: the last line is not a soak report: \(line.prefix(200))")
+            }
+            return SoakVerdict(report: report, maximumGrowth: maximumGrowth)
+        }
+    }
+
+    /// "passed: 12345678 operations in 120.0 s; resident 5.1 → 5.2 MiB" or "FAILED: reason".
+    static func oneLine(_ verdict: SoakVerdict) -> String {
+        guard let report = verdict.report else { return "FAILED: \(verdict.reason ?? "")" }
+        let memory = [report.residentAfterWarmUp, report.residentAtEnd].compactMap { $0 }.map { SoakVerdict.mebibytes($0) }
+        let figures = "\(report.operations.total) operations in \(report.rounds) rounds, \(Self.seconds(report.seconds))"
+            + (memory.count == 2 ? "; resident after warm-up \(memory[0]), at end \(memory[1])" : "")
+        return verdict.passed ? "passed: \(figures)" + (verdict.reason.map { " (\($0))" } ?? "")
+            : "FAILED: \(verdict.reason ?? "") (\(figures))"
+    }
+
+    static func seconds(_ value: Double) -> String { "\((value * 10).rounded() / 10) s" }
+
+    /// Runs `body`, printing a line every 30 seconds meanwhile when the soak is long enough to need one.
+    static func withTicker<T: Sendable>(label: String, duration: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        guard duration >= 60 else { return try await body() }
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                let start = ContinuousClock.now
+                while true {
+                    try await Task.sleep(for: .seconds(30))
+                    let elapsed = Double((ContinuousClock.now - start).nanosecondsSaturating) / 1e9
+                    writeToStandardError("soak: \(label): \(Int(elapsed)) of \(Int(duration)) s\n")
+                }
+            }
+            while let next = try await group.next() {
+                if let value = next {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            preconditionFailure("the body's task always returns a value")
+        }
+    }
+
+    /// Fails before any soak runs when `path` cannot be created.
+    static func checkWritable(_ path: String) throws {
+        let probe = path + ".probe-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw ValidationError("cannot write --json \(path): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+        unlink(probe)
+    }
+}
+
+/// What `bench soak --json` writes.
+struct SoakFile: Codable {
+    struct Settings: Codable {
+        var duration: Double
+        var warmUp: Double
+        var workers: Int
+        var seed: UInt64
+        var maximumGrowthMiB: Double
+        var waitTimeout: Double
+    }
+    var version = 1
+    var settings: Settings
+    var interrupted: String?
+    var backends: [SoakVerdict]
+}
