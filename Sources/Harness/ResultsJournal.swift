@@ -21,15 +21,20 @@ public final class ResultsJournal: Sendable {
 
     /// Appends `line` (a newline is added) and flushes it to disk before returning.
     /// O_APPEND makes each write land whole at the end, even with another writer.
+    /// When the line cannot be written whole (a full disk writes part of it, then fails), the part
+    /// is cut off again, so the journal still ends with the last complete line.
     public func append(_ line: String) throws(FileError) {
         precondition(!line.contains("\n"), "a journal entry is one line")
         let bytes = Array((line + "\n").utf8)
+        let end = lseek(descriptor, 0, SEEK_END)
         var written = 0
         while written < bytes.count {
             let n = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileError(path: path, operation: "append", errno: errno)
+                let code = errno
+                if written > 0 && end >= 0 { _ = ftruncate(descriptor, end) }
+                throw FileError(path: path, operation: "append", errno: code)
             }
             written += n
         }

@@ -63,6 +63,69 @@ struct FaultToleranceTests {
         #expect(journal.split(separator: "\n").count == 2 && journal.contains("\"outcome\":\"ok\""))
     }
 
+    /// Whether this process may mount a small tmpfs (root with CAP_SYS_ADMIN, as in CI): the only
+    /// way to make a disk full or read-only in the middle of a run.
+    static let canMountTmpfs: Bool = {
+        let directory = BenchCLITests.temporaryDirectory()
+        guard mount("tmpfs", directory, "tmpfs", 0, "size=16k") == 0 else { return false }
+        return umount(directory) == 0
+    }()
+
+    @Test("a disk that fills up mid-run: exit 2 naming the journal, which keeps every finished repetition as whole lines; a directory turned read-only mid-run: exit 2, every repetition in the journal",
+          .enabled(if: canMountTmpfs, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
+    func outputFailsMidRun() async throws {
+        for way in ["full", "read-only"] {
+            let mountPoint = BenchCLITests.temporaryDirectory()
+            // 16 KB holds about a dozen of these records.
+            #expect(mount("tmpfs", mountPoint, "tmpfs", 0, "size=\(way == "full" ? 16 : 4096)k") == 0)
+            defer { umount2(mountPoint, Int32(MNT_DETACH)) }
+            let out = mountPoint + "/run"
+            let repetitions = way == "full" ? 200 : 30
+            // A file system cannot be remounted read-only while the journal is open for writing, so
+            // the directory is: a read-only bind mount over it, after two repetitions. The journal's
+            // open descriptor still writes below it, as it would on a disk whose directory lost
+            // its write permission; every new file (results.json) fails.
+            let script = """
+                "\(BenchCLITests.bench)" run --workload spin --filter 'rounds=0/system' --repetitions \(repetitions) --samples 3 --sample-ms 2 \
+                    --out "\(out)" > "\(mountPoint).stdout" 2> "\(mountPoint).stderr" &
+                pid=$!
+                if [ \(way) = read-only ]; then
+                    while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.02; done
+                    mount --bind "\(out)" "\(out)" && mount -o remount,bind,ro "\(out)" || echo "could not make it read-only"
+                fi
+                wait $pid
+                echo "status $?"
+                [ \(way) = read-only ] && umount "\(out)"
+                true
+                """
+            let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(200))
+            let stderr = BenchCLITests.read(mountPoint + ".stderr") ?? ""
+            #expect(outcome.standardOutput.contains("status 2"), "\(way): \(outcome.standardOutput) \(stderr)")
+            if way == "full" {
+                #expect(stderr.contains("bench: cannot append \(out)/journal.jsonl: No space left on device; the run stopped. The repetitions that finished before are in \(out)/journal.jsonl"),
+                        "\(way): \(stderr)")
+            } else {
+                #expect(stderr.contains("bench: cannot write the results: cannot write into \(out): Read-only file system. The \(repetitions) finished repetitions are kept in \(out)/journal.jsonl"),
+                        "\(way): \(stderr)")
+            }
+            // Every line whole: a write the full disk cut short is cut off again.
+            let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
+            let lines = journal.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.last == "", "\(way): the journal ends with a complete line")
+            let entries = lines.dropLast()
+            if way == "full" {
+                #expect(entries.count >= 2 && entries.count < repetitions, "\(way): \(entries.count) lines")
+            } else {
+                #expect(entries.count == repetitions, "\(way): \(entries.count) lines")
+            }
+            for entry in entries {
+                #expect(entry.hasPrefix("{"), "\(way): \(entry.prefix(80))")
+                #expect(entry.hasSuffix("}"), "\(way): a line cut short: …\(entry.suffix(80))")
+                #expect(entry.contains("\"outcome\":\"ok\""), "\(way): \(entry.prefix(200))")
+            }
+        }
+    }
+
     @Test("without RUNTIMEBENCH_FAULT_INJECTION=1 the fault workload does not exist")
     func faultsAreHiddenFromUsers() async throws {
         let outcome = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run", "--workload", "fault"],
