@@ -172,4 +172,38 @@ struct InterruptionTests {
             #expect(BenchCLITests.read(out + ".stderr")?.contains("interrupted (SIG\(signal) after 1 of 40 repetitions)") == true)
         }
     }
+
+    @Test("SIGINT during bench ab: exit 130, no verdict, both builds' finished cases in a.json and b.json marked interrupted, no child left")
+    func interruptedABKeepsBothBuilds() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/ab"
+        // The pairs go case by case within each pair: spin A, spin B, then the hang's A child, which
+        // is running when the signal comes. Pinned to CPU 1: its request tells it from the other
+        // tests' hang children.
+        let script = """
+            RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" ab --a "\(BenchCLITests.bench)" --b "\(BenchCLITests.bench)" \
+                --workload spin --workload fault --filter 'rounds=0/system|kind=hang/system' --pairs 2 --samples 3 --sample-ms 2 \
+                --deadline 60 --cpus 1 --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
+            pid=$!
+            while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done
+            sleep 0.5
+            kill -INT $pid
+            wait $pid
+            echo "status $?"
+            sleep 0.2
+            pgrep -af "bench [c]ase" | grep hang | grep -qF '"cpus":[1]' && echo "child left" || echo "no child left"
+            """
+        let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
+        let stderr = BenchCLITests.read(out + ".stderr") ?? ""
+        #expect(outcome.standardOutput.contains("status 130"), "\(outcome.standardOutput) \(stderr)")
+        #expect(outcome.standardOutput.contains("no child left"), "\(outcome.standardOutput)")
+        #expect(stderr.contains("bench ab: interrupted (SIGINT); no verdict. What finished is in \(out)/a.json and b.json"), "\(stderr)")
+        #expect(BenchCLITests.read(out + "/comparison.md") == nil, "no verdict written")
+        for build in ["a", "b"] {
+            let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/\(build).json")))
+            #expect(run.interrupted?.hasPrefix("SIGINT after") == true, "\(build): \(run.interrupted ?? "not marked")")
+            #expect(run.cases.map(\.benchmarkCase.id) == ["spin/none/rounds=0/system"], "\(build): only what finished")
+            #expect(run.cases.first?.records.count == 1, "\(build): the finished process of the case")
+        }
+        #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 2)
+    }
 }
