@@ -1,7 +1,11 @@
-/// What a comparison concludes about one case and metric. Only `.regression` fails `bench check`.
+/// What a comparison concludes about one case and metric. `.regression` and `.newFailure` fail
+/// `bench check` and `bench ab`.
 public enum ChangeVerdict: Sendable, Equatable {
     /// Significant after correction, beyond the minimum effect, and beyond both regression limits.
     case regression
+    /// Processes of the case failed in the new run (crashed, hung, exited early, printed garbage)
+    /// while every one of the base's finished: what failed. A row of its own, metric "processes".
+    case newFailure(String)
     /// Significant after correction, faster or smaller by at least the minimum effect.
     case improvement
     /// Not significant, smaller than the minimum effect, or within the regression limits: why.
@@ -12,6 +16,7 @@ public enum ChangeVerdict: Sendable, Equatable {
     public var name: String {
         switch self {
         case .regression: "regression"
+        case .newFailure: "new failure"
         case .improvement: "improvement"
         case .noChange: "no change"
         case .notComparable: "not comparable"
@@ -21,14 +26,22 @@ public enum ChangeVerdict: Sendable, Equatable {
     public var reason: String? {
         switch self {
         case .regression, .improvement: nil
-        case .noChange(let why), .notComparable(let why): why
+        case .newFailure(let why), .noChange(let why), .notComparable(let why): why
         }
     }
 
-    /// Tables list regressions first, then improvements, then what could not be compared.
+    /// Whether the verdict fails the gate.
+    public var fails: Bool {
+        switch self {
+        case .regression, .newFailure: true
+        case .improvement, .noChange, .notComparable: false
+        }
+    }
+
+    /// Tables list regressions and new failures first, then improvements, then what could not be compared.
     var order: Int {
         switch self {
-        case .regression: 0
+        case .regression, .newFailure: 0
         case .improvement: 1
         case .notComparable: 2
         case .noChange: 3

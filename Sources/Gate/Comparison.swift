@@ -49,6 +49,8 @@ public struct Comparison: Sendable {
     public let unmeasured: Int
 
     public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
+    /// The rows that fail the gate: regressions and new failures.
+    public var failing: [Row] { rows.filter(\.verdict.fails) }
     public func count(_ name: String) -> Int { rows.filter { $0.verdict.name == name }.count }
 
     public struct Problem: Error, CustomStringConvertible, Equatable {
@@ -86,6 +88,14 @@ public struct Comparison: Sendable {
         for id in common {
             let baseCase = baseCases[id]!, newCase = newCases[id]!
             let workload = baseCase.benchmarkCase.workload
+            if !newCase.failures.isEmpty && baseCase.failures.isEmpty && baseCase.notApplicable == nil {
+                // The new build broke the case: worse than any slowdown, and no test is needed.
+                let limits = thresholds.limits(caseID: id, workload: workload, metric: MetricKind.nanosecondsPerOperation)
+                let total = newCase.failures.count + newCase.records.count
+                pending.append(Pending(caseID: id, metric: "processes", limits: limits, estimate: nil,
+                                       verdict: .newFailure("\(newCase.failures.count) of \(total) processes failed in the new run, none in the base: \(newCase.failures[0])"),
+                                       baseCount: baseCase.records.count, newCount: newCase.records.count))
+            }
             let baseMetrics = ProcessValues.metrics(of: baseCase)
             let metrics = baseMetrics + ProcessValues.metrics(of: newCase).filter { !baseMetrics.contains($0) }
             for metric in metrics {

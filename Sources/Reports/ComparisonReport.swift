@@ -7,7 +7,10 @@ public enum ComparisonReport {
     public enum Detail: Sendable { case all, changes }
 
     public static func summary(_ comparison: Comparison) -> String {
-        let counts = ["regression", "improvement", "no change", "not comparable"].map { name -> String in
+        // "new failure" only when there is one: most comparisons have none.
+        let names = (comparison.count("new failure") > 0 ? ["regression", "new failure"] : ["regression"])
+            + ["improvement", "no change", "not comparable"]
+        let counts = names.map { name -> String in
             let count = comparison.count(name)
             return "\(count) \(count == 1 || name.hasPrefix("no") ? name : name + "s")"
         }
@@ -84,8 +87,9 @@ public enum ComparisonReport {
     /// Markdown for a pull-request comment: the verdict in the first line, the changes in a table,
     /// the unchanged rows folded away.
     public static func markdown(_ comparison: Comparison, title: String = "RuntimeBench regression gate") -> String {
-        let regressions = comparison.count("regression")
-        let verdict = regressions == 0 ? "no regression" : regressions == 1 ? "1 regression" : "\(regressions) regressions"
+        let regressions = comparison.count("regression"), failures = comparison.count("new failure")
+        var verdict = regressions == 0 ? "no regression" : regressions == 1 ? "1 regression" : "\(regressions) regressions"
+        if failures > 0 { verdict += failures == 1 ? ", 1 new failure" : ", \(failures) new failures" }
         var lines = ["### \(title): \(verdict)", "", summary(comparison) + "."]
         let notes = notes(comparison)
         if !notes.isEmpty { lines += [""] + notes.map { "- " + $0 } }

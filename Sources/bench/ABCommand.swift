@@ -21,10 +21,13 @@ struct ABCommand: ParsableCommand {
             over every row), which cancels the drift that makes two separate runs disagree. \
             tools/ci-regression.sh is the CI recipe: build the base revision and the head, run \
             this, gate on its exit status:
-              0  nothing regressed        1  a regression        2  a binary or file is unusable
+              0  nothing regressed        1  a regression, or a case failing only in B
+              2  a binary or file is unusable
 
             Both builds must speak the same child protocol (`bench case`); a case one build does \
-            not know is recorded as failed there and reported "not comparable". Calibrations \
+            not know is recorded as failed there (in B, a new failure: select cases both builds have). A case whose processes fail in B (crash, hang, early \
+            exit) while all of A's finish is a "new failure" and fails the gate like a regression; \
+            one failing in A, or in both, is reported "not comparable". Calibrations \
             (the spin's ns per round) are measured once, by this process, for both builds.
 
             How many pairs: every pair is two processes, so time grows with --pairs; the interval \

@@ -65,6 +65,6 @@ struct CommandFiles {
             }
             print("bench \(command): wrote \(markdown)")
         }
-        if failOnRegression, !comparison.regressions.isEmpty { throw ExitCode(1) }
+        if failOnRegression, !comparison.failing.isEmpty { throw ExitCode(1) }
     }
 }

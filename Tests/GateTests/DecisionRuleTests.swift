@@ -15,6 +15,24 @@ import Testing
         #expect(comparison.regressions.count == 1)
     }
 
+    @Test func aCaseFailingOnlyInTheNewRunIsANewFailure() throws {
+        let base = run(["spin": [100, 101, 99, 100]])
+        var new = run(["spin": [100, 101, 99, 100]])
+        new.cases[0].failures = ["crashed: killed by SIGSEGV (11)"]
+        let comparison = try Comparison(base: base, new: new)
+        let row = try #require(comparison.rows.first)
+        #expect(row.metric == "processes")
+        #expect(row.verdict == .newFailure("1 of 5 processes failed in the new run, none in the base: crashed: killed by SIGSEGV (11)"))
+        #expect(comparison.failing.count == 1 && comparison.regressions.isEmpty)
+        // The processes that finished are still compared.
+        #expect(comparison.rows.contains { $0.metric == MetricKind.nanosecondsPerOperation && $0.verdict.name == "no change" })
+
+        var failingBefore = base
+        failingBefore.cases[0].failures = ["hung: still running after the 60.0 seconds deadline; killed"]
+        #expect(try Comparison(base: failingBefore, new: new).failing.isEmpty, "failing in both runs is not new")
+        #expect(try Comparison(base: failingBefore, new: base).failing.isEmpty, "fixed in the new run")
+    }
+
     @Test func clearImprovementIsNotARegression() throws {
         let comparison = try Comparison(base: run(["spin": [100, 101, 99, 100.5, 99.5]]),
                                         new: run(["spin": [80, 81, 79, 80.5, 79.5]]))
