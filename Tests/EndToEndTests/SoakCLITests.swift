@@ -50,7 +50,7 @@ struct SoakCLITests {
         let json = BenchCLITests.temporaryDirectory() + "/soak.json"
         let outcome = try await bench(
             ["soak", "--backend", "pthread-mutex", "--backend", "work-stealing", "--duration", "1", "--max-growth", "4096", "--json", json],
-            environment: ["RUNTIMEBENCH_FAULT_INJECTION": "1", "RUNTIMEBENCH_SOAK_FAULT": "trap:pthread-mutex", "SWIFT_BACKTRACE": "enable=no"])
+            environment: ["RUNTIMEBENCH_FAULT_INJECTION": "1", "RUNTIMEBENCH_SOAK_FAULT": "trap:pthread-mutex"])
         #expect(outcome.ending == .exited(1), "\(outcome.standardError)")
         #expect(outcome.standardError.contains("soak: 1 backend(s) failed: pthread-mutex"), "\(outcome.standardError)")
         let file = try Self.soakFile(json)

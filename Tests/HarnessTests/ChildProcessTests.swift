@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Harness
 import Testing
 
@@ -17,6 +20,14 @@ struct ChildProcessTests {
     @Test("the environment overrides reach the child")
     func environment() async throws {
         #expect(try await verdict("echo \"$RUNTIMEBENCH_PROBE\"", environment: ["RUNTIMEBENCH_PROBE": "seen"]) == .record("seen"))
+    }
+
+    @Test("children run Swift's backtracer without symbolication, unless told otherwise")
+    func backtracer() async throws {
+        // The test process itself runs without SWIFT_BACKTRACE (CI and `swift test` do not set it).
+        guard getenv("SWIFT_BACKTRACE") == nil else { return }
+        #expect(try await verdict("echo \"$SWIFT_BACKTRACE\"") == .record("enable=yes,symbolicate=off"))
+        #expect(try await verdict("echo \"$SWIFT_BACKTRACE\"", environment: ["SWIFT_BACKTRACE": "enable=no"]) == .record("enable=no"))
     }
 
     @Test("a crash names the signal and quotes standard error")
