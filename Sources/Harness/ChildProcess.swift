@@ -69,8 +69,8 @@ public enum ChildProcess {
                 case .exited(let code): ending = .exited(Int32(code))
                 case .signaled(let signal): ending = .signalled(Int32(signal))
                 }
-                return ChildOutcome(ending: ending, standardOutput: result.standardOutput ?? "",
-                                    standardError: result.standardError ?? "")
+                return ChildOutcome(ending: ending, standardOutput: result.standardOutput,
+                                    standardError: result.standardError)
             }
             group.addTask {
                 try await Task.sleep(for: deadline)

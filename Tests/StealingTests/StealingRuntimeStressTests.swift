@@ -9,12 +9,20 @@ import Testing
 
 @Suite("work-stealing pool under load")
 struct StealingRuntimeStressTests {
+    /// How many tasks the big test runs: 10,000,000, or STEALING_STRESS_TASKS (a multiple of
+    /// 10,000; the sanitizer runs in .ci/run use 2,000,000).
+    static let tasks: Int = {
+        let tasks = getenv("STEALING_STRESS_TASKS").flatMap { Int(String(cString: $0)) } ?? 10_000_000
+        precondition(tasks > 0 && tasks % 10_000 == 0, "STEALING_STRESS_TASKS must be a positive multiple of 10,000, got \(tasks)")
+        return tasks
+    }()
+
     /// 10,000,000 tasks: half submitted by two outside threads (through the injector), half
     /// spawned from inside tasks (onto workers' own deques, overflowing into the injector and
     /// being stolen). Each task marks its own slot; every slot must end at exactly one.
-    @Test("10,000,000 tasks from outside threads and from inside tasks each run exactly once")
+    @Test("10,000,000 tasks (STEALING_STRESS_TASKS) from outside threads and from inside tasks each run exactly once")
     func tenMillionTasks() async throws {
-        let total = 10_000_000
+        let total = Self.tasks
         let wrong = try await onDedicatedThread { () -> Int in
         let outsideThreads = 2
         let outsideTasks = total / 2
