@@ -128,8 +128,10 @@ final class FaultySoakRuntime<F: SoakFault>: PoolBackedRuntime, @unchecked Senda
     private let pool: any ConcurrencyRuntime
     private let submissions = Atomic<Int>(0)
     /// The leak fault's allocations, freed at shutdown: leaked while the soak measures, but not at
-    /// exit, where LeakSanitizer (the CI's AddressSanitizer run) would report them.
-    private let leaked = Mutex<[UInt]>([])
+    /// exit, where LeakSanitizer (the CI's AddressSanitizer run) would report them. Behind a
+    /// pthread mutex, which ThreadSanitizer sees (it does not see `Synchronization.Mutex`).
+    private let leakLock = PThreadMutex()
+    private nonisolated(unsafe) var leaked: [UInt] = []
 
     init(workers: Int) { pool = Backends.named("pthread-mutex")!.runtime.init(workers: 2) }
 
@@ -145,7 +147,7 @@ final class FaultySoakRuntime<F: SoakFault>: PoolBackedRuntime, @unchecked Senda
                 let bytes = UnsafeMutableRawPointer.allocate(byteCount: 16_384, alignment: 64)
                 bytes.initializeMemory(as: UInt8.self, repeating: 1, count: 16_384)
                 let address = UInt(bitPattern: bytes)
-                leaked.withLock { $0.append(address) }
+                leakLock.withLock { leaked.append(address) }
                 work()
             }
         default:
@@ -171,6 +173,6 @@ final class FaultySoakRuntime<F: SoakFault>: PoolBackedRuntime, @unchecked Senda
 
     func shutdown() {
         pool.shutdown()
-        for address in leaked.withLock({ $0 }) { UnsafeMutableRawPointer(bitPattern: address)!.deallocate() }
+        for address in leakLock.withLock({ leaked }) { UnsafeMutableRawPointer(bitPattern: address)!.deallocate() }
     }
 }
