@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Harness
 import Reports
 import Testing
@@ -84,5 +85,20 @@ struct MarkdownReportTests {
         }
         #expect(linked.count == 3, "\(linked)")
         for path in linked { #expect(Self.outputs[path] != nil, "\(path) is linked but not written") }
+    }
+
+    @Test("an interrupted run outside git: the banner, the planned processes said to be planned, and the commit said to be unknown")
+    func interruptedOutsideGit() throws {
+        var run = Fixture.run
+        run.interrupted = "SIGINT after 3 of 40 repetitions"
+        let json = String(decoding: try JSONEncoder().encode(run.environment), as: UTF8.self)
+            .replacing("0123456789abcdef0123456789abcdef01234567", with: "unavailable: not run from a git checkout")
+        run.environment = try JSONDecoder().decode(RunEnvironment.self, from: Data(json.utf8))
+        let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }?.contents)
+        #expect(report.contains("**This run was interrupted** (SIGINT after 3 of 40 repetitions)"), "\(report.prefix(600))")
+        #expect(report.contains("1 process per case planned, fewer where the interruption cut a case short"), "\(report.prefix(600))")
+        #expect(report.contains("at an unknown commit (not run from a git checkout)."), "\(report.prefix(600))")
+        #expect(report.contains("| processes per case | 1 planned (interrupted) |"))
+        #expect(!report.contains("at unavailable"))
     }
 }
