@@ -10,8 +10,8 @@ struct Bench: ParsableCommand {
         commandName: "bench",
         abstract: "Measure concurrency runtimes on this machine: queues, locks, semaphores, groups, apply striding.",
         discussion: """
-            Every backend implements the same runtime protocol; workloads run on each of them.
-            Start with `bench list` to see the workloads, backends and what each cannot do, then
+            Every backend implements the same runtime protocol; workloads run on each of them. \
+            Start with `bench list` to see the workloads, backends and what each cannot do, then \
             `bench run --suite smoke` for a first run in seconds. A run ends by writing report.md \
             (what to use, the claims' verdicts, a table per family), charts and exports beside its \
             results; `bench report RESULTS.json` writes them again.
@@ -20,6 +20,9 @@ struct Bench: ParsableCommand {
             (exit 0 none, 1 regression, 2 bad input), and `bench ab --a OLD --b NEW` runs two \
             builds side by side and gates on the paired comparison; `bench compare` shows two runs \
             side by side. Sources/Gate/README.md has the rule and the gate's measured error rates.
+
+            `bench soak` runs each backend for minutes under a mixed load and checks that every \
+            task ran exactly once and the resident set stayed flat.
             """,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
                       ABCommand.self, SoakCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]

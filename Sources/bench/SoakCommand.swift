@@ -29,8 +29,10 @@ struct SoakCommand: ParsableCommand {
             warm-up fails the soak. A crash or hang of the child fails that backend only; the \
             others still run.
 
-            Exit status: 0 every backend passed, 1 one failed, 130/143 interrupted by SIGINT/SIGTERM \
-            (the backends that finished are reported), 64 a bad option.
+            Exit status: 0 every backend passed, 1 one failed, 2 the --json file could not be \
+            written at the end (the table is printed first), 130/143 interrupted by SIGINT/SIGTERM \
+            (the backends that finished are reported), 64 a bad option or a --json path that \
+            cannot be created (checked before anything runs).
 
             Examples:
               bench soak                                    # every backend, 2 minutes each
