@@ -45,11 +45,26 @@ public enum ChildVerdict: Sendable, Equatable {
     }
 
     /// "ThreadSanitizer: SEGV on unknown address 0x000000000010" from a sanitizer's report, or nil.
+    /// Two forms end a sanitized process with the sanitizer's exit status (66 for ThreadSanitizer)
+    /// instead of the signal: its report of a crash ("==1234==ERROR: ThreadSanitizer: SEGV on ..."),
+    /// and a failed internal check, which is how a Swift trap under ThreadSanitizer sometimes ends
+    /// while the backtracer runs ("...ThreadSanitizer: CHECK failed: tsan_rtl.cpp:261 ...").
     static func sanitizerError(_ standardError: String) -> String? {
-        for line in standardError.split(whereSeparator: \.isNewline) where line.contains("ERROR: ") {
-            let words = line.split(separator: " ")
-            guard let first = words.firstIndex(where: { $0.hasSuffix("Sanitizer:") }) else { continue }
-            return words[first...].prefix { !$0.hasPrefix("(") }.joined(separator: " ")
+        for line in standardError.split(whereSeparator: \.isNewline) {
+            guard line.contains("ERROR: ") || line.contains("Sanitizer: CHECK failed") else { continue }
+            guard let marker = line.firstRange(of: "Sanitizer:") else { continue }
+            // Back from "Sanitizer:" over the name's letters ("Thread", "Address", "Leak", ...).
+            var start = marker.lowerBound
+            while start > line.startIndex, line[line.index(before: start)].isLetter { start = line.index(before: start) }
+            // Without the trailing parenthesized details: "(pc 0x… bp 0x… T4242)", "(0x0, 0x0) (tid=2186)".
+            var text = String(line[start...])
+            while true {
+                while text.last?.isWhitespace == true { text.removeLast() }
+                guard text.last == ")", let open = text.lastIndex(of: "("), open > text.startIndex,
+                      text[text.index(before: open)] == " " else { break }
+                text = String(text[..<open])
+            }
+            return text
         }
         return nil
     }
