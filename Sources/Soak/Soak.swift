@@ -35,7 +35,6 @@ public enum Soak {
                                                   clock: ContinuousClock = ContinuousClock()) -> SoakReport {
         let before = ProcessMemory.now()?.residentBytes
         let runtime = R(workers: settings.workers)
-        defer { runtime.shutdown() }
         let ledger = SoakLedger(capacity: SoakRoundSizes.largest.tasks)
         var generator = SeededGenerator(seed: settings.seed)
         var report = SoakReport(backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0,
@@ -76,6 +75,10 @@ public enum Soak {
             report.residentAtEnd = sample(at: end)
         }
         report.residentPeak = peak > 0 ? peak : nil
+        // After a failure the runtime is abandoned, not shut down: a round that timed out may have
+        // left a block stuck for ever, and a shutdown that waits for it would hang the soak and
+        // lose this report (the parent would only see a child past its deadline).
+        if report.failure == nil { runtime.shutdown() }
         return report
     }
 }
