@@ -20,13 +20,14 @@ public enum ChildVerdict: Sendable, Equatable {
             self = .failed(reason: "hung: still running after the \(deadline) deadline; killed")
         case .signalled(let signal):
             self = .failed(reason: "crashed: killed by \(Self.signalName(signal))" + Self.quote(outcome.standardError))
-        case .exited(let code) where code != 0 && Self.sanitizerError(outcome.standardError) != nil:
-            // A sanitizer-instrumented build catches the crash itself and exits (ThreadSanitizer
-            // with 66) instead of dying of the signal.
-            self = .failed(reason: "crashed: \(Self.sanitizerError(outcome.standardError)!) (exit status \(code))"
-                           + Self.quote(outcome.standardError))
         case .exited(let code) where code != 0:
-            self = .failed(reason: "exited with status \(code)" + Self.quote(outcome.standardError))
+            if let sanitizer = Self.sanitizerError(outcome.standardError) {
+                // A sanitizer-instrumented build catches the crash itself and exits (ThreadSanitizer
+                // with 66) instead of dying of the signal.
+                self = .failed(reason: "crashed: \(sanitizer) (exit status \(code))" + Self.quote(outcome.standardError))
+            } else {
+                self = .failed(reason: "exited with status \(code)" + Self.quote(outcome.standardError))
+            }
         case .exited:
             let lines = outcome.standardOutput.split(whereSeparator: \.isNewline)
             guard let last = lines.last(where: { !$0.allSatisfy(\.isWhitespace) }) else {
@@ -82,4 +83,3 @@ public enum ChildVerdict: Sendable, Equatable {
         return quoted.isEmpty ? "" : "; stderr: " + quoted.joined(separator: " | ")
     }
 }
-

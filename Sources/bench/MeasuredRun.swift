@@ -49,16 +49,15 @@ enum MeasuredRun {
                              sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: results)
         run.calibration = calibration
         run.tools = tools
+        let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
         let interruption = Interruption.signal.map(Interruption.describe)
         if let interruption {
-            let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
             run.interrupted = "\(interruption.name) after \(done) of \(plan.cases.count * plan.repetitions) repetitions"
         }
         let written: [String]
         do {
             written = try ResultsWriter.write(run, to: directory)
         } catch {
-            let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
             writeToStandardError("\(label): cannot write the results: \(error). The \(done) finished repetitions are kept in \(journal.path), one JSON record per line\n")
             throw ExitCode(2)
         }

@@ -21,19 +21,8 @@ enum SoakTable {
                            mib(report.residentPeak), report.residentGrowth.map { SoakVerdict.mebibytes($0, signed: true) } ?? "—",
                            verdict.passed ? "passed" + (verdict.reason.map { " (\($0))" } ?? "") : "FAILED: \(verdict.reason ?? "")"])
         }
-        printAligned(operations, leftColumns: 1)
+        SummaryTable.printColumns(operations) { $0 > 0 }
         Swift.print("")
-        printAligned(memory, leftColumns: 1, lastLeft: true)
-    }
-
-    private static func printAligned(_ rows: [[String]], leftColumns: Int, lastLeft: Bool = false) {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
-        for row in rows {
-            let cells = row.indices.map { column -> String in
-                let left = column < leftColumns || (lastLeft && column == row.count - 1)
-                return column == row.count - 1 && left ? row[column] : row[column].padding(to: widths[column], rightAligned: !left)
-            }
-            Swift.print(cells.joined(separator: "  "))
-        }
+        SummaryTable.printColumns(memory) { $0 > 0 && $0 < memory[0].count - 1 }
     }
 }

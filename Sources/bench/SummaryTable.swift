@@ -10,9 +10,20 @@ enum SummaryTable {
                     "\(format(stats.medianInterval.lower))–\(format(stats.medianInterval.upper))",
                     "\(result.records.count)", result.status]
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
-        for row in [header] + rows {
-            Swift.print(row.indices.map { row[$0].padding(to: widths[$0], rightAligned: $0 == 1 || $0 == 2) }.joined(separator: "  "))
+        printColumns([header] + rows) { $0 == 1 || $0 == 2 }
+    }
+
+    /// Prints `rows` (the first is the header) in columns two spaces apart, each as wide as its
+    /// widest cell; the last column is not padded.
+    static func printColumns(_ rows: [[String]], rightAligned: (Int) -> Bool) {
+        guard let first = rows.first else { return }
+        let widths = first.indices.map { column in rows.map { $0[column].count }.max()! }
+        for row in rows {
+            let cells = row.indices.map { column in
+                column == row.count - 1 && !rightAligned(column)
+                    ? row[column] : row[column].padding(to: widths[column], rightAligned: rightAligned(column))
+            }
+            Swift.print(cells.joined(separator: "  "))
         }
     }
 
