@@ -53,8 +53,9 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
         FIFOGroup(pool: pool)
     }
 
-    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
-        global(.default).apply(iterations: iterations, stride: stride, body)
+    @_disfavoredOverload
+    public func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
+        global(.default).apply(iterations: iterations, stride: stride, pieces: body)
     }
 
     public func shutdown() {
@@ -98,19 +99,31 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
 }
 
 extension FIFOQueue {
-    /// Calls `body` once per index of `0..<iterations` and returns when all calls have. On a
-    /// serial queue (or the main queue) the calls run in order on the caller; otherwise pieces of
-    /// `stride` iterations run on the workers of this queue's band and on the caller, which also
-    /// makes a nested `apply` safe (its caller can do every piece alone).
+    /// Calls `body` once per index of `0..<iterations` and returns when all calls have: the
+    /// pieces form below, looping over each piece.
+    @inlinable
     public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        apply(iterations: iterations, stride: stride, pieces: { range in
+            for index in range { body(index) }
+        })
+    }
+
+    /// Calls `body` once per piece of `stride` iterations (`ApplyPlan`) with the piece's indices,
+    /// and returns when all calls have. On a serial queue (or the main queue) the pieces run in
+    /// order on the caller; otherwise they run on the workers of this queue's band and on the
+    /// caller, which also makes a nested `apply` safe (its caller can do every piece alone).
+    /// Disfavored for the reason given at `ConcurrencyRuntime.apply(iterations:stride:pieces:)`.
+    @_disfavoredOverload
+    public func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
         precondition(iterations >= 0, "apply over \(iterations) iterations: the count must be zero or more")
+        let pool = self.pool.takeUnretainedValue()
         switch kind {
         case .serial, .mainRoot:
-            for index in 0..<iterations { body(index) }
+            let plan = ApplyPlan(iterations: iterations, stride: stride, workers: pool.width)
+            for piece in 0..<plan.pieces { body(plan.indices(ofPiece: piece)) }
         case .root, .concurrent:
             let root = rootQueue
-            let pool = self.pool.takeUnretainedValue()
-            ParallelLoop.run(iterations: iterations, stride: stride, workers: pool.width, submit: { root.async($0) }, body: body)
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: pool.width, submit: { root.async($0) }, pieces: body)
         }
     }
 

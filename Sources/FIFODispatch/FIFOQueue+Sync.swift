@@ -9,7 +9,7 @@ extension FIFOQueue {
     /// acquire and one to release.
     /// - Precondition: the caller is not running on this queue, nor on a serial queue this one
     ///   runs through (that is a deadlock, and traps saying so).
-    @inlinable
+    @inlinable @inline(__always)
     public func sync<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
         try sync(exclusive: kind != .concurrent, work)
     }
@@ -20,7 +20,11 @@ extension FIFOQueue {
         try sync(exclusive: true, work)
     }
 
-    @inlinable
+    /// Always inlined: the fast path is a few instructions around the caller's block, and left to
+    /// the optimizer's judgement inside a caller's closure it stayed out of line, with its frame
+    /// setup in another call (queue-vs-lock's sync section read 16.4 ns against 11.6 for the same
+    /// `sync` written in a plain loop).
+    @inlinable @inline(__always)
     func sync<T, E: Error>(exclusive: Bool, _ work: () throws(E) -> T) throws(E) -> T {
         let outer = DrainFrame.current
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }

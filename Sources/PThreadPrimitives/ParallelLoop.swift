@@ -3,7 +3,8 @@ import Synchronization
 
 /// `apply` for backends that have a pool but no loop primitive of their own.
 ///
-/// The loop is cut into pieces of `stride` iterations. Helper jobs go to the pool, and the calling
+/// The loop is cut into pieces of `stride` iterations, and `body` is called once per piece with its
+/// range (`ApplyPlan.indices(ofPiece:)`). Helper jobs go to the pool, and the calling
 /// thread claims pieces too, from one shared atomic cursor. The caller only blocks once no piece
 /// is left unclaimed, and then only for pieces already running on other threads, so a nested
 /// `apply` (one issued from inside a body) always makes progress even when every worker is busy:
@@ -13,16 +14,17 @@ public enum ParallelLoop {
     /// - Parameters:
     ///   - helpers: at most this many pool jobs help the caller (typically `workers - 1`).
     ///   - submit: puts one helper job on the pool.
+    ///   - body: called once per piece with the piece's indices; never when `iterations` is 0.
     public static func run(
         iterations: Int,
         stride policy: StridePolicy,
         workers: Int,
         submit: (@escaping @Sendable () -> Void) -> Void,
-        body: (Int) -> Void
+        pieces body: (Range<Int>) -> Void
     ) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 1 else {
-            for index in 0..<iterations { body(index) }
+            if iterations > 0 { body(0..<iterations) }  // one piece (or none): the caller runs it
             return
         }
         withoutActuallyEscaping(body) { escapableBody in
@@ -42,12 +44,12 @@ public enum ParallelLoop {
     private final class Loop: @unchecked Sendable {
         let plan: ApplyPlan
         /// Read only by a thread that has claimed a piece, which the caller waits for.
-        var body: ((Int) -> Void)?
+        var body: ((Range<Int>) -> Void)?
         let cursor = Atomic<Int>(0)
         let finished = Atomic<Int>(0)
         let done = MutexSemaphore(value: 0)
 
-        init(plan: ApplyPlan, body: @escaping (Int) -> Void) {
+        init(plan: ApplyPlan, body: @escaping (Range<Int>) -> Void) {
             self.plan = plan
             self.body = body
         }
@@ -74,7 +76,7 @@ public enum ParallelLoop {
         @inline(never)
         private func run(piece: Int) {
             let body = self.body!
-            for index in plan.indices(ofPiece: piece) { body(index) }
+            body(plan.indices(ofPiece: piece))
         }
 
         func waitForRunningPieces() {

@@ -17,7 +17,8 @@ extension PoolBackedRuntime {
 
     public func makeGroup() -> MutexGroup<Strand> { MutexGroup() }
 
-    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, body: body)
+    @_disfavoredOverload
+    public func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
+        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, pieces: body)
     }
 }

@@ -33,10 +33,33 @@ public protocol ConcurrencyRuntime: AnyObject, Sendable {
     func makeSerialQueue(label: String) -> Queue
     func makeSemaphore(value: Int) -> Semaphore
     func makeGroup() -> Group
-    /// Calls `body` once for every index in `0..<iterations`, concurrently, in pieces chosen by
-    /// `stride`, and returns when every call has returned. The calling thread takes part.
+    /// Calls `body` once per piece of `0..<iterations`, concurrently, with the piece's indices, and
+    /// returns when every call has returned. The pieces cover every index exactly once and never
+    /// overlap; zero iterations call `body` not at all. With `.fixed(n)` every piece is `n`
+    /// consecutive indices, the last one possibly shorter (`ApplyPlan.indices(ofPiece:)`); with
+    /// `.automatic` the backend chooses the pieces. The calling thread may take part.
+    ///
+    /// One call per piece, not per index: the loop over a piece's range is the caller's own code,
+    /// inlined and specialized there, as the guide's striding puts the loop inside the block
+    /// ("Improving on Loop Code"), so a small body pays no indirect call per index. Callers that
+    /// want one call per index use the extension `apply(iterations:stride:_:)`.
+    ///
+    /// `@_disfavoredOverload` (here and on every implementation): an unlabeled trailing closure
+    /// can match the `pieces:` parameter too, so without it `apply(iterations:stride:) { _ in ... }`
+    /// would silently pick this form and run the body once per piece. Disfavored, such a call keeps
+    /// the per-index meaning; pass the closure as `pieces:` to get this form.
     /// - Precondition: `iterations >= 0`.
-    func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void)
+    @_disfavoredOverload
+    func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void)
+    /// The pieces form with a C function for the piece: `piece(context, lower, upper)` once per
+    /// piece, as `apply(iterations:stride:pieces:)` would call its closure. A runtime with a C
+    /// loop primitive (`dispatch_apply_f`) passes it through with no closure to box or retain per
+    /// piece; the default calls the closure form.
+    /// - Precondition: `iterations >= 0`; `context` stays valid until this returns.
+    func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction)
+    /// Submits `block` to run once on some worker: `dispatch_async_f` where the runtime has it,
+    /// otherwise the block's closure, made once.
+    func async(_ block: FunctionBlock)
     /// Runs what was submitted, then releases the runtime's threads. Idempotent. A backend that
     /// does not own its threads declares `.shutdownWaitsForWork`.
     func shutdown()
@@ -49,6 +72,25 @@ extension ConcurrencyRuntime {
     public static func reasonUnsupported(_ behaviour: RuntimeBehaviour) -> String? {
         unsupported[behaviour]
     }
+
+    /// Calls `body` once for every index in `0..<iterations`, concurrently, in pieces chosen by
+    /// `stride`, and returns when every call has returned: the pieces form with the loop over each
+    /// piece done here, one indirect call per index. Code where that call matters should use
+    /// `apply(iterations:stride:pieces:)` and loop over the range itself.
+    /// - Precondition: `iterations >= 0`.
+    @inlinable
+    public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+        apply(iterations: iterations, stride: stride, pieces: { range in
+            for index in range { body(index) }
+        })
+    }
+
+    @inlinable
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+        apply(iterations: iterations, stride: stride, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
+    }
+
+    public func async(_ block: FunctionBlock) { async(block.closure) }
 
     /// `dispatch_group_async` as the man page defines it: enter, submit, leave when done.
     public func async(group: Group, _ work: @escaping @Sendable () -> Void) {

@@ -25,10 +25,14 @@ extension StealingRuntime {
     /// further by plain calls. Every piece still has its size; what changes is that a loop of a
     /// million pieces does not make a million stealable jobs (a fenced pop each) when one waiting
     /// half per worker is all an idle thief needs, and a stolen half refills it.
-    public func apply(iterations: Int, stride policy: StridePolicy, _ body: (Int) -> Void) {
+    ///
+    /// Every leaf of the splitting calls `body` once with its range: with `.fixed(n)` a leaf is one
+    /// piece of `n` iterations; with `.automatic` it is whatever range the splitter stopped at.
+    @_disfavoredOverload
+    public func apply(iterations: Int, stride policy: StridePolicy, pieces body: (Range<Int>) -> Void) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 1 else {
-            for index in 0..<iterations { body(index) }
+            if iterations > 0 { body(0..<iterations) }  // one piece (or none): the caller runs it
             return
         }
         withoutActuallyEscaping(body) { body in
@@ -51,15 +55,14 @@ extension StealingRuntime {
 /// and workers) unretained: a split is copied at every level, and a retain and release of a shared
 /// object per copy would bounce its reference count between the workers.
 final class ApplyBody {
-    var body: ((Int) -> Void)?
-    init(_ body: @escaping (Int) -> Void) { self.body = body }
+    var body: ((Range<Int>) -> Void)?
+    init(_ body: @escaping (Range<Int>) -> Void) { self.body = body }
 
-    /// Runs the body over `range`. The apply that owns this object outlives every call.
+    /// Runs the body once over `range`. The apply that owns this object outlives every call.
     @inline(__always)
     static func run(_ loop: Unmanaged<ApplyBody>, over range: Range<Int>) {
         loop._withUnsafeGuaranteedRef { loop in
-            let body = loop.body.unsafelyUnwrapped
-            for index in range { body(index) }
+            loop.body.unsafelyUnwrapped(range)
         }
     }
 }

@@ -43,14 +43,24 @@ public final class DispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
     public func makeGroup() -> DispatchWorkGroup { DispatchWorkGroup(DispatchGroup()) }
 
     /// Striding is done here, as the guide's "Improving on Loop Code" does by hand:
-    /// `concurrentPerform` runs one piece per call.
-    public func apply(iterations: Int, stride policy: StridePolicy, _ body: (Int) -> Void) {
+    /// `concurrentPerform` runs one piece per call, and each piece calls `body` once with its range.
+    @_disfavoredOverload
+    public func apply(iterations: Int, stride policy: StridePolicy, pieces body: (Range<Int>) -> Void) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 0 else { return }
         withoutActuallyEscaping(body) { body in
             let loop = StridedLoop(plan: plan, body: body)
             DispatchQueue.concurrentPerform(iterations: plan.pieces) { piece in loop.run(piece: piece) }
         }
+    }
+
+    /// `concurrentPerform` with the caller's piece function: each piece reads only trivial values,
+    /// so no closure context is retained and released per piece from both CPUs.
+    public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+        let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
+        guard plan.pieces > 0 else { return }
+        let call = PieceCall(plan: plan, piece: piece, context: context)
+        DispatchQueue.concurrentPerform(iterations: plan.pieces) { index in call.run(piece: index) }
     }
 
     public func shutdown() {}
@@ -68,6 +78,14 @@ public struct DispatchSerialQueue: SerialQueue {
     @inlinable
     public func sync<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
         try runCapturingOutcome(work) { queue.sync(execute: $0) }
+    }
+
+    /// `DispatchQueue.sync { }` as Swift code writes it, the overlay's own cost and nothing more:
+    /// the closure form above adds the outcome capture that carries a value and a typed error out
+    /// (90 ns per section against 71 for the plain `sync { }`).
+    @inlinable
+    public func sync(context: UnsafeMutableRawPointer?, _ function: WorkFunction) {
+        queue.sync { function(context) }
     }
 }
 

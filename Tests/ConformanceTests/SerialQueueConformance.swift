@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Backends
 import RuntimeKit
 import Synchronization
@@ -18,6 +21,11 @@ struct SerialQueueConformance {
     @Test("sync from the outside waits for the blocks submitted before it", arguments: conformanceBackends)
     func syncWaitsForEarlierBlocks(backend: Backend) async throws {
         try await runScenario("sync after async", on: backend) { try syncWaitsForEarlierBlocks(backend.runtime) }
+    }
+
+    @Test("sync(context:_:) runs the function once, on the caller, with the context, after the blocks before it", arguments: conformanceBackends)
+    func functionSyncAfterEarlierBlocks(backend: Backend) async throws {
+        try await runScenario("sync_f after async", on: backend) { try functionSyncAfterEarlierBlocks(backend.runtime) }
     }
 
     @Test("sync on an idle queue from inside another queue's block", arguments: conformanceBackends)
@@ -84,6 +92,35 @@ struct SerialQueueConformance {
         }
     }
 
+    private func functionSyncAfterEarlierBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+        try withRuntime(type) { runtime in
+            let queue = runtime.makeSerialQueue(label: "sync_f-after-async")
+            let written = Unsynchronized(0)
+            var record = FunctionSyncRecord(written: written)
+            let caller = pthread_self()
+            try withUnsafeMutablePointer(to: &record) { context in
+                for round in 1...200 {
+                    queue.async {
+                        spin(2_000)
+                        written.value = round
+                    }
+                    queue.sync(context: UnsafeMutableRawPointer(context)) { raw in
+                        let record = raw!.assumingMemoryBound(to: FunctionSyncRecord.self)
+                        record.pointee.calls += 1
+                        record.pointee.context = raw
+                        record.pointee.thread = pthread_self()
+                        record.pointee.seen = record.pointee.written.value
+                    }
+                    let seen = context.pointee
+                    try require(seen.calls == round, "round \(round): the function has run \(seen.calls) times in \(round) syncs")
+                    try require(seen.context == UnsafeMutableRawPointer(context), "round \(round): the function got context \(String(describing: seen.context)), not the one given")
+                    try require(seen.thread.map { pthread_equal($0, caller) != 0 } == true, "round \(round): the function ran on another thread than the caller's")
+                    try require(seen.seen == round, "round \(round): the function ran before the block submitted ahead of it (saw \(seen.seen))")
+                }
+            }
+        }
+    }
+
     private func syncFromInsideAnotherQueue<R: ConcurrencyRuntime>(_ type: R.Type, busy: Bool) throws {
         try withRuntime(type) { runtime in
             let outer = runtime.makeSerialQueue(label: "outer")
@@ -116,6 +153,16 @@ struct SerialQueueConformance {
 }
 
 private enum Refusal: Error, Equatable { case refused(Int) }
+
+/// What a `sync(context:_:)` function finds and leaves behind; its context points to one. The
+/// function is a C function pointer and captures nothing, so everything goes through the context.
+private struct FunctionSyncRecord {
+    let written: Unsynchronized<Int>
+    var calls = 0
+    var context: UnsafeMutableRawPointer?
+    var thread: pthread_t?
+    var seen = 0
+}
 
 /// One serial queue under test with what its blocks record.
 private final class Lane<Queue: SerialQueue>: Sendable {

@@ -17,7 +17,9 @@ struct StressTests {
             counts.initialize(repeating: 0)
             defer { counts.deallocate() }
             let pool = ThreadPerJob()
-            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: 4, submit: pool.submit) { counts[$0] &+= 1 }
+            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: 4, submit: pool.submit) { piece in
+                for index in piece { counts[index] &+= 1 }
+            }
             pool.joinAll()
             return counts.filter { $0 != 1 }.count
         }

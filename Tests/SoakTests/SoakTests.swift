@@ -160,13 +160,14 @@ final class FaultySoakRuntime<F: SoakFault>: PoolBackedRuntime, @unchecked Senda
         return Strand(label: label) { drain in pool.async(drain) }
     }
 
-    func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+    @_disfavoredOverload
+    func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
         let pool = self.pool
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { pool.async($0) }) { index in
+        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { pool.async($0) }) { range in
             switch F.fault {
-            case .skipApplyIndex where index == 0: break
-            case .repeatApplyIndex where index == 0: body(index); body(index)
-            default: body(index)
+            case .skipApplyIndex where range.contains(0): if range.count > 1 { body(1..<range.upperBound) }
+            case .repeatApplyIndex where range.contains(0): body(0..<1); body(range)
+            default: body(range)
             }
         }
     }

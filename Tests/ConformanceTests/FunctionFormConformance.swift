@@ -1,0 +1,87 @@
+import Backends
+import PThreadPrimitives
+import RuntimeKit
+import Synchronization
+import Testing
+
+/// The protocol's C function forms, which the workloads use so libdispatch-c can pass them
+/// straight to `dispatch_async_f` and `dispatch_apply_f`: on every backend they must mean what the
+/// closure forms mean.
+@Suite("function forms: async of a FunctionBlock, apply with a piece function")
+struct FunctionFormConformance {
+    static let blocks = 100_000
+
+    @Test("one FunctionBlock submitted 100,000 times to the runtime runs 100,000 times", arguments: conformanceBackends)
+    func runtimeBlockRunsOncePerSubmission(backend: Backend) async throws {
+        try await runScenario("async(FunctionBlock) × 100,000", on: backend) { try runtimeBlockRunsOncePerSubmission(backend.runtime) }
+    }
+
+    @Test("a FunctionBlock on a serial queue: every submission runs, one at a time, before a later sync", arguments: conformanceBackends)
+    func serialQueueBlockRunsInTurn(backend: Backend) async throws {
+        try await runScenario("queue.async(FunctionBlock) × 100,000", on: backend) { try serialQueueBlockRunsInTurn(backend.runtime) }
+    }
+
+    @Test("apply with a piece function covers every index once, at any stride", arguments: conformanceBackends, ApplyCase.all)
+    func pieceFunctionCoversEveryIndexOnce(backend: Backend, loop: ApplyCase) async throws {
+        try await runScenario("apply(context:) \(loop)", on: backend) { try pieceFunctionCoversEveryIndexOnce(backend.runtime, loop) }
+    }
+
+    /// Counts in an atomic behind the context; the last of `blocks` runs opens the gate.
+    private final class Arrivals: @unchecked Sendable {
+        let count = Atomic<Int>(0)
+        let expected: Int
+        let done = MutexSemaphore(value: 0)
+        init(expected: Int) { self.expected = expected }
+
+        static let arrive: WorkFunction = { context in
+            let arrivals = Unmanaged<Arrivals>.fromOpaque(context!).takeUnretainedValue()
+            if arrivals.count.wrappingAdd(1, ordering: .relaxed).newValue == arrivals.expected { arrivals.done.signal() }
+        }
+    }
+
+    private func runtimeBlockRunsOncePerSubmission<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+        try withRuntime(type) { runtime in
+            let arrivals = Arrivals(expected: Self.blocks)
+            let block = FunctionBlock(context: Unmanaged.passUnretained(arrivals).toOpaque(), Arrivals.arrive)
+            for _ in 0..<Self.blocks { runtime.async(block) }
+            try require(arrivals.done.wait(timeout: .seconds(120)) == .success,
+                        "\(arrivals.count.load(ordering: .relaxed)) of \(Self.blocks) submissions ran within 120 s")
+            // Give a block that would run twice the time to show itself, then count again.
+            let settle = runtime.makeGroup()
+            runtime.async(group: settle) {}
+            settle.wait()
+            try require(arrivals.count.load(ordering: .relaxed) == Self.blocks,
+                        "\(arrivals.count.load(ordering: .relaxed)) runs for \(Self.blocks) submissions")
+        }
+    }
+
+    /// A plain counter behind the context, written only by the queue's blocks: the queue's own
+    /// ordering is all that keeps the increments from racing (ThreadSanitizer would report it),
+    /// and a `sync` behind them sees every one.
+    private func serialQueueBlockRunsInTurn<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+        try withRuntime(type) { runtime in
+            let queue = runtime.makeSerialQueue(label: "function blocks")
+            let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+            counter.initialize(to: 0)
+            defer { counter.deallocate() }
+            let block = FunctionBlock(context: counter) { context in
+                context!.assumingMemoryBound(to: Int.self).pointee += 1
+            }
+            for _ in 0..<Self.blocks { queue.async(block) }
+            let seen = queue.sync { counter.pointee }
+            try require(seen == Self.blocks, "a sync after \(Self.blocks) blocks saw \(seen) of them run")
+        }
+    }
+
+    private func pieceFunctionCoversEveryIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
+        try withRuntime(type) { runtime in
+            let ledger = RunLedger(count: loop.iterations)
+            runtime.apply(iterations: loop.iterations, stride: loop.stride, context: Unmanaged.passUnretained(ledger).toOpaque()) {
+                context, lower, upper in
+                let ledger = Unmanaged<RunLedger>.fromOpaque(context!).takeUnretainedValue()
+                for index in lower..<upper { ledger.record(index) }
+            }
+            try require(ledger.mistakes() == nil, ledger.mistakes() ?? "")
+        }
+    }
+}
