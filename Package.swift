@@ -87,6 +87,11 @@ let package = Package(
             dependencies: ["Harness"],
             exclude: ["README.md"]
         ),
+        // Fidelity: each suite figure beside the same operation written directly against the runtime.
+        .target(
+            name: "Fidelity",
+            dependencies: ["Harness", "Gate"]
+        ),
         .target(
             name: "Claims",
             dependencies: ["Harness"]
@@ -100,10 +105,19 @@ let package = Package(
             name: "CBodyCost",
             path: "Benchmarks/CBodyCost"
         ),
+        // The suite's operations written directly in C (pthreads, POSIX semaphores, libdispatch's
+        // _f entry points): the `direct` workload's references, and the piece tally apply checks with.
+        .target(
+            name: "CReferences",
+            dependencies: ["CBodyCost"],
+            path: "Benchmarks/CReferences",
+            linkerSettings: [.linkedLibrary("dispatch")]
+        ),
         .target(
             name: "Workloads",
             dependencies: [
-                "Harness", "Backends", "RuntimeKit", "CBodyCost", "PThreadPrimitives", "StealingRuntime",
+                "Harness", "Backends", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives", "StealingRuntime",
+                "FIFODispatch", "SystemRuntimes", "PThreadRuntime",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Benchmarks/Workloads"
@@ -112,7 +126,7 @@ let package = Package(
         .target(name: "Charts"),
         .target(
             name: "Reports",
-            dependencies: ["Harness", "Claims", "Charts", "Gate"]
+            dependencies: ["Harness", "Claims", "Charts", "Gate", "Fidelity"]
         ),
         .target(
             name: "Backends",
@@ -121,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate", "Soak",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate", "Soak", "Fidelity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -184,7 +198,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkloadsTests",
-            dependencies: ["Workloads", "Harness", "Backends", "RuntimeKit", "PThreadPrimitives"]
+            dependencies: ["Workloads", "Harness", "Backends", "RuntimeKit", "PThreadPrimitives", "Fidelity"]
+        ),
+        .testTarget(
+            name: "FidelityTests",
+            dependencies: ["Fidelity", "Harness"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -12,16 +12,26 @@ final class GroupEnterLeave<R: ConcurrencyRuntime>: MeasuredOperation {
     private let group: R.Group
     private var pairs = 0
 
+    /// The pairs, as a closure made in `init`: `init` runs specialized for the backend, so the
+    /// closure's calls are direct; `run`, reached through `any MeasuredOperation`, is not
+    /// specialized, and calling the group from there went through its witness table (4–5 ns per
+    /// pair above the same loop written directly, on libdispatch).
+    private let perform: (Int) -> Void
+
     init(runtime: R) {
         self.runtime = runtime
-        group = runtime.makeGroup()
+        let group = runtime.makeGroup()
+        self.group = group
+        perform = { count in
+            for _ in 0..<count {
+                group.enter()
+                group.leave()
+            }
+        }
     }
 
     func run(_ count: Int) throws {
-        for _ in 0..<count {
-            group.enter()
-            group.leave()
-        }
+        perform(count)
         pairs += count
     }
 

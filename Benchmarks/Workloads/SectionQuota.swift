@@ -38,6 +38,10 @@ final class SectionQuota: @unchecked Sendable {
         return granted
     }
 
+    /// Records `sections` as performed by `participant` without claiming them: for a run with one
+    /// participant, which has nobody to divide them with.
+    func grantAll(_ sections: Int, to participant: Int) { taken[participant] += sections }
+
     /// Sections each participant has performed since the last `resetShares`.
     var shares: [Int] { (0..<participants).map { taken[$0] } }
 

@@ -27,12 +27,18 @@ struct SharedResource {
         if kind == .dictionary { table.reserveCapacity(Self.dictionaryKeys) }
     }
 
-    /// One critical section's work.
+    /// One critical section's work. Always inlined, with the dictionary's part out of line: as one
+    /// function it was too large to inline, and the call was a quarter of an uncontended pthread
+    /// mutex section's cost (the suite read 7.9 ns where a C loop reads 3.8).
+    @inline(__always)
     mutating func update() {
-        if kind == .dictionary { table[updates % Self.dictionaryKeys, default: 0] += 1 }
+        if kind == .dictionary { updateTable() }
         updates += 1
         rb_spin(criticalRounds)
     }
+
+    @inline(never)
+    private mutating func updateTable() { table[updates % Self.dictionaryKeys, default: 0] += 1 }
 
     /// A description of what is wrong after `expected` updates, or nil when nothing is.
     func inconsistency(expected: Int) -> String? {

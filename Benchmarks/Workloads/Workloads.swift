@@ -16,6 +16,7 @@ public enum Workloads {
         Footprint(),
         Semaphores(),
         Groups(),
+        Direct(),
     ] + (FaultInjection.enabled ? [FaultInjection()] : [])
 
     public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }

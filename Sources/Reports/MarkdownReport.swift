@@ -1,4 +1,5 @@
 import Claims
+import Fidelity
 import Harness
 
 /// report.md: what people read. The first screen answers "what should I use?" and gives the
@@ -29,6 +30,7 @@ enum MarkdownReport {
         lines += answers.isEmpty ? ["No family had two contenders with samples to compare."] : answers
         if let allocator = Answers.allocatorLine(cases) { lines.append(allocator) }
         lines += [""] + claims(verdicts)
+        if let fidelity = FidelityReport.markdownLines(FidelityRow.rows(in: run.cases)) { lines += [""] + fidelity }
         lines += [""] + environment(run)
         lines += [""] + striding(strides, charts: charts.filter { $0.section == .stride })
         lines += [""] + familyTables(run, families: families, charts: charts)

@@ -22,9 +22,11 @@ struct Bench: ParsableCommand {
             side by side. Sources/Gate/README.md has the rule and the gate's measured error rates.
 
             `bench soak` runs each backend for minutes under a mixed load and checks that every \
-            task ran exactly once and the resident set stayed flat.
+            task ran exactly once and the resident set stayed flat. `bench fidelity` sets each \
+            figure beside the same operation written directly against the runtime (C, idiomatic \
+            Swift, the concrete type) and says whether the suite's own layers stay within 1.25×.
             """,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
-                      ABCommand.self, SoakCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
+                      ABCommand.self, SoakCommand.self, FidelityCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
     )
 }

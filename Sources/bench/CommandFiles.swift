@@ -47,12 +47,12 @@ struct CommandFiles {
         }
     }
 
-    /// Refuses, before any work, a Markdown path whose directory cannot be written.
-    func checkWritable(_ path: String?) throws {
+    /// Refuses, before any work, an output path (given with `option`) whose directory cannot be written.
+    func checkWritable(_ path: String?, option: String = "--markdown") throws {
         guard let path else { return }
         let directory = ReportCommand.directory(of: path)
         guard access(directory, W_OK) == 0 else {
-            throw failure("cannot write --markdown \(path): \(directory): \(String(cString: strerror(errno)))")
+            throw failure("cannot write \(option) \(path): \(directory): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -27,23 +27,34 @@ struct ApplyStrideTests {
         #expect(error == nil, "\(benchmarkCase.id): \(error.map(String.init(describing:)) ?? "")")
     }
 
-    @Test("an apply that leaves an index out fails the check, naming the index", arguments: [StrideChoice.fixed(1), .automatic])
+    @Test("an apply that leaves an index out fails the timed runs' piece tally", arguments: [StrideChoice.fixed(1), .automatic])
     func skippedIndexIsCaught(stride: StrideChoice) async throws {
         let error = try await exercise({
             ApplyStride.operation(on: FaultyRuntime(fault: .skip(index: 7)), spinRounds: 0, stride: stride, iterations: 100)
         }, counts: [1, 2])
         let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
-        #expect(message.contains("1 of 100 indices"), "\(message)")
-        #expect(message.contains("index 7 ran 0 times"), "\(message)")
+        #expect(message.contains("99 indices ran (expected 100)"), "\(message)")
     }
 
-    @Test("an apply that runs an index twice fails the check, naming the index", arguments: [StrideChoice.fixed(1), .automatic])
+    @Test("an apply that runs an index twice fails the timed runs' piece tally", arguments: [StrideChoice.fixed(1), .automatic])
     func repeatedIndexIsCaught(stride: StrideChoice) async throws {
         let error = try await exercise({
             ApplyStride.operation(on: FaultyRuntime(fault: .repeatIndex(42)), spinRounds: 0, stride: stride, iterations: 100)
         }, counts: [1, 2])
         let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
-        #expect(message.contains("index 42 ran 6 times"), "\(message)")  // 3 applies, twice each
+        #expect(message.contains("101 indices ran (expected 100)"), "\(message)")
+    }
+
+    @Test("mistakes that cancel in the piece tally's count and sum are caught by finish()'s exact loop, naming the indices",
+          arguments: [StrideChoice.fixed(1), .automatic])
+    func cancellingMistakesAreCaught(stride: StrideChoice) async throws {
+        let error = try await exercise({
+            ApplyStride.operation(on: FaultyRuntime(fault: .cancellingMistakes(around: 50)), spinRounds: 0, stride: stride, iterations: 100)
+        }, counts: [1, 2])
+        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        #expect(message.contains("3 of 100 indices"), "\(message)")
+        #expect(message.contains("index 49 ran 0 times"), "\(message)")
+        #expect(message.contains("index 50 ran 3 times"), "\(message)")
     }
 
     @Test("an index outside the loop is counted apart and reported, not written out of bounds")

@@ -72,6 +72,9 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
         case skip(index: Int)
         /// Every apply runs this index twice, one call after the other.
         case repeatIndex(Int)
+        /// Every apply leaves out `index - 1` and `index + 1` and runs `index` three times: as
+        /// many indices as a correct loop, with the same sum, so only a per-index check sees it.
+        case cancellingMistakes(around: Int)
     }
 
     static let id = "faulty"
@@ -103,20 +106,36 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
         }
     }
 
-    func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
+    @_disfavoredOverload
+    func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
         let submit: (@escaping @Sendable () -> Void) -> Void = { self.async($0) }
         switch fault {
         case .skip(let skipped):
-            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { index in
-                if index != skipped { body(index) }
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { range in
+                guard range.contains(skipped) else { return body(range) }
+                // The piece without `skipped`: what comes before it, then what comes after.
+                if range.lowerBound < skipped { body(range.lowerBound..<skipped) }
+                if skipped + 1 < range.upperBound { body(skipped + 1..<range.upperBound) }
             }
         case .repeatIndex(let repeated):
-            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { index in
-                body(index)
-                if index == repeated { body(index) }
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { range in
+                guard range.contains(repeated) else { return body(range) }
+                // Two calls that overlap at `repeated`: the first ends with it, the second starts there.
+                body(range.lowerBound..<repeated + 1)
+                body(repeated..<range.upperBound)
+            }
+        case .cancellingMistakes(let middle):
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { range in
+                for index in range {
+                    switch index {
+                    case middle - 1, middle + 1: continue
+                    case middle: for _ in 0..<3 { body(index..<index + 1) }
+                    default: body(index..<index + 1)
+                    }
+                }
             }
         default:
-            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit, body: body)
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit, pieces: body)
         }
     }
 

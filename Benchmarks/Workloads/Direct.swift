@@ -1,0 +1,124 @@
+import Backends
+import Harness
+import RuntimeKit
+import SystemRuntimes
+
+/// `direct`: the suite's own operations written directly against each runtime, in a plain loop,
+/// so `bench fidelity` and the report can put what the suite measures next to what the runtime
+/// itself costs (shared/DESIGN.md, "Fidelity"). Three layers, by backend:
+///
+/// | backend | the reference is |
+/// | --- | --- |
+/// | `libdispatch-c`, and `none` for pthreads and POSIX semaphores | C calling the runtime (`Benchmarks/CReferences`) |
+/// | `libdispatch` | idiomatic Swift over the `Dispatch` overlay: `DispatchQueue.sync { }`, `concurrentPerform` |
+/// | our own backends | the backend's concrete type called in a loop, not through a workload's closures |
+///
+/// Each operation is the one of the suite case that `FidelityPairs` names as its counterpart,
+/// in the same process shape (an idle second thread where that case has one), and checks its own
+/// result the same way: cheaply after every run, so a fast wrong reference cannot look good.
+public struct Direct: Workload {
+    public init() {}
+
+    public let name = "direct"
+    public let summary = "the suite's operations written directly against each runtime (C, idiomatic Swift, concrete types): fidelity references"
+    public let operation = "one operation of the suite case it references (one whole loop for apply)"
+    public let usesBackend = true
+
+    public enum Operation: String, Sendable, CaseIterable {
+        /// queue-vs-lock, guard=pthread-mutex, one thread: lock, ++counter, unlock.
+        case pthreadMutex = "pthread-mutex"
+        /// queue-vs-lock, guard=swift-mutex, one thread: `Mutex.withLock`.
+        case swiftMutex = "swift-mutex"
+        /// semaphore, pattern=uncontended, semaphore=posix: `sem_wait` + `sem_post`.
+        case posixSemaphore = "posix-semaphore"
+        /// queue-vs-lock, guard=queue-sync, one thread: a sync block on a serial queue.
+        case sync
+        /// queue-vs-lock, guard=queue-async, one thread: async blocks to a serial queue, drained.
+        case asyncDrain = "async-drain"
+        /// spawn, pattern=chain: each block submits the next.
+        case chain
+        /// group, pattern=enter-leave.
+        case groupEnterLeave = "group-enter-leave"
+        /// semaphore, pattern=uncontended, semaphore=backend: wait + signal on a value-1 semaphore.
+        case semaphore
+        /// apply-stride: one loop, each piece looping over its stride with the body inlined.
+        case apply
+
+        /// The operations that need no backend: they call a primitive of the C library or the
+        /// standard library, under backend "none".
+        var needsBackend: Bool { ![.pthreadMutex, .swiftMutex, .posixSemaphore].contains(self) }
+    }
+
+    static let operationName = "operation"
+
+    public func usesBackend(for parameters: [Parameter]) -> Bool {
+        guard let text = parameters.first(where: { $0.name == Self.operationName })?.value, let operation = Operation(rawValue: text) else {
+            return true  // prepare refuses it with the reason
+        }
+        return operation.needsBackend
+    }
+
+    public func parameterSets(for suite: Suite) -> [[Parameter]] {
+        let plain = Operation.allCases.filter { $0 != .apply }.map { [Parameter(Self.operationName, $0.rawValue)] }
+        switch suite {
+        case .smoke:
+            // The allocation-free primitives CI checks allocations on, and one apply.
+            return [Operation.sync, .semaphore].map { [Parameter(Self.operationName, $0.rawValue)] }
+                + ApplyStride().parameterSets(for: .smoke).map(Self.apply)
+        case .quick:
+            // The empty body only: a 1 µs body's loop is its bodies (the suite and C agree within
+            // 2%), and its 24 cases would take the quick suite past its 3 minutes.
+            return plain + ApplyStride().parameterSets(for: .quick).filter { $0.contains(BodyCost(nanoseconds: 0).parameter) }
+                .map(Self.apply)
+        case .full:
+            // The quick suite's loops, both body costs, stride 1 and automatic: the full suite's
+            // stride curve has its serial loop and best stride beside it, and a reference per
+            // stride would add 5 × 24 cases.
+            return plain + ApplyStride().parameterSets(for: .quick).map(Self.apply)
+        }
+    }
+
+    static func apply(_ parameters: [Parameter]) -> [Parameter] {
+        [Parameter(operationName, Operation.apply.rawValue)] + parameters
+    }
+
+    public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
+        let valid = Operation.allCases.map(\.rawValue).joined(separator: "|")
+        guard let text = benchmarkCase.parameter(Self.operationName), let operation = Operation(rawValue: text) else {
+            throw WorkloadError.badParameter("\(name) needs \(Self.operationName)=<\(valid)>, got \(benchmarkCase.parameter(Self.operationName).map { "'\($0)'" } ?? "none")")
+        }
+        var loop: DirectLoop?
+        if operation == .apply {
+            let body = try BodyCost(parameterOf: benchmarkCase)
+            let stride = try StrideChoice(parameterOf: benchmarkCase)
+            let iterations = try ApplyStride.iterations(parameterOf: benchmarkCase)
+            loop = DirectLoop(iterations: iterations, stride: stride, spinRounds: body.spinRounds)
+        }
+        if operation == .swiftMutex { return SwiftMutexDirectOperation() }
+        guard operation.needsBackend else { return try CDirectOperation(operation, loop: nil) }
+        guard let backend else { throw WorkloadError.badParameter("\(name) with \(Self.operationName)=\(text) runs on a backend; none was given") }
+        switch backend.id {
+        case CDispatchRuntime.id: return try CDirectOperation(operation, loop: loop)
+        case DispatchRuntime.id: return DispatchDirectOperation(operation, loop: loop)
+        default:
+            struct Make: RuntimeTypeConsumer {
+                let operation: Operation, loop: DirectLoop?
+                func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) throws -> any MeasuredOperation {
+                    try ConcreteDirectOperation(operation, runtime: R(workers: 0), loop: loop)
+                }
+            }
+            return try backend.specialized(Make(operation: operation, loop: loop))
+        }
+    }
+}
+
+/// An apply reference's loop: iterations, stride (resolved per runtime width) and body cost.
+struct DirectLoop: Sendable {
+    let iterations: Int
+    let stride: StrideChoice
+    let spinRounds: UInt64
+
+    func stride(workers: Int) -> Int {
+        stride.policy(iterations: iterations, workers: workers).iterationsPerPiece(iterations: iterations, workers: workers)
+    }
+}

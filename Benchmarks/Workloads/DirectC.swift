@@ -1,0 +1,53 @@
+import CReferences
+import Glibc
+import Harness
+import RuntimeKit
+
+/// A `direct` reference written in C (Benchmarks/CReferences): pthreads, POSIX semaphores and
+/// libdispatch's `_f` entry points, called from C loops. The run's cheap check (`rb_direct_verify`)
+/// follows every run, so every timed operation is checked.
+final class CDirectOperation: MeasuredOperation {
+    private let direct: OpaquePointer
+    private let idle: IdleThread?
+
+    init(_ operation: Direct.Operation, loop: DirectLoop?) throws {
+        let kind: rb_direct_kind
+        switch operation {
+        case .pthreadMutex: kind = RB_DIRECT_PTHREAD_MUTEX
+        case .swiftMutex: throw WorkloadError.notApplicable("Swift's Mutex has no C form")
+        case .posixSemaphore: kind = RB_DIRECT_POSIX_SEMAPHORE
+        case .sync: kind = RB_DIRECT_DISPATCH_SYNC
+        case .asyncDrain: kind = RB_DIRECT_DISPATCH_ASYNC_DRAIN
+        case .chain: kind = RB_DIRECT_DISPATCH_CHAIN
+        case .groupEnterLeave: kind = RB_DIRECT_DISPATCH_GROUP_ENTER_LEAVE
+        case .semaphore: kind = RB_DIRECT_DISPATCH_SEMAPHORE
+        case .apply: kind = RB_DIRECT_DISPATCH_APPLY
+        }
+        let stride = loop?.stride(workers: activeProcessorCount) ?? 1
+        guard let direct = rb_direct_create(kind, loop?.iterations ?? 0, stride, loop?.spinRounds ?? 0) else {
+            throw WorkloadError.notApplicable("the C reference could not be set up: \(String(cString: strerror(errno)))")
+        }
+        self.direct = direct
+        // The suite's uncontended semaphore cases keep an idle thread; so does their reference.
+        idle = [.posixSemaphore, .semaphore].contains(operation) ? IdleThread() : nil
+    }
+
+    deinit { rb_direct_destroy(direct) }
+
+    func run(_ count: Int) throws {
+        rb_direct_run(direct, count)
+        try check()
+    }
+
+    func finish() throws {
+        idle?.stop()
+        try check()
+    }
+
+    private func check() throws {
+        var reason = [CChar](repeating: 0, count: 256)
+        if rb_direct_verify(direct, &reason, UInt(reason.count)) != 0 {
+            throw WorkloadError.verificationFailed(String(cString: reason))
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import Harness
+import RuntimeKit
+import Synchronization
+
+/// A `direct` reference for one of our own backends: its concrete types in a plain loop, without
+/// the workload's guards, contending threads or completion latches. A block submitted again and
+/// again is built once, as C passes one function and context.
+///
+/// The loop is a closure made in `init`, which `Backend.specialized` runs with `R` bound to the
+/// concrete runtime, so every call in it is a direct call on that type. Methods of this generic
+/// class reached through `any MeasuredOperation` are not specialized: a loop written in `run`
+/// called the queue through its witness table (fifo-dispatch's sync read 41 ns there, against 16
+/// for the suite's specialized path).
+final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
+    private let runtime: R
+    private let perform: (Int) throws -> Void
+    /// What is wrong after `performed` operations, or nil.
+    private let problem: (Int) -> String?
+    private var performed = 0
+    private let idle: IdleThread?
+    private let links: DirectChain<R>?
+    /// What the loops count: sections run, blocks run, or signals that claimed a wake-up.
+    private let counter: UncheckedPointer<Int>
+
+    init(_ operation: Direct.Operation, runtime: R, loop: DirectLoop?) throws {
+        self.runtime = runtime
+        idle = operation == .semaphore ? IdleThread() : nil
+        links = operation == .chain ? DirectChain(runtime: runtime) : nil
+        let counter = UncheckedPointer(UnsafeMutablePointer<Int>.allocate(capacity: 1))
+        counter.pointer.initialize(to: 0)
+        self.counter = counter
+        let counted: (Int) -> String? = { performed in
+            counter.pointer.pointee == performed ? nil : "\(counter.pointer.pointee) operations ran, \(performed) were performed"
+        }
+        switch operation {
+        case .sync:
+            let queue = runtime.makeSerialQueue(label: "direct")
+            perform = { count in for _ in 0..<count { queue.sync { counter.pointer.pointee &+= 1 } } }
+            problem = counted
+        case .asyncDrain:
+            let queue = runtime.makeSerialQueue(label: "direct")
+            let increment: @Sendable () -> Void = { counter.pointer.pointee &+= 1 }
+            perform = { count in
+                for _ in 0..<count { queue.async(increment) }
+                queue.sync {}
+            }
+            problem = counted
+        case .chain:
+            let links = links!
+            perform = { count in try links.run(count) }
+            problem = { performed in links.problem(after: performed) }
+        case .groupEnterLeave:
+            let group = runtime.makeGroup()
+            perform = { count in
+                for _ in 0..<count {
+                    group.enter()
+                    group.leave()
+                }
+            }
+            problem = { performed in
+                group.wait(timeout: .zero) == .success ? nil : "after \(performed) enter + leave pairs the group is not empty"
+            }
+        case .semaphore:
+            let semaphore = runtime.makeSemaphore(value: 1)
+            perform = { count in
+                for _ in 0..<count {
+                    semaphore.wait()
+                    if semaphore.signal() { counter.pointer.pointee &+= 1 }
+                }
+            }
+            problem = { _ in
+                counter.pointer.pointee == 0 ? nil : "\(counter.pointer.pointee) signals claimed to wake a waiter, with none waiting"
+            }
+        case .apply:
+            guard let loop else { throw WorkloadError.badParameter("direct's apply needs a loop") }
+            let body = SpinPieces(spinRounds: loop.spinRounds, iterations: loop.iterations)
+            let stride = StridePolicy.fixed(loop.stride(workers: runtime.workers))
+            perform = { count in
+                for _ in 0..<count {
+                    runtime.apply(iterations: loop.iterations, stride: stride, pieces: { piece in body.run(piece) })
+                }
+            }
+            problem = { performed in
+                do {
+                    try body.tally.completed(performed - body.tally.loops, loop: "apply over \(loop.iterations) iterations, stride \(loop.stride), on \(R.id)")
+                    return nil
+                } catch { return "\(error)" }
+            }
+        case .pthreadMutex, .posixSemaphore, .swiftMutex:
+            throw WorkloadError.notApplicable("\(operation.rawValue) needs no backend")
+        }
+    }
+
+    deinit { counter.pointer.deallocate() }
+
+    func run(_ count: Int) throws {
+        try perform(count)
+        performed += count
+        if let problem = problem(performed) { throw WorkloadError.verificationFailed(problem) }
+    }
+
+    func finish() throws {
+        idle?.stop()
+        runtime.shutdown()
+        links?.cut()
+        if let problem = problem(performed) { throw WorkloadError.verificationFailed(problem) }
+    }
+}
+
+/// The chain of the `direct` reference: each link a closure made once that submits itself again,
+/// the last one signalling the measuring thread on one of the runtime's semaphores.
+///
+/// `@unchecked Sendable`: `link` is written in `init`, before any link can run, and in `cut()`,
+/// once every link has run; the rest is immutable or atomic.
+final class DirectChain<R: ConcurrencyRuntime>: @unchecked Sendable {
+    private let runtime: R
+    private let linksLeft = Atomic<Int>(0)
+    private let linksRun = Atomic<Int>(0)
+    private let done: R.Semaphore
+    private var link: (@Sendable () -> Void)?
+
+    init(runtime: R) {
+        self.runtime = runtime
+        done = runtime.makeSemaphore(value: 0)
+        link = { [self] in step() }
+    }
+
+    private func step() {
+        // relaxed: consecutive links are ordered by the submission between them, and the
+        // semaphore publishes the last one to the measuring thread.
+        linksRun.wrappingAdd(1, ordering: .relaxed)
+        if linksLeft.wrappingSubtract(1, ordering: .relaxed).newValue > 0 {
+            runtime.async(link.unsafelyUnwrapped)
+        } else {
+            done.signal()
+        }
+    }
+
+    func run(_ count: Int) throws {
+        guard count > 0 else { return }
+        linksLeft.store(count, ordering: .relaxed)
+        runtime.async(link.unsafelyUnwrapped)
+        guard done.wait(timeout: .seconds(60)) == .success else {
+            throw WorkloadError.verificationFailed("a chain of \(count) links did not finish within 60 seconds")
+        }
+    }
+
+    func problem(after performed: Int) -> String? {
+        let ran = linksRun.load(ordering: .relaxed)
+        return ran == performed ? nil : "\(ran) links ran, \(performed) were submitted"
+    }
+
+    /// Breaks the cycle between this object and its link.
+    func cut() { link = nil }
+}

@@ -1,0 +1,29 @@
+import CReferences
+import RuntimeKit
+
+/// apply-stride's body, one piece at a time, as a C function and its context (`rb_spin_piece`):
+/// the calibrated spin for every index of the piece, in a loop inside the piece, then the piece
+/// recorded in the loop's `PieceTally`. The suite's apply cases, their serial baseline and the C
+/// reference all run this same code, so what differs between them is only how the runtime
+/// schedules the pieces.
+final class SpinPieces: @unchecked Sendable {
+    let tally: PieceTally
+    private let body: UnsafeMutablePointer<rb_spin_piece_context>
+
+    static let function: PieceFunction = { context, lower, upper in rb_spin_piece(context, lower, upper) }
+
+    init(spinRounds: UInt64, iterations: Int) {
+        tally = PieceTally(iterations: iterations)
+        body = .allocate(capacity: 1)
+        body.initialize(to: rb_spin_piece_context(spin_rounds: spinRounds, tally: tally.tally))
+    }
+
+    deinit { body.deallocate() }
+
+    /// The context `function` takes; valid while this object lives.
+    var context: UnsafeMutableRawPointer { UnsafeMutableRawPointer(body) }
+
+    /// Runs the piece `piece` on the calling thread.
+    @inline(__always)
+    func run(_ piece: Range<Int>) { rb_spin_piece(context, piece.lowerBound, piece.upperBound) }
+}

@@ -1,0 +1,78 @@
+import Fidelity
+import FoundationEssentials
+import Harness
+
+/// The fidelity rows as they read: report.md's "How faithful are these figures?", the columns of
+/// `bench fidelity`, and its `--json` rows.
+public enum FidelityReport {
+    /// The columns of a row as text: operation, backend, allocator, layer, suite, direct, ratio,
+    /// verdict, and the bytes each allocates per operation where jemalloc measured them.
+    public static let header = ["operation", "backend", "allocator", "direct layer", "suite ns", "direct ns", "ratio", "verdict",
+                                "suite B/op", "direct B/op"]
+    /// The columns that hold numbers (right-aligned).
+    public static let numericColumns: Set<Int> = [4, 5, 6, 8, 9]
+
+    public static func cells(_ row: FidelityRow) -> [String] {
+        let pair = row.pair
+        return [pair.operation + " (per \(pair.unit))", pair.backend, pair.directCase.allocator.rawValue, pair.layer.rawValue,
+                row.suiteNanoseconds.map(Figures.value) ?? "—", row.directNanoseconds.map(Figures.value) ?? "—",
+                row.ratio.map(Figures.ratio) ?? "—", verdict(row),
+                row.suiteAllocatedBytes.map(Figures.value) ?? "—", row.directAllocatedBytes.map(Figures.value) ?? "—"]
+    }
+
+    public static func verdict(_ row: FidelityRow) -> String {
+        if let missing = row.missing { return "no verdict: \(missing)" }
+        var verdict = row.withinBound ? "within bound" : "over bound (limit \(Figures.value(row.limit!)) ns)"
+        if row.allocatesNoMore == false { verdict += "; allocates more than its reference" }
+        return verdict
+    }
+
+    /// report.md's section; nil when the run has no `direct` case with its pair.
+    static func markdownLines(_ rows: [FidelityRow]) -> [String]? {
+        guard let bound = rows.first?.bound else { return nil }
+        var table = MarkdownTable(header.enumerated().map { ($1, numericColumns.contains($0) ? .right : .left) })
+        table.rows = rows.map(cells)
+        let within = rows.filter(\.withinBound).count
+        return ["## How faithful are these figures?", "",
+                "Each suite figure below is set beside the same operation written directly against the runtime "
+                + "(the `direct` workload), measured in this run: C for a C API, idiomatic Swift for a Swift API, "
+                + "the concrete type for our own backends. A suite figure counts as the runtime's when it is "
+                + "\(bound). \(within) of \(rows.count) rows are. Where the direct layer is idiomatic Swift, "
+                + "its gap to the C row of the same operation is the Swift overlay's own cost, not the suite's. B/op: bytes the "
+                + "measuring thread allocated per operation (jemalloc only).", ""]
+            + table.lines
+    }
+
+    /// One JSON object per row: operation, backend, allocator, layer, suite case, direct case, unit,
+    /// suite_ns, direct_ns, ratio, limit_ns (null where a figure is missing), within_bound, the
+    /// bytes allocated per operation on each side and whether the suite allocates no more (null
+    /// without jemalloc), and why a figure is missing.
+    public static func json(_ rows: [FidelityRow]) throws -> String {
+        struct Row: Encodable {
+            let operation: String, backend: String, layer: String, unit: String
+            let suite_case: String, direct_case: String
+            let allocator: String
+            let suite_ns: Double?, direct_ns: Double?, ratio: Double?, limit_ns: Double?
+            let within_bound: Bool
+            let suite_allocated_bytes: Double?, direct_allocated_bytes: Double?
+            let allocates_no_more: Bool?
+            let missing: String?
+        }
+        struct Document: Encodable {
+            let bound: String
+            let rows: [Row]
+        }
+        let document = Document(bound: rows.first?.bound.description ?? FidelityBound.standard.description, rows: rows.map {
+            Row(operation: $0.pair.operation, backend: $0.pair.backend, layer: $0.pair.layer.rawValue, unit: $0.pair.unit,
+                suite_case: $0.pair.suiteCase.id, direct_case: $0.pair.directCase.id,
+                allocator: $0.pair.directCase.allocator.rawValue,
+                suite_ns: $0.suiteNanoseconds, direct_ns: $0.directNanoseconds, ratio: $0.ratio, limit_ns: $0.limit,
+                within_bound: $0.withinBound,
+                suite_allocated_bytes: $0.suiteAllocatedBytes, direct_allocated_bytes: $0.directAllocatedBytes,
+                allocates_no_more: $0.allocatesNoMore, missing: $0.missing)
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+    }
+}

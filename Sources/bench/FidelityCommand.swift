@@ -1,0 +1,155 @@
+import ArgumentParser
+import Backends
+import Fidelity
+import Harness
+import Reports
+import Workloads
+
+/// `bench fidelity`: every suite path beside the same operation written directly against the
+/// runtime, interleaved in one run, with the verdict of the bound.
+struct FidelityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fidelity",
+        abstract: "Check that the suite's figures are the runtimes' figures: each protocol path beside its direct reference.",
+        discussion: """
+            For every operation the suite publishes that has a direct form (a pthread mutex, a \
+            serial queue's sync, async + drain, chained async, group enter + leave, semaphore wait \
+            + signal, apply at the suite's strides), runs the suite's case and the `direct` case \
+            that performs the same operation directly: C for libdispatch-c and the pthread and \
+            POSIX primitives, idiomatic Swift (`DispatchQueue.sync { }`, `concurrentPerform`, \
+            `Mutex.withLock`) for libdispatch, the concrete type in a plain loop for our own \
+            backends. The two run back to back in every repetition, each in its own process, so \
+            drift hits both alike. A row's figure is the median over processes of each process's \
+            median, per unit (per iteration for apply).
+
+            A suite figure is faithful when it is within 1.25× of the direct figure or at most \
+            3 ns above it, whichever is looser. Where the direct layer is idiomatic Swift, its gap \
+            to the C row is the Swift overlay's own cost. With --allocator jemalloc each row also \
+            gives the bytes the measuring thread allocated per operation on both sides: the suite \
+            must allocate no more than its reference (1 byte of slack, less than any allocation), \
+            except where the runtime allocates by how the work was scheduled (apply, async, \
+            chained async), whose bytes are shown but not judged.
+
+            --gate says what fails the run. `time` (the default): a row over the bound, or one \
+            that allocates more. `allocations`: only a row that allocates more, or has no \
+            allocation figure; timing verdicts are printed but do not fail, which suits a CI \
+            machine whose timing cannot be trusted.
+
+            Exit status: 0 nothing the gate checks failed, 1 something did (or a row has no \
+            figure: a case failed), 2 bad input (an unknown suite, backend, allocator or gate, an \
+            unwritable --json or --out); 130/143 when interrupted.
+
+            Examples:
+              bench fidelity
+              bench fidelity --backend libdispatch-c --repetitions 5
+              bench fidelity --suite smoke --allocator jemalloc --gate allocations --json f.json
+            """
+    )
+
+    @Option(help: "Which references: smoke (serial queue sync and one apply), quick or full (every operation).")
+    var suite: String = Suite.quick.rawValue
+
+    @Option(name: .customLong("backend"), help: "Only this backend (repeatable); the rows without a backend always run.")
+    var backends: [String] = []
+
+    @Option(help: "Child processes per case, each pair run back to back.")
+    var repetitions = 3
+
+    @Option(name: .customLong("allocator"), help: "Run the pairs under this allocator (repeatable): system (default), jemalloc (adds bytes allocated per operation).")
+    var allocators: [String] = []
+
+    @Option(help: "What fails the run: time (a row over the bound, or allocating more) or allocations (only allocating more).")
+    var gate: String = Gate.time.rawValue
+
+    enum Gate: String, CaseIterable { case time, allocations }
+
+    @OptionGroup var measurement: MeasurementOptions
+
+    @Option(help: "Also write the rows as JSON to this file (fields operation, backend, suite_ns, direct_ns, ratio, within_bound, ...).")
+    var json: String?
+
+    @Option(help: "Directory for the run's results and report (default: bench-results/fidelity-<time>).")
+    var out: String?
+
+    func run() throws {
+        let files = CommandFiles(command: "fidelity")
+        guard let chosenSuite = Suite(rawValue: suite) else {
+            throw files.failure("unknown suite '\(suite)'; valid: \(Suite.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard repetitions >= 1 else { throw files.failure("--repetitions must be at least 1, got \(repetitions)") }
+        let chosenBackends: [Backend]
+        do {
+            chosenBackends = try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id }
+        } catch {
+            throw files.failure(error.description)
+        }
+        guard let chosenGate = Gate(rawValue: gate) else {
+            throw files.failure("unknown gate '\(gate)'; valid: \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let chosenAllocators: [Allocator]
+        do {
+            chosenAllocators = allocators.isEmpty
+                ? [.system] : try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue }
+        } catch {
+            throw files.failure(error.description)
+        }
+        try files.checkWritable(json, option: "--json")
+        let plan = try Self.plan(suite: chosenSuite, backends: chosenBackends, allocators: chosenAllocators, repetitions: repetitions)
+        let directory = out ?? "bench-results/fidelity-\(MeasuredRun.timestamp())"
+        let measured = measurement
+        let run = try runBlocking {
+            try await MeasuredRun.run(plan, suite: chosenSuite, measurement: measured, directory: directory, label: "bench fidelity")
+        }
+        let rows = FidelityRow.rows(in: run.cases)
+        // The allocation columns only where some row has a figure (jemalloc).
+        let columns = FidelityReport.header.count - (rows.contains { $0.suiteAllocatedBytes != nil } ? 0 : 2)
+        SummaryTable.printColumns(([FidelityReport.header] + rows.map(FidelityReport.cells)).map { Array($0.prefix(columns)) }) {
+            FidelityReport.numericColumns.contains($0)
+        }
+        let within = rows.filter(\.withinBound).count
+        print("bench fidelity: \(within) of \(rows.count) rows \(FidelityBound.standard)")
+        let allocating = rows.filter { $0.allocatesNoMore == false }
+        let unmeasured = rows.filter {
+            $0.allocatesNoMore == nil && $0.pair.directCase.allocator == .jemalloc && $0.pair.allocationsComparable
+        }
+        if chosenAllocators.contains(.jemalloc) {
+            print("bench fidelity: \(allocating.count) rows allocate more per operation than their reference"
+                  + (unmeasured.isEmpty ? "" : "; \(unmeasured.count) jemalloc rows have no allocation figure"))
+        }
+        if let json {
+            do { try writeAtomically(try FidelityReport.json(rows), to: json) } catch {
+                throw files.failure("cannot write --json \(json): \(error)")
+            }
+            print("bench fidelity: wrote \(json)")
+        }
+        let missing = rows.filter { $0.missing != nil }
+        let failed = switch chosenGate {
+        case .time: within < rows.count || !allocating.isEmpty
+        case .allocations: !missing.isEmpty || !allocating.isEmpty || !unmeasured.isEmpty
+                || !chosenAllocators.contains(.jemalloc)
+        }
+        if chosenGate == .allocations, !chosenAllocators.contains(.jemalloc) {
+            print("bench fidelity: --gate allocations needs --allocator jemalloc: nothing measured allocations")
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Each pair as two adjacent cases, the suite's first, so every repetition runs them back to back.
+    static func plan(suite: Suite, backends: [Backend], allocators: [Allocator], repetitions: Int) throws -> RunPlan {
+        let direct = Direct()
+        let ids = Set(backends.map(\.id))
+        let directCases = direct.parameterSets(for: suite).flatMap { parameters in
+            let backendIDs = direct.usesBackend(for: parameters) ? backends.map(\.id) : [BenchmarkCase.noBackend]
+            return backendIDs.flatMap { backend in
+                allocators.map { BenchmarkCase(workload: direct.name, backend: backend, parameters: parameters, allocator: $0) }
+            }
+        }
+        let pairs = FidelityPairs.pairs(in: directCases)
+            .filter { $0.backend == BenchmarkCase.noBackend || ids.contains($0.backend) }
+        do {
+            return try RunPlan(cases: pairs.flatMap { [$0.suiteCase, $0.directCase] }, repetitions: repetitions)
+        } catch {
+            throw CommandFiles(command: "fidelity").failure(error.description)
+        }
+    }
+}
