@@ -1,7 +1,7 @@
 import CReferences
 import RuntimeKit
 
-/// apply-stride's body, one piece at a time, as a C function and its context (`rb_spin_piece`):
+/// apply-stride's body, one piece at a time, as a C function (`rb_spin_piece`) and its context:
 /// the calibrated spin for every index of the piece, in a loop inside the piece, then the piece
 /// recorded in the loop's `PieceTally`. The suite's apply cases, their serial baseline and the C
 /// reference all run this same code, so what differs between them is only how the runtime
@@ -9,8 +9,6 @@ import RuntimeKit
 final class SpinPieces: @unchecked Sendable {
     let tally: PieceTally
     private let body: UnsafeMutablePointer<rb_spin_piece_context>
-
-    static let function: PieceFunction = { context, lower, upper in rb_spin_piece(context, lower, upper) }
 
     init(spinRounds: UInt64, iterations: Int) {
         tally = PieceTally(iterations: iterations)
