@@ -39,9 +39,9 @@ extension Claim {
     /// "Every operation of `reading` causes the event": supported at `supportedAtLeast` or more per
     /// operation, refuted below `refutedBelow`, inconclusive between. `context` readings are
     /// quoted beside it when present.
-    static func counterAtLeast(id: String, statement: String, conditions: String, reading: CounterReading,
+    static func counterAtLeast(id: String, layer: ClaimLayer, statement: String, conditions: String, reading: CounterReading,
                                supportedAtLeast: Double, refutedBelow: Double, context: [CounterReading]) -> Claim {
-        Claim(id: id, statement: statement, conditions: conditions) { evidence in
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
             let extra = context.compactMap { try? read($0, in: evidence).get().line }
             switch read(reading, in: evidence) {
             case .failure(let missing):
@@ -60,8 +60,8 @@ extension Claim {
     /// "The kernel is entered when an operation blocks and only then": supported when the
     /// operation that never blocks (`free`) makes fewer than 0.01 system calls and the one that
     /// always blocks at least 0.5; refuted when the free one makes 0.5 or more.
-    static func blockingOnlyTraps(id: String, statement: String, conditions: String, free: CounterReading, blocking: CounterReading) -> Claim {
-        Claim(id: id, statement: statement, conditions: conditions) { evidence in
+    static func blockingOnlyTraps(id: String, layer: ClaimLayer, statement: String, conditions: String, free: CounterReading, blocking: CounterReading) -> Claim {
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
             judgeBoth(free, blocking, in: evidence) { quiet, blocked in
                 let lines = [quiet.line, blocked.line]
                 if quiet.value >= 0.5 { return Judgement(.refuted, lines, "the operation that never blocks enters the kernel") }
@@ -76,9 +76,9 @@ extension Claim {
     /// "`claimed` causes fewer events than `than`": supported when `than` has at least twice as
     /// many and at least `margin` more (half an event per operation by default), refuted in the
     /// mirror case.
-    static func fewerEvents(id: String, statement: String, conditions: String, claimed: CounterReading, than other: CounterReading,
+    static func fewerEvents(id: String, layer: ClaimLayer, statement: String, conditions: String, claimed: CounterReading, than other: CounterReading,
                             margin: Double = 0.5, marginText: String = "half an event per operation") -> Claim {
-        Claim(id: id, statement: statement, conditions: conditions) { evidence in
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
             judgeBoth(claimed, other, in: evidence) { mine, theirs in
                 let lines = [mine.line, theirs.line]
                 if theirs.value >= 2 * mine.value && theirs.value - mine.value >= margin {

@@ -3,6 +3,8 @@ import Harness
 /// A claim of the source documents that the suite's measurements can test, and how.
 public struct Claim: Sendable {
     public let id: String
+    /// What the verdict measures: Swift code or the runtime itself.
+    public let layer: ClaimLayer
     /// The claim in the document's words.
     public let statement: String
     /// What is compared, under which parameters: a verdict holds only there.
@@ -27,7 +29,7 @@ public struct Claim: Sendable {
         let evidence = Evidence(run)
         return claims.map { claim in
             let judgement = claim.judge(evidence)
-            return ClaimVerdict(claim: claim.id, statement: claim.statement, verdict: judgement.verdict, evidence: judgement.evidence,
+            return ClaimVerdict(claim: claim.id, layer: claim.layer, statement: claim.statement, verdict: judgement.verdict, evidence: judgement.evidence,
                                 conditions: claim.conditions, reason: judgement.reason)
         }
     }
@@ -55,8 +57,8 @@ extension Claim {
     /// "`claimed` is faster than `other`": supported when its median's 95% interval lies wholly
     /// below the other's, refuted when wholly above, inconclusive when they overlap. With several
     /// candidates for the claimed side, the fastest by median speaks for it (and says so).
-    static func faster(id: String, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
-        Claim(id: id, statement: statement, conditions: conditions) { evidence in
+    static func faster(id: String, layer: ClaimLayer, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
             let found = candidates.map { evidence.find($0.workload, backend: $0.backend, $0.parameters, label: $0.label) }
             let measured = found.compactMap { try? $0.get() }
             guard let claimed = measured.min(by: { $0.statistics.median < $1.statistics.median }) else {

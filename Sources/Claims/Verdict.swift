@@ -14,6 +14,8 @@ public enum Verdict: String, Sendable, Codable, CaseIterable {
 public struct ClaimVerdict: Sendable, Codable, Equatable {
     /// Stable identifier, e.g. `queues-beat-locks-uncontended`.
     public let claim: String
+    /// What the verdict measures: Swift code or the runtime itself.
+    public let layer: ClaimLayer
     /// The claim in the source document's words.
     public let statement: String
     public let verdict: Verdict
@@ -24,8 +26,9 @@ public struct ClaimVerdict: Sendable, Codable, Equatable {
     /// Why the verdict is what it is, in one sentence.
     public let reason: String
 
-    public init(claim: String, statement: String, verdict: Verdict, evidence: [String], conditions: String, reason: String) {
+    public init(claim: String, layer: ClaimLayer, statement: String, verdict: Verdict, evidence: [String], conditions: String, reason: String) {
         self.claim = claim
+        self.layer = layer
         self.statement = statement
         self.verdict = verdict
         self.evidence = evidence

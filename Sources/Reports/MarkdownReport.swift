@@ -55,14 +55,18 @@ enum MarkdownReport {
 
     static func claims(_ verdicts: [ClaimVerdict]) -> [String] {
         guard !verdicts.isEmpty else { return [] }
-        var table = MarkdownTable([("verdict", .left), ("claim of the dispatch guide", .left), ("measured", .left), ("because", .left)])
+        var table = MarkdownTable([("verdict", .left), ("layer", .left), ("claim of the dispatch guide", .left), ("measured", .left),
+                                   ("because", .left)])
         for verdict in verdicts {
-            table.rows.append(["**\(verdict.verdict.rawValue)**", "`\(verdict.claim)`: “\(verdict.statement)” (\(verdict.conditions))",
+            table.rows.append(["**\(verdict.verdict.rawValue)**", verdict.layer.description,
+                               "`\(verdict.claim)`: “\(verdict.statement)” (\(verdict.conditions))",
                                verdict.evidence.isEmpty ? "—" : verdict.evidence.joined(separator: "; "), verdict.reason])
         }
         return ["## Claims of the dispatch guide", "",
                 "A timing claim is decided only when the two medians' 95% intervals do not overlap; a counter claim needs its counter. "
-                + "`bench claims results.json` prints the same.", ""] + table.lines
+                + "Each claim is judged on two layers where both exist: Swift code (GCD through the Dispatch overlay, against "
+                + "Swift's `Mutex`) and the runtime itself (libdispatch's C entry points, against pthreads from C), since the "
+                + "overlay's own cost can decide a comparison. `bench claims results.json` prints the same.", ""] + table.lines
     }
 
     static func environment(_ run: RunResults) -> [String] {

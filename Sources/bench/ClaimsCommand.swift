@@ -84,6 +84,7 @@ struct ClaimsCommand: ParsableCommand {
         for verdict in verdicts {
             Swift.print("\(verdict.verdict.rawValue.uppercased()): \(verdict.claim)")
             Swift.print("  claim:      \"\(verdict.statement)\"")
+            Swift.print("  layer:      \(verdict.layer)")
             Swift.print("  conditions: \(verdict.conditions)")
             for line in verdict.evidence { Swift.print("  measured:   \(line)") }
             Swift.print("  because:    \(verdict.reason)")

@@ -50,6 +50,10 @@ struct DoctorCommand: ParsableCommand {
 
         print("\nAdvice")
         for line in advice(environment, noise, counters) { print("  - \(line)") }
+        print("\nFidelity")
+        print("  `bench fidelity` sets each figure the suite publishes beside the same operation written directly against the")
+        print("  runtime (C, idiomatic Swift, the concrete type), measured in the same run, and says whether the suite's own")
+        print("  layers stay within 1.25× (or 3 ns): run it on this machine before trusting a figure or a verdict from it.")
     }
 
     private func advice(_ environment: RunEnvironment, _ noise: NoiseEstimate, _ counters: CounterSet) -> [String] {

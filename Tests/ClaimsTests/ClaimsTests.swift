@@ -35,7 +35,7 @@ struct ClaimsTests {
 
     @Test("a queue clearly faster than the mutex supports the claim; clearly slower refutes it; overlapping is inconclusive")
     func timingClaim() throws {
-        let mutex = Self.measured(Self.guarded("pthread-mutex", "none"), nanoseconds: 20)
+        let mutex = Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 20)
         let faster = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 10)])
         #expect(faster.verdict == .supported, "\(faster)")
         #expect(faster.evidence.contains { $0.contains("libdispatch queue-sync, 1 thread: 10") }, "\(faster.evidence)")
@@ -59,7 +59,7 @@ struct ClaimsTests {
 
     @Test("a case that did not run makes the verdict inconclusive and names it")
     func missingCase() throws {
-        let verdict = try Self.verdict("queues-beat-locks-uncontended", [Self.measured(Self.guarded("pthread-mutex", "none"), nanoseconds: 20)])
+        let verdict = try Self.verdict("queues-beat-locks-uncontended", [Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 20)])
         #expect(verdict.verdict == .inconclusive && verdict.reason.contains("queue-vs-lock/libdispatch/"), "\(verdict)")
     }
 
@@ -97,6 +97,27 @@ struct ClaimsTests {
         #expect(try Self.verdict("threads-cost-memory", cases(queued: 96, threaded: 12_288)).verdict == .supported)
         #expect(try Self.verdict("threads-cost-memory", cases(queued: 12_288, threaded: 96)).verdict == .refuted)
         #expect(try Self.verdict("threads-cost-memory", cases(queued: 96, threaded: 900)).verdict == .inconclusive)
+    }
+
+    @Test("the runtime layer judges dispatch_sync_f against pthread_mutex_lock from their C references, apart from Swift code's verdict")
+    func runtimeLayer() throws {
+        let cases = [
+            Self.measured(("direct", "libdispatch-c", [("operation", "sync")]), nanoseconds: 15),
+            Self.measured(("direct", "none", [("operation", "pthread-mutex")]), nanoseconds: 4),
+            Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 70),
+            Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 10),
+        ]
+        let runtime = try Self.verdict("queues-beat-locks-uncontended-runtime", cases)
+        #expect(runtime.layer == .runtime && runtime.verdict == .refuted, "\(runtime)")
+        #expect(runtime.evidence.contains { $0.contains("dispatch_sync_f, C: 15") }, "\(runtime.evidence)")
+        let swift = try Self.verdict("queues-beat-locks-uncontended", cases)
+        #expect(swift.layer == .swift && swift.verdict == .refuted, "\(swift)")
+        // Every claim with a GCD side is judged on both layers, next to each other.
+        let verdicts = Claim.verdicts(for: Self.run([]))
+        for (index, verdict) in verdicts.enumerated() where verdict.layer == .runtime && verdict.claim.hasSuffix("-runtime") {
+            #expect(index > 0 && verdicts[index - 1].claim + "-runtime" == verdict.claim && verdicts[index - 1].layer == .swift,
+                    "\(verdict.claim) does not follow its Swift-code verdict")
+        }
     }
 
     @Test("every claim of the guide gets a verdict, even from an empty run")
