@@ -111,6 +111,7 @@ let package = Package(
             name: "CReferences",
             dependencies: ["CBodyCost"],
             path: "Benchmarks/CReferences",
+            exclude: ["README.md"],
             linkerSettings: [.linkedLibrary("dispatch")]
         ),
         .target(

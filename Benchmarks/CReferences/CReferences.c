@@ -14,6 +14,7 @@ extern void *dispatch_queue_create(const char *label, void *attribute);
 extern void *dispatch_get_global_queue(long identifier, unsigned long flags);
 extern void dispatch_sync_f(void *queue, void *context, dispatch_function work);
 extern void dispatch_async_f(void *queue, void *context, dispatch_function work);
+extern void dispatch_group_async_f(void *group, void *queue, void *context, dispatch_function work);
 extern void dispatch_apply_f(size_t iterations, void *queue, void *context, void (*work)(void *context, size_t iteration));
 extern void *dispatch_group_create(void);
 extern void dispatch_group_enter(void *group);
@@ -36,8 +37,10 @@ struct rb_direct {
     pthread_mutex_t mutex;
     sem_t posix_semaphore;
     void *queue, *group, *semaphore, *done;
-    /// Chain: links still to run in this run.
+    /// Chain: links still to run in this run. Outside: tasks still to arrive.
     long links_left;
+    /// Fan-out: tasks per round.
+    long width;
     /// Apply.
     long iterations, stride, pieces;
     rb_spin_piece_context body;
@@ -57,6 +60,24 @@ static void chain_link(void *context) {
     } else {
         dispatch_semaphore_signal(direct->done);
     }
+}
+
+// Counts itself and wakes the measuring thread if it is the last of the run's tasks. acq_rel:
+// every task's count reaches the one that brings the total to zero, and the semaphore hands them
+// to the measuring thread.
+static void outside_task(void *context) {
+    rb_direct *direct = context;
+    __atomic_fetch_add(&direct->counter, 1, __ATOMIC_RELAXED);
+    if (__atomic_sub_fetch(&direct->links_left, 1, __ATOMIC_ACQ_REL) == 0) dispatch_semaphore_signal(direct->done);
+}
+
+// relaxed: the group orders every task's end before the wait that returns after it.
+static void fan_out_task(void *context) { __atomic_fetch_add(&((rb_direct *)context)->counter, 1, __ATOMIC_RELAXED); }
+
+// relaxed: pthread_join orders the thread's count before the measuring thread reads it.
+static void *thread_body(void *context) {
+    __atomic_fetch_add(&((rb_direct *)context)->counter, 1, __ATOMIC_RELAXED);
+    return NULL;
 }
 
 static void apply_piece(void *context, size_t piece) {
@@ -82,7 +103,15 @@ rb_direct *rb_direct_create(rb_direct_kind kind, long iterations, long stride, u
         direct->queue = dispatch_queue_create("direct", NULL);  // NULL attribute: serial
         break;
     case RB_DIRECT_DISPATCH_CHAIN:
+    case RB_DIRECT_DISPATCH_OUTSIDE:
         direct->done = dispatch_semaphore_create(0);
+        break;
+    case RB_DIRECT_DISPATCH_GROUP_FAN_OUT:
+        if (iterations < 1) { free(direct); errno = EINVAL; return NULL; }
+        direct->width = iterations;
+        direct->group = dispatch_group_create();
+        break;
+    case RB_DIRECT_PTHREAD_CREATE_JOIN:
         break;
     case RB_DIRECT_DISPATCH_GROUP_ENTER_LEAVE:
         direct->group = dispatch_group_create();
@@ -132,6 +161,26 @@ void rb_direct_run(rb_direct *direct, long count) {
         dispatch_async_f(dispatch_get_global_queue(0, 0), direct, chain_link);
         dispatch_semaphore_wait(direct->done, DISPATCH_FOREVER);
         break;
+    case RB_DIRECT_DISPATCH_OUTSIDE:
+        if (count <= 0) break;
+        __atomic_store_n(&direct->links_left, count, __ATOMIC_RELAXED);
+        for (long i = 0; i < count; i++) dispatch_async_f(dispatch_get_global_queue(0, 0), direct, outside_task);
+        dispatch_semaphore_wait(direct->done, DISPATCH_FOREVER);
+        break;
+    case RB_DIRECT_DISPATCH_GROUP_FAN_OUT:
+        for (long left = count; left > 0; left -= direct->width) {
+            long wave = left < direct->width ? left : direct->width;
+            for (long i = 0; i < wave; i++) dispatch_group_async_f(direct->group, dispatch_get_global_queue(0, 0), direct, fan_out_task);
+            dispatch_group_wait(direct->group, DISPATCH_FOREVER);
+        }
+        break;
+    case RB_DIRECT_PTHREAD_CREATE_JOIN:
+        for (long i = 0; i < count; i++) {
+            pthread_t thread;
+            if (pthread_create(&thread, NULL, thread_body, direct) != 0) abort();  // as PThread.spawn stops on a failed create
+            pthread_join(thread, NULL);
+        }
+        break;
     case RB_DIRECT_DISPATCH_GROUP_ENTER_LEAVE:
         for (long i = 0; i < count; i++) {
             dispatch_group_enter(direct->group);
@@ -161,7 +210,10 @@ int rb_direct_verify(rb_direct *direct, char *reason, unsigned long capacity) {
     case RB_DIRECT_DISPATCH_SYNC:
     case RB_DIRECT_DISPATCH_ASYNC_DRAIN:
     case RB_DIRECT_DISPATCH_CHAIN:
-        if (direct->counter != performed) {
+    case RB_DIRECT_DISPATCH_OUTSIDE:
+    case RB_DIRECT_DISPATCH_GROUP_FAN_OUT:
+    case RB_DIRECT_PTHREAD_CREATE_JOIN:
+        if (__atomic_load_n(&direct->counter, __ATOMIC_RELAXED) != performed) {
             snprintf(reason, capacity, "%ld operations ran, %ld were performed", direct->counter, performed);
             return 1;
         }
@@ -201,7 +253,10 @@ void rb_direct_destroy(rb_direct *direct) {
     case RB_DIRECT_POSIX_SEMAPHORE: sem_destroy(&direct->posix_semaphore); break;
     case RB_DIRECT_DISPATCH_SYNC:
     case RB_DIRECT_DISPATCH_ASYNC_DRAIN: dispatch_release(direct->queue); break;
-    case RB_DIRECT_DISPATCH_CHAIN: dispatch_release(direct->done); break;
+    case RB_DIRECT_DISPATCH_CHAIN:
+    case RB_DIRECT_DISPATCH_OUTSIDE: dispatch_release(direct->done); break;
+    case RB_DIRECT_DISPATCH_GROUP_FAN_OUT: dispatch_release(direct->group); break;
+    case RB_DIRECT_PTHREAD_CREATE_JOIN: break;
     case RB_DIRECT_DISPATCH_GROUP_ENTER_LEAVE: dispatch_release(direct->group); break;
     case RB_DIRECT_DISPATCH_SEMAPHORE: dispatch_release(direct->semaphore); break;
     case RB_DIRECT_DISPATCH_APPLY: rb_piece_tally_destroy(direct->body.tally); break;

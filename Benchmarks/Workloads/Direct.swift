@@ -37,6 +37,12 @@ public struct Direct: Workload {
         case asyncDrain = "async-drain"
         /// spawn, pattern=chain: each block submits the next.
         case chain
+        /// spawn, pattern=outside: empty tasks submitted from the measuring thread.
+        case outside
+        /// group, pattern=fan-out: rounds of 2 × workers tasks in a group, then a wait.
+        case groupFanOut = "group-fan-out"
+        /// thread-spawn: pthread_create + pthread_join of a thread that only counts itself.
+        case threadSpawn = "pthread-create-join"
         /// group, pattern=enter-leave.
         case groupEnterLeave = "group-enter-leave"
         /// semaphore, pattern=uncontended, semaphore=backend: wait + signal on a value-1 semaphore.
@@ -46,7 +52,7 @@ public struct Direct: Workload {
 
         /// The operations that need no backend: they call a primitive of the C library or the
         /// standard library, under backend "none".
-        var needsBackend: Bool { ![.pthreadMutex, .swiftMutex, .posixSemaphore].contains(self) }
+        var needsBackend: Bool { ![.pthreadMutex, .swiftMutex, .posixSemaphore, .threadSpawn].contains(self) }
     }
 
     static let operationName = "operation"

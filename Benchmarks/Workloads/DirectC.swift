@@ -19,12 +19,18 @@ final class CDirectOperation: MeasuredOperation {
         case .sync: kind = RB_DIRECT_DISPATCH_SYNC
         case .asyncDrain: kind = RB_DIRECT_DISPATCH_ASYNC_DRAIN
         case .chain: kind = RB_DIRECT_DISPATCH_CHAIN
+        case .outside: kind = RB_DIRECT_DISPATCH_OUTSIDE
+        case .groupFanOut: kind = RB_DIRECT_DISPATCH_GROUP_FAN_OUT
+        case .threadSpawn: kind = RB_DIRECT_PTHREAD_CREATE_JOIN
         case .groupEnterLeave: kind = RB_DIRECT_DISPATCH_GROUP_ENTER_LEAVE
         case .semaphore: kind = RB_DIRECT_DISPATCH_SEMAPHORE
         case .apply: kind = RB_DIRECT_DISPATCH_APPLY
         }
         let stride = loop?.stride(workers: activeProcessorCount) ?? 1
-        guard let direct = rb_direct_create(kind, loop?.iterations ?? 0, stride, loop?.spinRounds ?? 0) else {
+        // Fan-out's round is as wide as the suite's: two tasks per worker (libdispatch-c's workers
+        // are the active CPUs).
+        let iterations = operation == .groupFanOut ? 2 * activeProcessorCount : loop?.iterations ?? 0
+        guard let direct = rb_direct_create(kind, iterations, stride, loop?.spinRounds ?? 0) else {
             throw WorkloadError.notApplicable("the C reference could not be set up: \(String(cString: strerror(errno)))")
         }
         self.direct = direct

@@ -49,6 +49,14 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
             let links = links!
             perform = { count in try links.run(count) }
             problem = { performed in links.problem(after: performed) }
+        case .outside:
+            let tasks = DirectTasks(runtime: runtime)
+            perform = { count in try tasks.runOutside(count) }
+            problem = { performed in tasks.problem(after: performed) }
+        case .groupFanOut:
+            let tasks = DirectTasks(runtime: runtime)
+            perform = { count in tasks.runFanOut(count) }
+            problem = { performed in tasks.problem(after: performed) }
         case .groupEnterLeave:
             let group = runtime.makeGroup()
             perform = { count in
@@ -86,7 +94,7 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
                     return nil
                 } catch { return "\(error)" }
             }
-        case .pthreadMutex, .posixSemaphore, .swiftMutex:
+        case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn:
             throw WorkloadError.notApplicable("\(operation.rawValue) needs no backend")
         }
     }
@@ -152,4 +160,50 @@ final class DirectChain<R: ConcurrencyRuntime>: @unchecked Sendable {
 
     /// Breaks the cycle between this object and its link.
     func cut() { link = nil }
+}
+
+/// The `outside` and `group-fan-out` references: one empty task, a closure made once, submitted
+/// from the measuring thread; each counts itself.
+final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
+    private let runtime: R
+    private let group: R.Group
+    private let done: R.Semaphore
+    private let left = Atomic<Int>(0)
+    private let arrived = Atomic<Int>(0)
+
+    init(runtime: R) {
+        self.runtime = runtime
+        group = runtime.makeGroup()
+        done = runtime.makeSemaphore(value: 0)
+    }
+
+    /// `count` tasks with `async`; the last of them wakes the measuring thread (acquiring and
+    /// releasing: every task's count reaches the one that signals).
+    func runOutside(_ count: Int) throws {
+        guard count > 0 else { return }
+        left.store(count, ordering: .relaxed)
+        let task: @Sendable () -> Void = { [self] in
+            arrived.wrappingAdd(1, ordering: .relaxed)
+            if left.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.signal() }
+        }
+        for _ in 0..<count { runtime.async(task) }
+        guard done.wait(timeout: .seconds(60)) == .success else {
+            throw WorkloadError.verificationFailed("\(count - left.load(ordering: .relaxed)) of \(count) tasks ran within 60 seconds")
+        }
+    }
+
+    /// Rounds of 2 × workers tasks with `async(group:)`, each round waited for.
+    func runFanOut(_ count: Int) {
+        let width = 2 * max(1, runtime.workers)
+        let task: @Sendable () -> Void = { [self] in arrived.wrappingAdd(1, ordering: .relaxed) }
+        for wave in Swift.stride(from: count, to: 0, by: -width) {
+            for _ in 0..<min(width, wave) { runtime.async(group: group, task) }
+            group.wait()
+        }
+    }
+
+    func problem(after performed: Int) -> String? {
+        let ran = arrived.load(ordering: .relaxed)
+        return ran == performed ? nil : "\(ran) tasks ran, \(performed) were submitted"
+    }
 }

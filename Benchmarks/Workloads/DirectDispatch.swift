@@ -19,6 +19,8 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
     private let semaphore = DispatchSemaphore(value: 1)
     private let done = DispatchSemaphore(value: 0)
     private let linksLeft = Atomic<Int>(0)
+    /// Tasks of `outside` and `group-fan-out` that ran.
+    private let arrived = Atomic<Int>(0)
     private var link: (@Sendable () -> Void)?
     private let body: SpinPieces?
     private let idle: IdleThread?
@@ -34,6 +36,13 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
     }
 
     deinit { counter.deallocate() }
+
+    /// An `outside` task: counts itself; the last of the run wakes the measuring thread
+    /// (acquiring and releasing: every task's count reaches the one that signals).
+    private func arrive() {
+        arrived.wrappingAdd(1, ordering: .relaxed)
+        if linksLeft.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.signal() }
+    }
 
     private func step() {
         counter.pointee &+= 1
@@ -59,6 +68,19 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             linksLeft.store(count, ordering: .relaxed)
             DispatchQueue.global().async(execute: link!)
             done.wait()
+        case .outside:
+            guard count > 0 else { break }
+            linksLeft.store(count, ordering: .relaxed)
+            for _ in 0..<count { DispatchQueue.global().async { [unowned self] in arrive() } }
+            done.wait()
+        case .groupFanOut:
+            let width = 2 * activeProcessorCount
+            for wave in Swift.stride(from: count, to: 0, by: -width) {
+                for _ in 0..<min(width, wave) {
+                    DispatchQueue.global().async(group: group) { [unowned self] in arrived.wrappingAdd(1, ordering: .relaxed) }
+                }
+                group.wait()
+            }
         case .groupEnterLeave:
             for _ in 0..<count {
                 group.enter()
@@ -78,7 +100,7 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
                     body.run(lower..<min(lower + stride, loop.iterations))
                 }
             }
-        case .pthreadMutex, .posixSemaphore, .swiftMutex:
+        case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn:
             throw WorkloadError.notApplicable("\(operation.rawValue) needs no backend")
         }
         performed += count
@@ -97,6 +119,9 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             guard counter.pointee == performed else {
                 throw WorkloadError.verificationFailed("\(counter.pointee) operations ran, \(performed) were performed")
             }
+        case .outside, .groupFanOut:
+            let ran = arrived.load(ordering: .relaxed)
+            guard ran == performed else { throw WorkloadError.verificationFailed("\(ran) tasks ran, \(performed) were submitted") }
         case .groupEnterLeave:
             guard group.wait(timeout: .now()) == .success else {
                 throw WorkloadError.verificationFailed("after \(performed) enter + leave pairs the group is not empty")
@@ -105,7 +130,7 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             guard claimedWakeUps == 0 else { throw WorkloadError.verificationFailed("\(claimedWakeUps) signals claimed to wake a waiter, with none waiting") }
         case .apply:
             try body!.tally.completed(performed - body!.tally.loops, loop: "concurrentPerform over \(loop!.iterations) iterations, stride \(loop!.stride)")
-        case .pthreadMutex, .posixSemaphore, .swiftMutex:
+        case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn:
             break
         }
     }

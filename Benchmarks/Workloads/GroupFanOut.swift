@@ -13,17 +13,16 @@ import Synchronization
 /// group that wakes its waiter early fails the case); one that times out fails it with the
 /// count, and the operation stays failed (the lost task may still turn up later).
 final class GroupFanOut<R: ConcurrencyRuntime>: MeasuredOperation {
-    private final class Tally: Sendable {
-        let ran = Atomic<Int>(0)
-    }
-
     private let runtime: R
     private let group: R.Group
     private let width: Int
     private let timeout: Duration
-    private let tally = Tally()
-    /// Built once, so a task allocates nothing of ours.
-    private let task: @Sendable () -> Void
+    private let tally = FanOutTally()
+    /// Submits one round of `wave` tasks: a closure made in `init`, so it runs specialized for
+    /// the backend (see `SpawnFromOutside.submit`). The task is built once, so it allocates
+    /// nothing of ours: a `FunctionBlock`, which libdispatch-c submits with
+    /// `dispatch_group_async_f` and no closure boxed per task.
+    private let submitWave: (Int) -> Void
     private var submitted = 0
     private var failure: WorkloadError?
 
@@ -32,10 +31,8 @@ final class GroupFanOut<R: ConcurrencyRuntime>: MeasuredOperation {
         self.timeout = timeout
         group = runtime.makeGroup()
         width = 2 * max(1, runtime.workers)
-        let tally = self.tally
-        // relaxed: the group orders every task's end before the `wait` that returns after it
-        // (a leave happens before the wait it ends), so the count read there is complete.
-        task = { tally.ran.wrappingAdd(1, ordering: .relaxed) }
+        let task = tally.task, group = group
+        submitWave = { wave in for _ in 0..<wave { runtime.async(group: group, task) } }
     }
 
     func run(_ count: Int) throws {
@@ -43,7 +40,7 @@ final class GroupFanOut<R: ConcurrencyRuntime>: MeasuredOperation {
         var left = count
         while left > 0 {
             let wave = min(width, left)
-            for _ in 0..<wave { runtime.async(group: group, task) }
+            submitWave(wave)
             submitted += wave
             left -= wave
             let waited = group.wait(timeout: timeout)
@@ -65,5 +62,24 @@ final class GroupFanOut<R: ConcurrencyRuntime>: MeasuredOperation {
         guard ran == submitted else {
             throw WorkloadError.verificationFailed("\(ran) tasks ran, \(submitted) were submitted to the group")
         }
+    }
+}
+
+/// What fan-out's tasks count themselves in; not generic, so its C function can be formed.
+final class FanOutTally: Sendable {
+    let ran = Atomic<Int>(0)
+
+    /// One task: its closure holds the tally (a stray task of a wrong backend finds it still
+    /// there); its C form reaches it unretained, safe because the closure's hold outlives it.
+    var task: FunctionBlock {
+        FunctionBlock(context: Unmanaged.passUnretained(self).toOpaque(), Self.count, closure: { [self] in count() })
+    }
+
+    // relaxed: the group orders every task's end before the `wait` that returns after it (a
+    // leave happens before the wait it ends), so the count read there is complete.
+    func count() { ran.wrappingAdd(1, ordering: .relaxed) }
+
+    private static let count: WorkFunction = { context in
+        Unmanaged<FanOutTally>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.count() }
     }
 }

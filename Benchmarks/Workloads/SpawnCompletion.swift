@@ -1,4 +1,5 @@
 import Harness
+import RuntimeKit
 import PThreadPrimitives
 import Synchronization
 
@@ -29,6 +30,17 @@ final class CountdownLatch: Sendable {
         if due.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
             wakeUp.signal()
         }
+    }
+
+    /// A block that arrives: its closure holds the latch (a stray block of a wrong backend, run
+    /// after the case, still finds it); its C form reaches it unretained, which is safe because
+    /// the closure's hold outlives every submission.
+    var arrival: FunctionBlock {
+        FunctionBlock(context: Unmanaged.passUnretained(self).toOpaque(), Self.arrive, closure: { [self] in arrive() })
+    }
+
+    private static let arrive: WorkFunction = { context in
+        Unmanaged<CountdownLatch>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.arrive() }
     }
 
     /// Waits until every expected arrival has come, for at most `timeout`. False on timeout.

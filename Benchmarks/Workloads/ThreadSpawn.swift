@@ -1,7 +1,9 @@
 import Backends
 import Harness
-import PThreadPrimitives
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `thread-spawn`: the guide's "threads" baseline for `spawn`: a thread per task, created with
 /// `pthread_create` and joined with `pthread_join`, running a body that only counts itself.
@@ -22,18 +24,24 @@ public struct ThreadSpawn: Workload {
     }
 }
 
+/// Calls `pthread_create` with a C function and the counter as its context, as a C program
+/// would: `PThread.spawn` boxes a closure per thread, an allocation the C reference (`direct`,
+/// operation=pthread-create-join) does not make.
 public final class ThreadSpawnOperation: MeasuredOperation {
     private let ran = Counter()
-    private let body: @Sendable () -> Void
     private var expected = 0
 
-    public init() {
-        let ran = self.ran
-        body = { ran.increment() }  // built once: a thread's start costs only PThread's own box
-    }
+    public init() {}
 
     public func run(_ count: Int) throws {
-        for _ in 0..<count { PThread.spawn(body).join() }
+        let context = Unmanaged.passUnretained(ran).toOpaque()
+        for _ in 0..<count {
+            var thread = pthread_t()
+            let created = pthread_create(&thread, nil, Counter.body, context)
+            precondition(created == 0, "pthread_create failed: \(created) (out of threads or memory?)")
+            let joined = pthread_join(thread, nil)
+            precondition(joined == 0, "pthread_join failed: \(joined)")
+        }
         expected += count
     }
 
@@ -49,5 +57,11 @@ public final class ThreadSpawnOperation: MeasuredOperation {
         func increment() { count.wrappingAdd(1, ordering: .relaxed) }
         /// relaxed is enough: `pthread_join` orders every increment before the read.
         var value: Int { count.load(ordering: .relaxed) }
+
+        /// A thread's body: counts itself. The counter outlives the thread, which is joined.
+        static let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+            Unmanaged<Counter>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.increment() }
+            return nil
+        }
     }
 }

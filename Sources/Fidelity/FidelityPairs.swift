@@ -39,6 +39,12 @@ public enum FidelityPairs {
         case "sync": return row("serial queue sync, empty section", alone("queue-sync"), unit: "section")
         case "async-drain": return row("async to a serial queue + drain", alone("queue-async"), unit: "block", scheduled: true)
         case "chain": return row("chained async", suite("spawn", [("pattern", "chain")]), unit: "link", scheduled: true)
+        case "outside": return row("empty task from outside the pool", suite("spawn", [("pattern", "outside")]), unit: "task", scheduled: true)
+        case "group-fan-out":
+            return row("group fan-out + wait", suite("group", [("pattern", "fan-out")]), unit: "task", scheduled: true)
+        case "pthread-create-join":
+            return row("pthread_create + join", BenchmarkCase(workload: "thread-spawn", backend: backend, parameters: [], allocator: directCase.allocator),
+                       unit: "thread")
         case "group-enter-leave": return row("group enter + leave", suite("group", [("pattern", "enter-leave")]), unit: "pair")
         case "semaphore":
             return row("semaphore wait + signal", suite("semaphore", [("pattern", "uncontended"), ("semaphore", "backend")]), unit: "pair")

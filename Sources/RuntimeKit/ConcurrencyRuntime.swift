@@ -60,6 +60,9 @@ public protocol ConcurrencyRuntime: AnyObject, Sendable {
     /// Submits `block` to run once on some worker: `dispatch_async_f` where the runtime has it,
     /// otherwise the block's closure, made once.
     func async(_ block: FunctionBlock)
+    /// Submits `block` as a member of `group`: `dispatch_group_async_f` where the runtime has it,
+    /// otherwise `async(group:_:)` with the block's closure.
+    func async(group: Group, _ block: FunctionBlock)
     /// Runs what was submitted, then releases the runtime's threads. Idempotent. A backend that
     /// does not own its threads declares `.shutdownWaitsForWork`.
     func shutdown()
@@ -91,6 +94,8 @@ extension ConcurrencyRuntime {
     }
 
     public func async(_ block: FunctionBlock) { async(block.closure) }
+
+    public func async(group: Group, _ block: FunctionBlock) { async(group: group, block.closure) }
 
     /// `dispatch_group_async` as the man page defines it: enter, submit, leave when done.
     public func async(group: Group, _ work: @escaping @Sendable () -> Void) {

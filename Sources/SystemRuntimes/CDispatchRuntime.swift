@@ -5,7 +5,8 @@ import RuntimeKit
 /// Backend `libdispatch-c`: the real libdispatch through its C entry points (`dispatch_async_f`,
 /// `dispatch_sync_f`, `dispatch_apply_f`, `dispatch_group_async_f`, semaphores): what libdispatch
 /// itself costs, without the Swift overlay. The protocol's function forms (`sync(context:_:)`,
-/// `async(_: FunctionBlock)`, `apply(iterations:stride:context:_:)`) pass straight through, with
+/// `async(_: FunctionBlock)`, `async(group:_:)` with a `FunctionBlock`,
+/// `apply(iterations:stride:context:_:)`) pass straight through, with
 /// nothing allocated or retained per call; the closure forms box the closure (an `async`) or copy
 /// it to an escaping closure (a `sync`, an `apply`), as any C caller carrying Swift state must.
 public final class CDispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
@@ -37,6 +38,11 @@ public final class CDispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     public func async(group: CDispatchGroup, _ work: @escaping @Sendable () -> Void) {
         dispatch_group_async_f(group.group, global, CBlock.retain(work), CBlock.runAndRelease)
+    }
+
+    /// `dispatch_group_async_f` with the block's own function and context: nothing boxed.
+    public func async(group: CDispatchGroup, _ block: FunctionBlock) {
+        dispatch_group_async_f(group.group, global, block.context, block.function)
     }
 
     public func makeSerialQueue(label: String) -> CDispatchSerialQueue { CDispatchSerialQueue(label: label) }

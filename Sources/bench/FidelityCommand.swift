@@ -12,9 +12,10 @@ struct FidelityCommand: ParsableCommand {
         commandName: "fidelity",
         abstract: "Check that the suite's figures are the runtimes' figures: each protocol path beside its direct reference.",
         discussion: """
-            For every operation the suite publishes that has a direct form (a pthread mutex, a \
-            serial queue's sync, async + drain, chained async, group enter + leave, semaphore wait \
-            + signal, apply at the suite's strides), runs the suite's case and the `direct` case \
+            For every operation the suite publishes that has a direct form (a pthread mutex, \
+            Mutex.withLock, a POSIX semaphore, pthread_create + join, a serial queue's sync, async \
+            + drain, chained async, tasks from outside the pool, group fan-out and enter + leave, \
+            semaphore wait + signal, apply at the suite's strides), runs the suite's case and the `direct` case \
             that performs the same operation directly: C for libdispatch-c and the pthread and \
             POSIX primitives, idiomatic Swift (`DispatchQueue.sync { }`, `concurrentPerform`, \
             `Mutex.withLock`) for libdispatch, the concrete type in a plain loop for our own \

@@ -79,6 +79,32 @@ struct PieceTallyTests {
         #expect(throws: WorkloadError.self) { try tally.completed(0, loop: "test loop") }
     }
 
+    @Test("slots given back by exiting threads and claimed again by new ones keep every piece: waves of short-lived threads")
+    func slotsRecycled() async throws {
+        // 200 waves of 8 threads, each recording 1,000 pieces of one index: 1,600,000 pieces,
+        // every slot number claimed again 200 times by a thread that never saw the last owner.
+        let waves = 200, threadsPerWave = 8, piecesPerThread = 1_000
+        let iterations = threadsPerWave * piecesPerThread
+        let tally = PieceTally(iterations: iterations)
+        let recorder = tally.recorder
+        let error = try await onDedicatedThread { () -> String? in
+            for _ in 0..<waves {
+                let wave = (0..<threadsPerWave).map { thread in
+                    PThread.spawn {
+                        for piece in 0..<piecesPerThread {
+                            let index = thread * piecesPerThread + piece
+                            recorder.record(index..<index + 1)
+                        }
+                    }
+                }
+                for thread in wave { thread.join() }
+            }
+            do { try tally.completed(waves, loop: "waves") } catch { return "\(error)" }
+            return nil
+        }
+        #expect(error == nil, "\(error ?? "")")
+    }
+
     @Test("one index skipped and another repeated keeps the count but not the sum")
     func swappedIndexChangesTheSum() {
         let tally = PieceTally(iterations: 10)

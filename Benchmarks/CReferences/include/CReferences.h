@@ -23,6 +23,14 @@ typedef enum {
     /// Chained dispatch_async_f on the default global queue: each link submits the next; the last
     /// signals the measuring thread (spawn, pattern=chain).
     RB_DIRECT_DISPATCH_CHAIN,
+    /// Empty tasks submitted with dispatch_async_f to the default global queue from the measuring
+    /// thread, which waits for the last (spawn, pattern=outside).
+    RB_DIRECT_DISPATCH_OUTSIDE,
+    /// Rounds of 2 x CPUs empty tasks with dispatch_group_async_f, then dispatch_group_wait
+    /// (group, pattern=fan-out). One operation is one task.
+    RB_DIRECT_DISPATCH_GROUP_FAN_OUT,
+    /// pthread_create + pthread_join of a thread that only counts itself (thread-spawn).
+    RB_DIRECT_PTHREAD_CREATE_JOIN,
     /// dispatch_group_enter + dispatch_group_leave, nobody waiting (group, pattern=enter-leave).
     RB_DIRECT_DISPATCH_GROUP_ENTER_LEAVE,
     /// dispatch_semaphore_wait + dispatch_semaphore_signal on a semaphore of value 1.
@@ -35,7 +43,8 @@ typedef enum {
 typedef struct rb_direct rb_direct;
 
 /// Sets up one operation. `iterations`, `stride` and `spin_rounds` are used by
-/// RB_DIRECT_DISPATCH_APPLY only (one operation is then one whole loop of `iterations`).
+/// RB_DIRECT_DISPATCH_APPLY only (one operation is then one whole loop of `iterations`);
+/// RB_DIRECT_DISPATCH_GROUP_FAN_OUT takes its round's width in `iterations`.
 /// Returns NULL when the runtime refused to set up (errno says why).
 rb_direct *rb_direct_create(rb_direct_kind kind, long iterations, long stride, uint64_t spin_rounds);
 
