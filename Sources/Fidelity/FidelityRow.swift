@@ -3,14 +3,24 @@ import Harness
 
 /// One row of a fidelity table: a pair's two figures, per unit, and whether the suite's is within
 /// the bound; with jemalloc preloaded, also the bytes each allocates per operation. Each figure is
-/// the median over processes of each process's median sample (or per-operation counter): samples
-/// of one process are not independent, processes are (Sources/Gate/README.md).
+/// the median over processes of each process's median sample (or per-operation counter), with the
+/// 95% interval of that median: samples of one process are not independent, processes are
+/// (Sources/Gate/README.md).
 public struct FidelityRow: Sendable, Equatable {
     public let pair: FidelityPair
-    /// The suite's figure, in ns per unit; nil when the suite case has no record.
-    public let suiteNanoseconds: Double?
-    /// The direct reference's figure, in ns per unit; nil when the direct case has no record.
-    public let directNanoseconds: Double?
+    /// The suite's figure, in ns per unit, and its interval; nil when the suite case has no record.
+    public let suite: Figure?
+    /// The direct reference's figure, in ns per unit, and its interval; nil without a record.
+    public let direct: Figure?
+
+    /// A median over processes and its 95% interval (bootstrap, `SampleStatistics`).
+    public struct Figure: Sendable, Equatable {
+        public let median: Double
+        public let interval: ConfidenceInterval
+    }
+
+    public var suiteNanoseconds: Double? { suite?.median }
+    public var directNanoseconds: Double? { direct?.median }
     /// Bytes the measuring thread allocated per operation (jemalloc's `thread.allocated`), in the
     /// suite case and in the direct case; nil where jemalloc was not preloaded.
     public let suiteAllocatedBytes: Double?
@@ -32,11 +42,29 @@ public struct FidelityRow: Sendable, Equatable {
         return suiteNanoseconds / directNanoseconds
     }
 
-    /// True when both figures exist and the suite's is within the bound.
-    public var withinBound: Bool {
-        guard let suiteNanoseconds, let directNanoseconds else { return false }
-        return bound.allows(suite: suiteNanoseconds, direct: directNanoseconds)
+    /// How the suite's figure stands against the bound.
+    public enum Standing: String, Sendable, Equatable {
+        /// The suite's median is within the bound of the direct median.
+        case within = "within bound"
+        /// Clearly over: the suite's interval lies wholly above the bound of the direct interval's
+        /// upper end, so another run would say the same.
+        case over = "over bound"
+        /// The suite's median is over the bound, but the two intervals leave room for it not to
+        /// be: its processes disagree (on this VM, scheduling-bound operations settle into a fast
+        /// or a slow mode per process, on both sides alike). More processes decide it.
+        case unclear = "unclear"
+        /// A figure is missing (see `missing`).
+        case noFigure = "no figure"
     }
+
+    public var standing: Standing {
+        guard let suite, let direct else { return .noFigure }
+        if bound.allows(suite: suite.median, direct: direct.median) { return .within }
+        return suite.interval.lower > bound.limit(forDirect: direct.interval.upper) ? .over : .unclear
+    }
+
+    /// True when both figures exist and the suite's median is within the bound.
+    public var withinBound: Bool { standing == .within }
 
     /// The most the suite's figure may read next to this direct figure, or nil.
     public var limit: Double? { directNanoseconds.map(bound.limit(forDirect:)) }
@@ -58,18 +86,19 @@ public struct FidelityRow: Sendable, Equatable {
             let direct = figure(of: directResult, units: pair.unitsPerOperation)
             let missing = [suite.missing.map { "suite case \($0)" }, direct.missing.map { "direct case \($0)" }]
                 .compactMap { $0 }.joined(separator: "; ")
-            return FidelityRow(pair: pair, suiteNanoseconds: suite.value, directNanoseconds: direct.value,
+            return FidelityRow(pair: pair, suite: suite.value, direct: direct.value,
                                suiteAllocatedBytes: allocated(by: suiteResult), directAllocatedBytes: allocated(by: directResult),
                                missing: missing.isEmpty ? nil : missing, bound: bound)
         }
     }
 
-    static func figure(of result: CaseResult?, units: Int) -> (value: Double?, missing: String?) {
+    static func figure(of result: CaseResult?, units: Int) -> (value: Figure?, missing: String?) {
         guard let result else { return (nil, "was not run") }
         if let reason = result.notApplicable { return (nil, "not applicable: \(reason)") }
         let values = ProcessValues(result, metric: MetricKind.nanosecondsPerOperation).values
         guard !values.isEmpty else { return (nil, result.failures.first.map { "failed: \($0)" } ?? "has no record") }
-        return (SampleStatistics.percentile(values.sorted(), 0.5) / Double(units), nil)
+        let statistics = SampleStatistics(values.map { $0 / Double(units) })
+        return (Figure(median: statistics.median, interval: statistics.medianInterval), nil)
     }
 
     static func allocated(by result: CaseResult?) -> Double? {

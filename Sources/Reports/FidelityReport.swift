@@ -21,8 +21,16 @@ public enum FidelityReport {
     }
 
     public static func verdict(_ row: FidelityRow) -> String {
-        if let missing = row.missing { return "no verdict: \(missing)" }
-        var verdict = row.withinBound ? "within bound" : "over bound (limit \(Figures.value(row.limit!)) ns)"
+        var verdict: String
+        switch row.standing {
+        case .noFigure: return "no verdict: \(row.missing ?? "a figure is missing")"
+        case .within: verdict = "within bound"
+        case .over: verdict = "over bound (limit \(Figures.value(row.limit!)) ns)"
+        case .unclear:
+            verdict = "unclear: median over the limit (\(Figures.value(row.limit!)) ns), intervals "
+                + "\(Figures.interval(row.suite!.interval.lower, row.suite!.interval.upper)) and "
+                + "\(Figures.interval(row.direct!.interval.lower, row.direct!.interval.upper)) ns; more --repetitions decide"
+        }
         if row.allocatesNoMore == false { verdict += "; allocates more than its reference" }
         return verdict
     }
@@ -33,18 +41,23 @@ public enum FidelityReport {
         var table = MarkdownTable(header.enumerated().map { ($1, numericColumns.contains($0) ? .right : .left) })
         table.rows = rows.map(cells)
         let within = rows.filter(\.withinBound).count
+        let unclear = rows.filter { $0.standing == .unclear }.count
         return ["## How faithful are these figures?", "",
                 "Each suite figure below is set beside the same operation written directly against the runtime "
                 + "(the `direct` workload), measured in this run: C for a C API, idiomatic Swift for a Swift API, "
                 + "the concrete type for our own backends. A suite figure counts as the runtime's when it is "
-                + "\(bound). \(within) of \(rows.count) rows are. Where the direct layer is idiomatic Swift, "
+                + "\(bound). \(within) of \(rows.count) rows are" + (unclear > 0 ? "; \(unclear) unclear (their processes disagree)" : "")
+                + ". A row is over the bound only when the suite's 95% interval lies wholly above the bound of the direct one. "
+                + "Where the direct layer is idiomatic Swift, "
                 + "its gap to the C row of the same operation is the Swift overlay's own cost, not the suite's. B/op: bytes the "
                 + "measuring thread allocated per operation (jemalloc only).", ""]
             + table.lines
     }
 
     /// One JSON object per row: operation, backend, allocator, layer, suite case, direct case, unit,
-    /// suite_ns, direct_ns, ratio, limit_ns (null where a figure is missing), within_bound, the
+    /// suite_ns, direct_ns, ratio, limit_ns (null where a figure is missing), within_bound (the
+    /// suite's median within the bound), standing (within bound, over bound, unclear, no figure),
+    /// the two medians' 95% intervals, the
     /// bytes allocated per operation on each side and whether the suite allocates no more (null
     /// without jemalloc), and why a figure is missing.
     public static func json(_ rows: [FidelityRow]) throws -> String {
@@ -54,6 +67,8 @@ public enum FidelityReport {
             let allocator: String
             let suite_ns: Double?, direct_ns: Double?, ratio: Double?, limit_ns: Double?
             let within_bound: Bool
+            let standing: String
+            let suite_ci_ns: [Double]?, direct_ci_ns: [Double]?
             let suite_allocated_bytes: Double?, direct_allocated_bytes: Double?
             let allocates_no_more: Bool?
             let missing: String?
@@ -67,7 +82,9 @@ public enum FidelityReport {
                 suite_case: $0.pair.suiteCase.id, direct_case: $0.pair.directCase.id,
                 allocator: $0.pair.directCase.allocator.rawValue,
                 suite_ns: $0.suiteNanoseconds, direct_ns: $0.directNanoseconds, ratio: $0.ratio, limit_ns: $0.limit,
-                within_bound: $0.withinBound,
+                within_bound: $0.withinBound, standing: $0.standing.rawValue,
+                suite_ci_ns: $0.suite.map { [$0.interval.lower, $0.interval.upper] },
+                direct_ci_ns: $0.direct.map { [$0.interval.lower, $0.interval.upper] },
                 suite_allocated_bytes: $0.suiteAllocatedBytes, direct_allocated_bytes: $0.directAllocatedBytes,
                 allocates_no_more: $0.allocatesNoMore, missing: $0.missing)
         })

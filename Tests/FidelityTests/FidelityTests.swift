@@ -56,6 +56,20 @@ struct FidelityTests {
         #expect(rows.count == 1)
         #expect(row.suiteNanoseconds == 30 && row.directNanoseconds == 11)
         #expect(row.ratio! > 2.7 && row.ratio! < 2.8 && !row.withinBound && row.missing == nil)
+        #expect(row.standing == .over, "every suite process is above the bound of the direct ones: \(row)")
+    }
+
+    @Test("a median over the bound whose processes disagree is unclear, not over; one within is within")
+    func unclearWhenProcessesDisagree() throws {
+        let directCase = Self.direct("fifo-dispatch", [("operation", "chain")])
+        let pair = try #require(FidelityPairs.pair(for: directCase))
+        let direct = Self.result(directCase, processes: [[100], [100], [100]])
+        // A fast and a slow mode per process: median 300 against a limit of 125, but one process at 110.
+        let split = Self.result(pair.suiteCase, processes: [[110], [300], [900]])
+        let unclear = try #require(FidelityRow.rows(in: [split, direct]).first)
+        #expect(unclear.standing == .unclear && !unclear.withinBound, "\(unclear)")
+        let close = Self.result(pair.suiteCase, processes: [[120], [124], [126]])
+        #expect(try #require(FidelityRow.rows(in: [close, direct]).first).standing == .within)
     }
 
     @Test("a pair with a missing or failed half has no verdict and is not within the bound")
