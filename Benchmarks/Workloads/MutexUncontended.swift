@@ -39,15 +39,10 @@ final class MutexOperation: MeasuredOperation {
     private let mutex = PThreadMutex()
     private var count = 0  // guarded by mutex: the critical section has a body, and a result to verify
     private var expected = 0
-    private let idle: (thread: PThread, release: MutexSemaphore)?
+    private let idle: IdleThread?
 
     init(idleThread: Bool) {
-        if idleThread {
-            let release = MutexSemaphore(value: 0)
-            idle = (PThread.spawn { release.wait() }, release)
-        } else {
-            idle = nil
-        }
+        idle = idleThread ? IdleThread() : nil
     }
 
     func run(_ operations: Int) throws {
@@ -60,10 +55,7 @@ final class MutexOperation: MeasuredOperation {
     }
 
     func finish() throws {
-        if let idle {
-            idle.release.signal()
-            idle.thread.join()
-        }
+        idle?.stop()
         let reached = mutex.withLock { count }
         guard reached == expected else {
             throw WorkloadError.verificationFailed("counter reached \(reached), expected \(expected)")

@@ -1,5 +1,4 @@
 import Harness
-import PThreadPrimitives
 import RuntimeKit
 
 /// `semaphore`, pattern `uncontended`: the measuring thread alone takes and returns the one
@@ -20,7 +19,7 @@ import RuntimeKit
 final class SemaphoreUncontended<S: CountingSemaphore>: MeasuredOperation {
     private let supply: SemaphoreSupply<S>
     private let semaphore: S
-    private let idle: (thread: PThread, release: MutexSemaphore)
+    private let idle = IdleThread()
     private var pairs = 0
     /// `signal()` calls that returned true.
     private var claimedWakeUps = 0
@@ -28,8 +27,6 @@ final class SemaphoreUncontended<S: CountingSemaphore>: MeasuredOperation {
     init(supply: SemaphoreSupply<S>) {
         self.supply = supply
         semaphore = supply.make(1)
-        let release = MutexSemaphore(value: 0)
-        idle = (PThread.spawn { release.wait() }, release)
     }
 
     func run(_ count: Int) throws {
@@ -41,8 +38,7 @@ final class SemaphoreUncontended<S: CountingSemaphore>: MeasuredOperation {
     }
 
     func finish() throws {
-        idle.release.signal()
-        idle.thread.join()
+        idle.stop()
         let permits = semaphore.permitsRestoring(initialValue: 1)
         supply.close()
         var problems: [String] = []
