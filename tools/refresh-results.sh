@@ -4,7 +4,7 @@
 # (results.json, results.csv, report.md, charts/, smaller-is-better.json, and a README with the
 # machine's facts). An interrupted or failed run leaves Results/ as it was.
 #
-#   tools/refresh-results.sh                         the full suite (22 to 27 minutes on 2 cores)
+#   tools/refresh-results.sh                         the full suite (21 to 27 minutes on 2 cores)
 #   tools/refresh-results.sh --suite smoke --into /tmp/results-check
 #                                                    try the script quickly, somewhere harmless
 #   tools/refresh-results.sh --from RUN/results.json regenerate Results/ from a finished run
@@ -105,7 +105,7 @@ report.md.
 On a quiet machine, from a clean checkout:
 
 \`\`\`sh
-tools/refresh-results.sh          # builds release, runs the full suite (22 to 27 minutes on 2 cores), replaces Results/
+tools/refresh-results.sh          # builds release, runs the full suite (21 to 27 minutes on 2 cores), replaces Results/
 \`\`\`
 
 Results/ is replaced only when the run and its report finished; \`bench run\` on its own writes to

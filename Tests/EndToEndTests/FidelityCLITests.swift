@@ -38,7 +38,7 @@ struct FidelityCLITests {
 
     @Test("bad input is exit 2 with one line naming it, before anything runs",
           arguments: [["--suite", "huge"], ["--backend", "nope"], ["--gate", "vibes"], ["--allocator", "tcmalloc"],
-                      ["--repetitions", "0"], ["--json", "/nonexistent-directory/f.json"]])
+                      ["--repetitions", "0"], ["--json", "/nonexistent-directory/f.json"], ["--gate", "allocations"]])
     func badInput(arguments: [String]) async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let outcome = try await bench(["fidelity"] + arguments + ["--out", directory + "/run"])
