@@ -48,6 +48,9 @@ public enum FidelityReport {
                 + "the concrete type for our own backends. A suite figure counts as the runtime's when it is "
                 + "\(bound). \(within) of \(rows.count) rows are" + (unclear > 0 ? "; \(unclear) unclear (their processes disagree)" : "")
                 + ". A row is over the bound only when the suite's 95% interval lies wholly above the bound of the direct one. "
+                + "In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, so the machine's drift "
+                + "between them reads as a difference; `bench fidelity` runs each pair back to back in every repetition and is "
+                + "the check to trust. "
                 + "Where the direct layer is idiomatic Swift, "
                 + "its gap to the C row of the same operation is the Swift overlay's own cost, not the suite's. B/op: bytes the "
                 + "measuring thread allocated per operation (jemalloc only).", ""]
