@@ -53,8 +53,8 @@ struct FidelityCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Which references: smoke (serial queue sync and one apply), quick or full (every operation).")
-    var suite: String = Suite.quick.rawValue
+    @Option(help: "Which references: smoke (sync, semaphore, one apply), quick (those of the quick suite) or full (every operation).")
+    var suite: String = Suite.full.rawValue
 
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable); the rows without a backend always run.")
     var backends: [String] = []
