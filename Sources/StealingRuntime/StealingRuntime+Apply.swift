@@ -1,3 +1,4 @@
+import PThreadPrimitives
 import RuntimeKit
 
 extension StealingRuntime {
@@ -17,8 +18,12 @@ extension StealingRuntime {
     ///   to share by then (8-22% behind the best fixed stride; 4-8% with eight, lazy splitting
     ///   keeping the extra splits to plain calls).
     ///
-    /// From outside the pool the loop is handed to a worker and the caller waits (it has no deque
-    /// to take part with); from a worker (a nested apply) the worker runs it itself.
+    /// From a worker (a nested apply, or a block that applies) the worker splits the loop itself.
+    /// From outside the pool the caller takes part as the protocol says, through `ParallelLoop`:
+    /// it claims pieces from a shared cursor while helper jobs on the pool claim the rest, so the
+    /// loop finishes even when every worker is busy with blocks that wait for the caller. The
+    /// caller has no deque, so it cannot split; handing the whole loop to a worker and waiting,
+    /// as rayon does, hangs that case (BlockingConformance).
     ///
     /// The splits use lazy joins (`JoinSplitting.lazy`) whatever the runtime's own setting: a half is
     /// offered to thieves only while the splitting worker's deque is empty, and otherwise split
@@ -35,17 +40,20 @@ extension StealingRuntime {
             if iterations > 0 { body(0..<iterations) }  // one piece (or none): the caller runs it
             return
         }
+        guard let worker = CurrentWorker.of(self) else {
+            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
+                             submit: { inject(HeapJob.make($0)) }, pieces: body)
+            return
+        }
         withoutActuallyEscaping(body) { body in
             let loop = ApplyBody(body)
             defer { loop.body = nil }  // every piece has run: drop the closure before it is checked for escaping
             let shared = Unmanaged.passUnretained(loop), runtime = Unmanaged.passUnretained(self)
             switch policy {
             case .fixed:
-                onWorker { _ in PieceSplit(runtime: runtime, plan: plan, pieces: 0..<plan.pieces, loop: shared).run() }
+                PieceSplit(runtime: runtime, plan: plan, pieces: 0..<plan.pieces, loop: shared).run()
             case .automatic:
-                onWorker { worker in
-                    AdaptiveSplit(runtime: runtime, range: 0..<iterations, budget: workers * StridePolicy.automaticPiecesPerWorker, parent: .passUnretained(worker), loop: shared).run()
-                }
+                AdaptiveSplit(runtime: runtime, range: 0..<iterations, budget: workers * StridePolicy.automaticPiecesPerWorker, parent: .passUnretained(worker), loop: shared).run()
             }
         }
     }
