@@ -10,6 +10,9 @@ import RuntimeKit
 public final class PThreadRuntime: PoolBackedRuntime, @unchecked Sendable {
     public static let id = "pthread-mutex"
     public static let summary = "pthread workers sharing one FIFO behind a pthread mutex + condition variable"
+    public static let unsupported: [RuntimeBehaviour: String] = [
+        .waitWithEveryWorkerWaiting: "a fixed pool whose waits only block: with every worker waiting, no thread is left to run the queued block that would wake them",
+    ]
 
     public let workers: Int
 

@@ -5,6 +5,11 @@ public enum RuntimeBehaviour: String, Sendable, Hashable, CaseIterable, CustomSt
     /// A block blocks its thread until another block has run: a semaphore or group `wait`, or a
     /// `sync` on a busy queue, from inside a block.
     case blockingWaitInsideWork = "blocking-wait-inside-work"
+    /// Every worker blocks in a semaphore or group `wait` until a block still queued on the pool
+    /// has run. Only a pool that adds a thread when its workers block (libdispatch,
+    /// fifo-dispatch), or a wait that runs the queued block itself, can honour it; a fixed pool
+    /// whose waits only block deadlocks.
+    case waitWithEveryWorkerWaiting = "wait-with-every-worker-waiting"
     /// `shutdown()` waits until every submitted block has run.
     case shutdownWaitsForWork = "shutdown-waits-for-work"
     /// `init(workers:)` sets how many threads run blocks.

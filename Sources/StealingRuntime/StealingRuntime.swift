@@ -17,6 +17,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     public static let id = "work-stealing"
     public static let summary = "work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
+    public static let unsupported: [RuntimeBehaviour: String] = [
+        .waitWithEveryWorkerWaiting: "the pool does not grow, and a waiting worker helps only with the work it finds when it starts to wait (group) or none (semaphore): a block queued after every worker blocked never runs",
+    ]
 
     /// Rounds of stealing attempts before a searching worker yields, then before it parks: short,
     /// so an idle pool goes quiet within microseconds, long enough to catch work that is about to

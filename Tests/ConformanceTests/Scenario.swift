@@ -19,7 +19,15 @@ let conformanceBackends: [Backend] = {
 /// How long one scenario may take before it counts as a deadlock. Generous: a passing scenario
 /// takes well under a second, but under ThreadSanitizer on a busy 2-core machine it can be 50×
 /// slower, and a hang is what this catches, not slowness.
-let scenarioDeadline: Duration = .seconds(300)
+/// CONFORMANCE_DEADLINE_SECONDS shortens it, to count hangs over many runs without waiting five
+/// minutes for each.
+let scenarioDeadline: Duration = {
+    guard let text = Environment.value("CONFORMANCE_DEADLINE_SECONDS") else { return .seconds(300) }
+    guard let seconds = Int(text), seconds > 0 else {
+        fatalError("CONFORMANCE_DEADLINE_SECONDS is '\(text)', not a whole number of seconds above 0")
+    }
+    return .seconds(seconds)
+}()
 
 /// A failed expectation inside a scenario, carried out of the scenario's thread as an error.
 struct ScenarioFailure: Error, CustomStringConvertible {
