@@ -99,7 +99,7 @@ let package = Package(
         // The soak: every backend under a long mixed load, each task checked to run exactly once.
         .target(
             name: "Soak",
-            dependencies: ["Backends", "Harness", "RuntimeKit"]
+            dependencies: ["Backends", "Harness", "PThreadPrimitives", "RuntimeKit"]
         ),
         .target(
             name: "CBodyCost",

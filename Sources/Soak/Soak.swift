@@ -37,6 +37,7 @@ public enum Soak {
         let runtime = R(workers: settings.workers)
         let ledger = SoakLedger(capacity: SoakRoundSizes.largest.tasks)
         var generator = SeededGenerator(seed: settings.seed)
+        let blockingInsideWork = R.reasonUnsupported(.blockingWaitInsideWork) == nil
         var report = SoakReport(backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0,
                                 operations: SoakOperations(), residentBefore: before, residentSamples: [])
         let start = clock.now
@@ -60,7 +61,8 @@ public enum Soak {
                 nextSample = now + .seconds(1)
             }
             let round = SoakRound(runtime: runtime, ledger: ledger, number: report.rounds,
-                                  sizes: .random(using: &generator), timeout: settings.waitTimeout)
+                                  sizes: .random(using: &generator, blockingInsideWork: blockingInsideWork),
+                                  timeout: settings.waitTimeout)
             do {
                 report.operations += try round.run()
                 report.rounds += 1

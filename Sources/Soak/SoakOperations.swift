@@ -17,6 +17,10 @@ public struct SoakOperations: Codable, Sendable, Equatable {
     public var semaphoreLockPairs = 0
     /// Indices of `apply` loops.
     public var applyIterations = 0
+    /// `sync` onto one queue inside a `sync` onto another, from blocks on as many queues at once.
+    public var nestedSyncs = 0
+    /// Indices of `apply` loops called while every worker was busy with a block waiting for them.
+    public var busyPoolApplyIterations = 0
     /// Serial queues, semaphores and groups created (and released) by the rounds.
     public var objectsCreated = 0
 
@@ -25,7 +29,7 @@ public struct SoakOperations: Codable, Sendable, Equatable {
     /// Every operation above.
     public var total: Int {
         asyncBlocks + groupBlocks + enterLeavePairs + notifications + serialBlocks + syncCalls
-            + semaphoreLockPairs + applyIterations + objectsCreated
+            + semaphoreLockPairs + applyIterations + nestedSyncs + busyPoolApplyIterations + objectsCreated
     }
 
     public static func += (lhs: inout SoakOperations, rhs: SoakOperations) {
@@ -37,6 +41,8 @@ public struct SoakOperations: Codable, Sendable, Equatable {
         lhs.syncCalls += rhs.syncCalls
         lhs.semaphoreLockPairs += rhs.semaphoreLockPairs
         lhs.applyIterations += rhs.applyIterations
+        lhs.nestedSyncs += rhs.nestedSyncs
+        lhs.busyPoolApplyIterations += rhs.busyPoolApplyIterations
         lhs.objectsCreated += rhs.objectsCreated
     }
 
@@ -44,6 +50,7 @@ public struct SoakOperations: Codable, Sendable, Equatable {
     public var byKind: [(kind: String, count: Int)] {
         [("async", asyncBlocks), ("group", groupBlocks), ("enter/leave", enterLeavePairs), ("notify", notifications),
          ("serial", serialBlocks), ("sync", syncCalls), ("semaphore lock", semaphoreLockPairs),
-         ("apply", applyIterations), ("objects", objectsCreated)]
+         ("apply", applyIterations), ("nested sync", nestedSyncs), ("busy-pool apply", busyPoolApplyIterations),
+         ("objects", objectsCreated)]
     }
 }

@@ -1,4 +1,5 @@
 import Harness
+import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 
@@ -12,17 +13,28 @@ struct SoakRoundSizes: Sendable {
     var blocksPerQueue: Int
     var lockBlocks: Int
     var applyIterations: Int
+    /// Nested syncs per outer queue (`nestedSyncQueues` of them); 0 where the backend declares
+    /// blocking inside work unsupported.
+    var nestedSyncsPerQueue: Int
+    /// Iterations of the apply called while every worker is busy (0: that part is skipped).
+    var busyPoolApplyIterations: Int
 
     /// A member of a group submits one more member for every `nestingEvery` members.
     static let nestingEvery = 4
     /// A serial queue's submissions are interrupted by a `sync` every this many blocks.
     static let syncEvery = 16
+    /// Outer queues whose blocks nest syncs at once: at least every worker of a machine this size.
+    static let nestedSyncQueues = 4
     /// The largest round: what the ledger is sized for.
     static let largest = SoakRoundSizes(asyncBlocks: 512, groupBlocks: 512, enterLeavePairs: 128, serialQueues: 8,
-                                        blocksPerQueue: 128, lockBlocks: 128, applyIterations: 4096)
+                                        blocksPerQueue: 128, lockBlocks: 128, applyIterations: 4096,
+                                        nestedSyncsPerQueue: 128, busyPoolApplyIterations: 256)
 
-    static func random(using generator: inout SeededGenerator) -> SoakRoundSizes {
+    /// - Parameter blockingInsideWork: false where the backend declares
+    ///   `RuntimeBehaviour.blockingWaitInsideWork` unsupported: no nested syncs then.
+    static func random(using generator: inout SeededGenerator, blockingInsideWork: Bool = true) -> SoakRoundSizes {
         let most = largest
+        let nested = Int.random(in: 0...most.nestedSyncsPerQueue, using: &generator)
         return SoakRoundSizes(
             asyncBlocks: Int.random(in: 0...most.asyncBlocks, using: &generator),
             groupBlocks: Int.random(in: 0...most.groupBlocks, using: &generator),
@@ -30,15 +42,19 @@ struct SoakRoundSizes: Sendable {
             serialQueues: Int.random(in: 1...most.serialQueues, using: &generator),
             blocksPerQueue: Int.random(in: 0...most.blocksPerQueue, using: &generator),
             lockBlocks: Int.random(in: 0...most.lockBlocks, using: &generator),
-            applyIterations: Int.random(in: 0...most.applyIterations, using: &generator))
+            applyIterations: Int.random(in: 0...most.applyIterations, using: &generator),
+            nestedSyncsPerQueue: blockingInsideWork ? nested : 0,
+            busyPoolApplyIterations: Int.random(in: 0...most.busyPoolApplyIterations, using: &generator))
     }
 
     var nestedGroupBlocks: Int { (groupBlocks + Self.nestingEvery - 1) / Self.nestingEvery }
 
-    /// Ledger ids the round uses: one per block, nested member, notify and apply index.
+    var nestedSyncs: Int { Self.nestedSyncQueues * nestedSyncsPerQueue }
+
+    /// Ledger ids the round uses: one per block, nested member, notify, apply index and nested sync.
     var tasks: Int {
         asyncBlocks + groupBlocks + nestedGroupBlocks + enterLeavePairs + 1 + serialQueues * blocksPerQueue
-            + lockBlocks + applyIterations
+            + lockBlocks + applyIterations + nestedSyncs + busyPoolApplyIterations
     }
 }
 
@@ -86,8 +102,14 @@ private final class BlockProblems: Sendable {
 /// - serial queues whose blocks check they run in submission order, with `sync` calls among the
 ///   submissions that check they saw every block before them;
 /// - blocks that take a semaphore used as a lock around a shared count;
-/// - an `apply` loop, run while all of the above is in flight.
-/// Everything is submitted before anything is waited for, so the kinds run mixed. Every waits has
+/// - blocks on `nestedSyncQueues` queues at once, each nesting a `sync` onto a fourth queue inside
+///   a `sync` onto a third, so every worker can be a `sync` caller at the same time;
+/// - an `apply` loop, run while all of the above is in flight;
+/// - then a second `apply`, called while every worker is busy with a block that waits until that
+///   apply has returned: the caller must run it (those blocks give up after the timeout, so a
+///   backend that fails this shows as a failed round, not a hung process).
+/// Everything but the busy-pool apply is submitted before anything is waited for, so the kinds
+/// run mixed. Every waits has
 /// a timeout: a round that does not finish in time is a failure that says what was still missing,
 /// not a hung process. Each round creates its own queues, semaphores and groups and drops them,
 /// so a leak of any of them shows in the resident set.
@@ -191,9 +213,34 @@ struct SoakRound<R: ConcurrencyRuntime> {
             }
         }
 
+        // nested syncs from blocks on several queues at once.
+        let third = runtime.makeSerialQueue(label: "soak.nested.third.\(number)")
+        let fourth = runtime.makeSerialQueue(label: "soak.nested.fourth.\(number)")
+        let nestedGroup = runtime.makeGroup()
+        let nestedSyncBase = ids(sizes.nestedSyncs)
+        let perQueue = sizes.nestedSyncsPerQueue
+        for queueIndex in 0..<(perQueue > 0 ? SoakRoundSizes.nestedSyncQueues : 0) {
+            let outer = runtime.makeSerialQueue(label: "soak.nested.outer.\(number).\(queueIndex)")
+            nestedGroup.enter()
+            outer.async {
+                for index in 0..<perQueue {
+                    third.sync { fourth.sync { ledger.record(nestedSyncBase + queueIndex * perQueue + index) } }
+                }
+                nestedGroup.leave()
+            }
+        }
+
         // apply, with everything above in flight.
         let applyBase = ids(sizes.applyIterations)
         runtime.apply(iterations: sizes.applyIterations, stride: .automatic) { ledger.record(applyBase + $0) }
+
+        // apply with every worker busy until it returns.
+        let busyApplyBase = ids(sizes.busyPoolApplyIterations)
+        if sizes.busyPoolApplyIterations > 0 {
+            let busy = BusyPool(runtime: runtime, timeout: timeout)
+            runtime.apply(iterations: sizes.busyPoolApplyIterations, stride: .fixed(1)) { ledger.record(busyApplyBase + $0) }
+            if let problem = busy.release() { problems.note(problem) }
+        }
         precondition(nextID == sizes.tasks, "the round's ids and its size disagree")
 
         // Now wait for everything, each wait with the timeout.
@@ -205,6 +252,9 @@ struct SoakRound<R: ConcurrencyRuntime> {
         }
         if lockGroup.wait(timeout: timeout) == .timedOut {
             throw failure("the \(sizes.lockBlocks) blocks sharing a semaphore as a lock had not finished after \(timeout)")
+        }
+        if nestedGroup.wait(timeout: timeout) == .timedOut {
+            throw failure("the \(sizes.nestedSyncs) nested syncs from \(SoakRoundSizes.nestedSyncQueues) queues had not finished after \(timeout)")
         }
         if notified.wait(timeout: timeout) == .timedOut {
             throw failure("notify did not run within \(timeout) of its group's \(sizes.enterLeavePairs) enter/leave pairs")
@@ -230,11 +280,46 @@ struct SoakRound<R: ConcurrencyRuntime> {
         done.serialBlocks = sizes.serialQueues * sizes.blocksPerQueue
         done.semaphoreLockPairs = sizes.lockBlocks
         done.applyIterations = sizes.applyIterations
-        done.objectsCreated = 7 + sizes.serialQueues  // 3 groups, 3 semaphores, the notify queue and the serial queues
+        done.nestedSyncs = sizes.nestedSyncs
+        done.busyPoolApplyIterations = sizes.busyPoolApplyIterations
+        // 4 groups, 3 semaphores, the notify queue, the serial queues, the nested syncs' queues
+        done.objectsCreated = 8 + sizes.serialQueues + 2 + (perQueue > 0 ? SoakRoundSizes.nestedSyncQueues : 0)
         return done
 
         func failure(_ message: String) -> SoakFailure {
             SoakFailure(round: number, message: message + " (ledger: \(ledger.ran()) of \(sizes.tasks) tasks had run)")
         }
+    }
+}
+
+/// Every worker of the runtime busy with a block that waits until `release()`, or gives up after
+/// the timeout (and `release()` then says so): a caller that needs a free worker finds none.
+private final class BusyPool: Sendable {
+    private let gate = MutexSemaphore(value: 0)
+    private let started = MutexSemaphore(value: 0)
+    private let finished = MutexSemaphore(value: 0)
+    private let gaveUp = Atomic<Int>(0)
+    private let blocks: Int
+    private let timeout: Duration
+
+    init<R: ConcurrencyRuntime>(runtime: R, timeout: Duration) {
+        blocks = runtime.workers
+        self.timeout = timeout
+        for _ in 0..<blocks {
+            runtime.async { [self] in
+                started.signal()
+                if gate.wait(timeout: timeout) == .timedOut { gaveUp.add(1, ordering: .relaxed) }
+                finished.signal()
+            }
+        }
+        for _ in 0..<blocks { _ = started.wait(timeout: timeout) }
+    }
+
+    /// Lets the blocks go and waits for them; a message when any had given up waiting.
+    func release() -> String? {
+        for _ in 0..<blocks { gate.signal() }
+        for _ in 0..<blocks { _ = finished.wait(timeout: timeout) }
+        let count = gaveUp.load(ordering: .relaxed)
+        return count == 0 ? nil : "apply did not return within \(timeout) while every worker was busy: \(count) busy blocks gave up waiting for it"
     }
 }
