@@ -6,11 +6,14 @@ import Synchronization
 /// `remote` list (many threads push, the owner takes the whole list at once). A thread that only
 /// submits and never runs blocks therefore gets its nodes back instead of allocating forever.
 ///
-/// `remote` is a stack pushed with compare-and-exchange and emptied only whole (exchange with 0):
-/// no single node is ever popped from it, so the ABA problem of a lock-free stack cannot occur.
-/// A cache is never freed (threads that submit are few; 48 bytes each): a node in flight may point
-/// at it after its thread ended. When the thread ends its local nodes are freed and the cache is
-/// marked orphaned; nodes finished after that are freed by whoever finishes them.
+/// `remote` is a stack pushed with compare-and-exchange and emptied only whole (exchange): no
+/// single node is ever popped from it, so the ABA problem of a lock-free stack cannot occur.
+///
+/// A node in flight may still point at its cache after the cache's thread has ended, so the cache
+/// lives until its last node is freed: `references` counts the cache's nodes plus one for its
+/// thread. When the thread ends, the cache frees the nodes it holds and swaps `orphanedMark` into
+/// `remote`, which makes every later `pushRemote` free its node instead; whoever takes
+/// `references` to zero frees the cache (README.md, "Node caches").
 @usableFromInline
 final class NodeCache: @unchecked Sendable {
     /// Nodes kept per thread at most; past that a finished node is freed.
@@ -19,10 +22,20 @@ final class NodeCache: @unchecked Sendable {
     /// Nodes this cache allocated fresh (tests: steady-state submission must reuse nodes). Owner only.
     private(set) var freshAllocations = 0
 
+    /// In `remote` once the thread has ended: not a node address (nodes are aligned).
+    static let orphanedMark: UInt = 1
+    /// Caches alive in the process (tests: an ended thread's cache must go away).
+    static let alive = Atomic<Int>(0)
+
     private var local: UInt = 0
     private var localCount = 0
     private let remote = Atomic<UInt>(0)
-    private let orphaned = Atomic<Bool>(false)
+    /// Nodes of this cache not yet freed, plus one while its thread lives.
+    private let references = Atomic<Int>(1)
+
+    init() { Self.alive.add(1, ordering: .relaxed) }
+
+    deinit { Self.alive.subtract(1, ordering: .relaxed) }
 
     /// The calling thread's cache, created on its first use.
     @inlinable
@@ -33,7 +46,7 @@ final class NodeCache: @unchecked Sendable {
 
     @usableFromInline
     static func installForThisThread() -> Unmanaged<NodeCache> {
-        let cache = Unmanaged.passRetained(NodeCache())  // never released: see the type's comment
+        let cache = Unmanaged.passRetained(NodeCache())  // released by whoever frees its last reference
         rb_fifo_install_cache(cache.toOpaque(), { raw in
             Unmanaged<NodeCache>.fromOpaque(raw!).takeUnretainedValue().orphan()
         })
@@ -62,6 +75,7 @@ final class NodeCache: @unchecked Sendable {
             return node
         }
         freshAllocations += 1
+        references.add(1, ordering: .relaxed)  // the owner's own reference keeps it above zero
         let node = NodeRef.allocate(capacity: 1)
         node.initialize(to: TaskNode(home: home))
         return node
@@ -80,7 +94,7 @@ final class NodeCache: @unchecked Sendable {
 
     @usableFromInline
     func keepLocally(_ node: NodeRef) {
-        guard localCount < Self.capacity else { return Self.free(node) }
+        guard localCount < Self.capacity else { return free(node) }
         node.pointee.next.store(local, ordering: .relaxed)
         local = node.address
         localCount += 1
@@ -88,9 +102,9 @@ final class NodeCache: @unchecked Sendable {
 
     @usableFromInline
     func pushRemote(_ node: NodeRef) {
-        if orphaned.load(ordering: .acquiring) { return Self.free(node) }
         var head = remote.load(ordering: .relaxed)
         while true {
+            if head == Self.orphanedMark { return free(node) }
             node.pointee.next.store(head, ordering: .relaxed)
             // release: the node's cleared fields are visible to the owner that takes the list.
             let (exchanged, original) = remote.compareExchange(
@@ -100,22 +114,40 @@ final class NodeCache: @unchecked Sendable {
         }
     }
 
-    /// The thread ended: free what it kept. A node pushed to `remote` after this exchange stays
-    /// there (a few bytes, only in that race); one pushed after `orphaned` is seen is freed.
+    /// The thread ended: free the nodes it kept and those waiting in `remote`, and mark `remote`
+    /// so that nodes still in flight are freed as they come home. The mark goes in by the same
+    /// exchange that empties the list, so no push can land after it unseen.
     private func orphan() {
-        orphaned.store(true, ordering: .sequentiallyConsistent)
-        Self.freeList(local)
+        var freed = Self.freeList(local)
         local = 0
-        Self.freeList(remote.exchange(0, ordering: .acquiring))
+        freed += Self.freeList(remote.exchange(Self.orphanedMark, ordering: .acquiring))
+        drop(freed + 1)  // the nodes, and the thread's own reference
     }
 
-    private static func freeList(_ first: UInt) {
-        var address = first
+    /// Frees a node of this cache.
+    private func free(_ node: NodeRef) {
+        Self.free(node)
+        drop(1)
+    }
+
+    /// acquiringAndReleasing: every use of the cache by the threads that dropped earlier
+    /// references happens before the last one frees it.
+    private func drop(_ count: Int) {
+        if references.subtract(count, ordering: .acquiringAndReleasing).newValue == 0 {
+            Unmanaged.passUnretained(self).release()
+        }
+    }
+
+    /// Frees a list of nodes; returns how many.
+    private static func freeList(_ first: UInt) -> Int {
+        var address = first, count = 0
         while address != 0 {
             let node = NodeRef(address: address)
             address = node.pointee.next.load(ordering: .relaxed)
             free(node)
+            count += 1
         }
+        return count
     }
 
     @usableFromInline

@@ -277,6 +277,40 @@ struct FIFODispatchPoolTests {
     }
 }
 
+extension FIFODispatchStressTests {
+    /// Held weakly, so the test sees the cache go away without touching freed memory.
+    final class WeakCache: @unchecked Sendable {
+        weak var cache: NodeCache?
+    }
+
+    @Test("a thread's node cache outlives the thread while its nodes are in flight, and is freed when the last one comes home")
+    func orphanedCacheIsFreed() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        for round in 0..<20 {
+            let queue = runtime.makeQueue(label: "orphan-\(round)")
+            let gate = MutexSemaphore(value: 0)
+            let done = runtime.makeGroup()
+            let held = WeakCache()
+            // The blocks wait for the gate, so most of the thread's nodes are still queued or
+            // running when it ends.
+            PThread.spawn {
+                held.cache = NodeCache.current.takeUnretainedValue()
+                for _ in 0..<100 {
+                    queue.async(group: done) {
+                        gate.wait()
+                        gate.signal()
+                    }
+                }
+            }.join()
+            #expect(held.cache != nil, "round \(round): the cache went away with nodes still in flight")
+            gate.signal()
+            try #require(done.wait(timeout: .seconds(60)) == .success, "round \(round): the blocks did not finish")
+            #expect(eventually { held.cache == nil }, "round \(round): the ended thread's cache was not freed after its last node came home")
+        }
+    }
+}
+
 /// Polls `condition` until it holds or `timeout` passes.
 func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
     let deadline = MonotonicInstant.after(timeout)
