@@ -52,6 +52,18 @@ struct HeapJob {
     }
 }
 
+extension JobRef {
+    /// Whether this is a submitted block (`HeapJob`) rather than a join's half. Only for a job the
+    /// caller has taken out of its queue: reading the header of one still queued could read a job
+    /// another thread has already run and freed.
+    var isSubmittedBlock: Bool {
+        let execute = address.load(as: JobHeader.self).execute
+        return unsafeBitCast(execute, to: UnsafeRawPointer.self) == unsafeBitCast(heapJobExecute, to: UnsafeRawPointer.self)
+    }
+}
+
+private let heapJobExecute: @convention(c) (UnsafeMutableRawPointer) -> Void = runHeapJob
+
 /// Frees the job before calling its block, so a block that submits more work reuses the memory.
 private func runHeapJob(_ address: UnsafeMutableRawPointer) {
     let job = address.assumingMemoryBound(to: HeapJob.self)

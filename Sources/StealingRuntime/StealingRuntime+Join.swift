@@ -39,7 +39,10 @@ extension StealingRuntime {
             pushLocal(ref, on: worker, offered: true)
             let leftResult = left()
             if popBack(ref, on: worker) { return (leftResult, job.pointee.task.run()) }
-            help(on: worker) { job.pointee.done.load(ordering: .acquiring) }  // a thief runs our half
+            // A thief runs our half. Help only with other joins' halves: a submitted block run on
+            // top of this frame could need what the frame holds and wait for itself (README.md,
+            // "Helping").
+            help(on: worker, takingOnly: .joinHalves) { job.pointee.done.load(ordering: .acquiring) }
             return (leftResult, job.pointee.result.take()!)
         }
     }
@@ -57,16 +60,21 @@ extension StealingRuntime {
         return false
     }
 
+    /// What a waiting worker takes from other workers while it helps.
+    @usableFromInline
+    enum HelpedJobs { case any, joinHalves }
+
     /// Helps until `isDone`: runs the worker's own jobs, or steals, and when there is nothing to
     /// run spins briefly, then yields the CPU each round. Used while a thief runs a join's half and
     /// while a scope's tasks finish elsewhere. Yielding matters: with more threads than cores (a
     /// busy machine, ThreadSanitizer) a helper that only spun could hold the core the work it
     /// waits for needs.
     @usableFromInline
-    func help(on worker: Worker, until isDone: () -> Bool) {
+    func help(on worker: Worker, takingOnly taken: HelpedJobs = .any, until isDone: () -> Bool) {
         var idleRounds = 0
         while !isDone() {
-            if let other = worker.deque.pop() ?? stealOnce(for: worker) {
+            let stolen = { taken == .any ? self.stealOnce(for: worker) : self.stealJoinHalf(for: worker) }
+            if let other = worker.deque.pop() ?? stolen() {
                 other.run()
                 idleRounds = 0
             } else {

@@ -197,6 +197,30 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         return nil
     }
 
+    /// One look at every other worker's deque for a join's half, for a worker that waits for its
+    /// own stolen half. A submitted block found on the way is moved to the injector, where any
+    /// worker can run it, instead of run here: on top of the waiting frame it could need what that
+    /// frame holds (a `sync` onto a queue the frame is inside) and wait for itself forever
+    /// (README.md, "Helping"). The injector is not searched, for the same reason.
+    @usableFromInline
+    func stealJoinHalf(for worker: Worker) -> JobRef? {
+        guard pool.count > 1 else { return nil }
+        let start = worker.randomVictim(among: pool.count)
+        for step in 0..<pool.count {
+            let victim = (start + step) % pool.count
+            guard victim != worker.index else { continue }
+            for _ in 0..<Self.blocksMovedPerVisit {
+                guard let job = pool[victim].deque.steal() else { break }
+                guard job.isSubmittedBlock else { return job }
+                inject(job)
+            }
+        }
+        return nil
+    }
+
+    /// Submitted blocks a helping worker moves from one victim to the injector per look.
+    static let blocksMovedPerVisit = 8
+
     /// Spin, then yield, looking for work, if this worker may search (at most half of them do);
     /// nil once it has looked long enough, or at once if it may not search.
     private func search(for worker: Worker) -> JobRef? {
