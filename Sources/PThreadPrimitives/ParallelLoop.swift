@@ -54,29 +54,37 @@ public enum ParallelLoop {
             self.body = body
         }
 
+        /// Claims and runs pieces until none is left, then counts them finished in one step.
         func work() {
-            while true {
-                // relaxed: the claim only has to be unique; the body was published before any
-                // helper was submitted (the pool's own lock orders that).
-                let piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
-                guard piece < plan.pieces else { return }
-                run(piece: piece)
-                // acquiringAndReleasing: release publishes this piece's writes to the caller; the
-                // acquire half chains earlier pieces' writes to whoever finishes last.
-                if finished.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == plan.pieces {
-                    done.signal()
-                }
+            let ran = runClaimedPieces()
+            guard ran > 0 else { return }
+            // acquiringAndReleasing: release publishes this thread's pieces' writes to the caller;
+            // the acquire half chains earlier threads' writes to whoever finishes last.
+            if finished.wrappingAdd(ran, ordering: .acquiringAndReleasing).newValue == plan.pieces {
+                done.signal()
             }
         }
 
-        /// Not inlined on purpose: the local copy of `body` must be released when this returns,
-        /// before the piece is counted finished. Otherwise the caller can see every piece done,
-        /// drop its own reference and find the closure still retained by a helper, which
-        /// `withoutActuallyEscaping` reports as an escape (the stress test caught exactly that).
+        /// Not inlined on purpose: its copy of `body` (one retain for all the pieces this thread
+        /// runs, not one per piece, which bounced the closure's reference count between the
+        /// threads) must be released when this returns, before the pieces are counted finished.
+        /// Otherwise the caller can see every piece done, drop its own reference and find the
+        /// closure still retained by a helper, which `withoutActuallyEscaping` reports as an
+        /// escape (the stress test caught exactly that).
         @inline(never)
-        private func run(piece: Int) {
-            let body = self.body!
-            body(plan.indices(ofPiece: piece))
+        private func runClaimedPieces() -> Int {
+            // relaxed: the claim only has to be unique; the body was published before any helper
+            // was submitted (the pool's own lock orders that).
+            var piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard piece < plan.pieces else { return 0 }  // late: never touch body, which may be gone
+            let body = self.body!  // this thread's claim is not counted yet, so the caller still waits
+            var ran = 0
+            repeat {
+                body(plan.indices(ofPiece: piece))
+                ran += 1
+                piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
+            } while piece < plan.pieces
+            return ran
         }
 
         func waitForRunningPieces() {
