@@ -69,6 +69,8 @@ final class Sleepers: @unchecked Sendable {
         mutex.unlock()
     }
 
+    var debugCounts: String { "sleeping \(sleeping.pointee.load(ordering: .relaxed)) searching \(searching.pointee.load(ordering: .relaxed))" }
+
     /// Wakes every sleeper (shutdown).
     func notifyAll() {
         mutex.lock()

@@ -181,7 +181,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     @usableFromInline
     func stealOnce(for worker: Worker) -> JobRef? {
         if let job = injector.popBatch(into: worker.deque) {
-            if worker.deque.count > 0 { sleepers.notifyIfIdle() }  // the batch is surplus
+            if worker.deque.count > 0 { sleepers.notifyOne() }  // the batch is surplus: fenced, see below
             return job
         }
         guard pool.count > 1 else { return nil }
@@ -190,8 +190,11 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         for step in 0..<pool.count {
             let victim = (start + step) % pool.count
             guard victim != worker.index, let job = pool[victim].deque.stealBatch(into: worker.deque) else { continue }
-            // The batch gave us surplus: let an idle worker come and take some of it.
-            if worker.deque.count > 0 { sleepers.notifyIfIdle() }
+            // The batch gave us surplus: let an idle worker come and take some of it. Fenced
+            // (`notifyOne`), unlike a worker's own surplus push: the job this worker runs next
+            // may block in code the runtime cannot see (a foreign lock or semaphore) until one of
+            // the batch runs, and nobody else knows the batch is here (README.md, "Who wakes whom").
+            if worker.deque.count > 0 { sleepers.notifyOne() }
             return job
         }
         return nil
@@ -243,10 +246,19 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         let seen = sleepers.prepareToSleep()
         if hasVisibleWork() || stopping.load(ordering: .acquiring) {
             sleepers.cancelSleep()
-            return stealOnce(for: worker)
+            let job = stealOnce(for: worker)
+            // Like the last searcher: a wake-up a submitter skipped while someone searched may
+            // have been meant for work still visible here, and the job just taken may block.
+            if job != nil { sleepers.handOffIfWorkRemains { hasVisibleWork() } }
+            return job
         }
         sleepers.sleep(ifEpochIs: seen)
         return nil
+    }
+
+    /// What a stuck pool looks like, for a test's failure message.
+    var debugDescriptionForTests: String {
+        "injector empty \(injector.isEmpty), deques \(pool.map { $0.deque.count }), \(sleepers.debugCounts)"
     }
 
     private func hasVisibleWork() -> Bool {

@@ -17,9 +17,12 @@ struct SoakCommand: ParsableCommand {
             Each backend runs in a child process of its own, for --duration seconds, in rounds. A \
             round submits, all at once: async blocks that signal a semaphore, group members (some \
             adding members to their own group), enter/leave pairs with a notify, blocks on 1–8 \
-            serial queues with sync calls among them, blocks taking a semaphore used as a lock, and \
-            an apply loop run meanwhile. Then it waits for all of it, each wait with \
-            --wait-timeout. The sizes change every round, drawn from --seed.
+            serial queues with sync calls among them, blocks taking a semaphore used as a lock, \
+            blocks on four queues at once nesting a sync inside a sync (where the backend \
+            supports blocking inside work), and an apply loop run meanwhile. Then a second apply \
+            runs while every worker is busy with a block that waits for it to return. Then it \
+            waits for all of it, each wait with --wait-timeout. The sizes change every round, \
+            drawn from --seed.
 
             Every task counts itself in a ledger that must read exactly 1 per task when the round \
             ends; serial queues check their order, every sync checks it saw the blocks before it. \

@@ -49,6 +49,43 @@ struct BlockingAndScopeTests {
         #expect(finished, "the queue's drain sat in the blocked worker's deque")
     }
 
+    /// Blocks from outside that each wait (on a semaphore the runtime cannot see) until all of
+    /// them have started: every one needs a worker of its own, so a job left in the injector while
+    /// a worker sleeps shows as a block that never starts. Found by the soak's busy-pool rounds;
+    /// before the last-look hand-off this failed within a few hundred rounds.
+    @Test("blocks from outside that wait for each other to start all get a worker, 20,000 rounds")
+    func everyWorkerGetsItsBlock() async throws {
+        let stranded = try await onDedicatedThread { () -> String? in
+            let runtime = StealingRuntime(workers: 2)
+            defer { runtime.shutdown() }
+            for round in 0..<20_000 {
+                let others = MutexSemaphore(value: 0)
+                let noise = round % 7  // jobs ahead of the pair, as the rest of a soak round
+                for _ in 0..<noise { runtime.async { others.signal() } }
+                let gate = MutexSemaphore(value: 0), started = MutexSemaphore(value: 0), finished = MutexSemaphore(value: 0)
+                for _ in 0..<2 {
+                    runtime.async {
+                        started.signal()
+                        _ = gate.wait(timeout: .seconds(30))
+                        finished.signal()
+                    }
+                }
+                for block in 0..<2 where started.wait(timeout: .seconds(30)) == .timedOut {
+                    gate.signal()
+                    gate.signal()
+                    return "round \(round): block \(block) of 2 did not start within 30 s (\(runtime.debugDescriptionForTests))"
+                }
+                gate.signal()
+                gate.signal()
+                finished.wait()
+                finished.wait()
+                for _ in 0..<noise { others.wait() }
+            }
+            return nil
+        }
+        #expect(stranded == nil, "\(stranded ?? "")")
+    }
+
     @Test("group wait inside a block of a one-worker pool helps instead of deadlocking")
     func groupWaitHelps() async throws {
         let total = Atomic<Int>(0)
