@@ -113,15 +113,13 @@ public final class Strand: SerialQueue, @unchecked Sendable {
         while true {
             mutex.lock()
             let item = items.removeFirst()
+            if case .syncCaller = item { syncCallersInLine -= 1 }
             mutex.unlock()
             switch item {
             case .block(let work):
                 work()
             case .syncCaller(let found):
                 precondition(found === turn, "strand '\(label)': a sync caller's turn came up ahead of the caller running the strand")
-                mutex.lock()
-                syncCallersInLine -= 1
-                mutex.unlock()
                 return
             }
         }

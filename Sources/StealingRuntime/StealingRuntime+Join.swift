@@ -73,8 +73,7 @@ extension StealingRuntime {
     func help(on worker: Worker, takingOnly taken: HelpedJobs = .any, until isDone: () -> Bool) {
         var idleRounds = 0
         while !isDone() {
-            let stolen = { taken == .any ? self.stealOnce(for: worker) : self.stealJoinHalf(for: worker) }
-            if let other = worker.deque.pop() ?? stolen() {
+            if let other = worker.deque.pop() ?? (taken == .any ? stealOnce(for: worker) : stealJoinHalf(for: worker)) {
                 other.run()
                 idleRounds = 0
             } else {
