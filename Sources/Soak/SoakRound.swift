@@ -294,16 +294,23 @@ struct SoakRound<R: ConcurrencyRuntime> {
 
 /// Every worker of the runtime busy with a block that waits until `release()`, or gives up after
 /// the timeout (and `release()` then says so): a caller that needs a free worker finds none.
-private final class BusyPool: Sendable {
-    private let gate = MutexSemaphore(value: 0)
+///
+/// The blocks wait on the runtime's own semaphore, so a backend that adds a thread when its
+/// workers block (fifo-dispatch, libdispatch) can. Waiting on one it cannot see, fifo-dispatch
+/// failed 2 soaks in 6: a thread it woke instead of starting a spare took a busy block and
+/// blocked unseen, and the nested syncs' queues waited behind it (it has no monitor that adds
+/// threads to a stalled pool, as libdispatch has).
+private final class BusyPool<R: ConcurrencyRuntime>: Sendable {
+    private let gate: R.Semaphore
     private let started = MutexSemaphore(value: 0)
     private let finished = MutexSemaphore(value: 0)
     private let gaveUp = Atomic<Int>(0)
     private let blocks: Int
     private let timeout: Duration
 
-    init<R: ConcurrencyRuntime>(runtime: R, timeout: Duration) {
+    init(runtime: R, timeout: Duration) {
         blocks = runtime.workers
+        gate = runtime.makeSemaphore(value: 0)
         self.timeout = timeout
         for _ in 0..<blocks {
             runtime.async { [self] in
