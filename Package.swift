@@ -29,7 +29,7 @@ let package = Package(
         .target(
             name: "PThreadPrimitives",
             dependencies: [
-                "RuntimeKit",
+                "RuntimeKit", "CSpinHint",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             exclude: ["README.md"]
@@ -41,6 +41,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "CSpinHint"),
         .target(name: "CCurrentWorker"),
         .target(
             name: "StealingRuntime",
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "CFIFODispatch"),
         .target(
             name: "FIFODispatch",
-            dependencies: ["RuntimeKit", "PThreadPrimitives", "CFIFODispatch"],
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "CFIFODispatch", "CSpinHint"],
             exclude: ["README.md"]
         ),
         .target(

@@ -1,4 +1,4 @@
-import CFIFODispatch
+import CSpinHint
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization
@@ -101,7 +101,7 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
         }
         for _ in 0..<Self.spinRounds {
             if emptiedSinceStart() { return .success }
-            rb_fifo_pause()
+            rb_spin_pause()
         }
         return pool._withUnsafeGuaranteedRef { pool in
             pool.whileBlocking {

@@ -1,4 +1,4 @@
-import CFIFODispatch
+import CSpinHint
 import RuntimeKit
 import Synchronization
 
@@ -68,7 +68,7 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     func waitForToken(until deadline: Deadline) -> WaitResult {
         for _ in 0..<Self.spinRounds {
             if takeToken() { return .success }
-            rb_fifo_pause()
+            rb_spin_pause()
         }
         return pool._withUnsafeGuaranteedRef { $0.whileBlocking { sleepForToken(until: deadline) } }
     }

@@ -1,4 +1,5 @@
 import CFIFODispatch
+import CSpinHint
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,14 +24,18 @@ final class WorkerPool: @unchecked Sendable {
     static let maximumSpares = 255
     /// Rounds of looking for work before parking: short, so an idle pool goes quiet within
     /// microseconds (see the idle-CPU test), long enough to catch the next block of a burst.
-    static let spinRounds = 64
+    static let spinRounds = 16
+    /// `pause`s between two looks: a worker that just pushed the next block of a chain looks
+    /// again before a spinning neighbour does, and keeps the chain on its own cache (README,
+    /// "Parking").
+    static let pausesPerLook = 8
     static let yieldRounds = 4
     static let retireAfter: Duration = .seconds(1)
 
     let width: Int
     private(set) var roots: [FIFOQueue] = []
+    private var bands: RootBands!
     private(set) var mainRoot: FIFOQueue!
-    private var consumerLocks: [PThreadMutex] = Priority.allCases.map { _ in PThreadMutex() }
     private let mainConsumerLock = PThreadMutex()
 
     private let epoch = Futex(0)
@@ -48,9 +53,12 @@ final class WorkerPool: @unchecked Sendable {
         roots = Priority.allCases.map {
             FIFOQueue(label: "fifo-dispatch.root.\($0)", kind: .root, qos: $0, target: nil, pool: self)
         }
+        bands = RootBands(roots)
         mainRoot = FIFOQueue(label: "fifo-dispatch.main-root", kind: .mainRoot, qos: .high, target: nil, pool: self)
         for _ in 0..<width { startThread() }
     }
+
+    deinit { bands.deallocate() }
 
     @usableFromInline
     func root(_ priority: Priority) -> FIFOQueue { roots[priority.rawValue] }
@@ -59,8 +67,7 @@ final class WorkerPool: @unchecked Sendable {
 
     @usableFromInline
     func push(_ node: NodeRef, to root: FIFOQueue) {
-        let band = max(root.band, node.pointee.priority)
-        _ = roots[band.rawValue].list.push(node)
+        bands.push(node, band: max(root.band, node.pointee.priority).rawValue)
         notify()
     }
 
@@ -76,21 +83,7 @@ final class WorkerPool: @unchecked Sendable {
 
     // MARK: workers
 
-    private var hasWork: Bool {
-        roots.contains { !$0.list.isEmpty }
-    }
-
-    /// The oldest node of the highest non-empty band.
-    private func takeNext() -> NodeRef? {
-        for band in stride(from: roots.count - 1, through: 0, by: -1) where !roots[band].list.isEmpty {
-            let lock = consumerLocks[band]
-            lock.lock()
-            let node = roots[band].list.pop()
-            lock.unlock()
-            if let node { return node }
-        }
-        return nil
-    }
+    private var hasWork: Bool { bands.hasWork }
 
     private func startThread() {
         threads.add(1, ordering: .sequentiallyConsistent)
@@ -101,11 +94,21 @@ final class WorkerPool: @unchecked Sendable {
     private func work() {
         rb_fifo_set_worker(Unmanaged.passUnretained(self).toOpaque())
         defer { rb_fifo_set_worker(nil) }
+        var collisions = 0
         while true {
-            if let node = takeNext() {
+            switch bands.takeNext() {
+            case .node(let node):
+                collisions = 0
                 _ = Executor.execute(node, within: nil)
                 DrainFrame.setCurrent(nil)
                 continue
+            case .contended:
+                // Another worker is popping: a few instructions, unless the OS preempted it there.
+                collisions += 1
+                if collisions < Self.spinRounds { rb_spin_pause() } else { sched_yield() }
+                continue
+            case .empty:
+                collisions = 0
             }
             if spinForWork() { continue }
             if stopping.load(ordering: .sequentiallyConsistent), !hasWork { return }
@@ -125,7 +128,11 @@ final class WorkerPool: @unchecked Sendable {
     private func spinForWork() -> Bool {
         for round in 0..<(Self.spinRounds + Self.yieldRounds) {
             if hasWork { return true }
-            if round < Self.spinRounds { rb_fifo_pause() } else { sched_yield() }
+            if round < Self.spinRounds {
+                for _ in 0..<Self.pausesPerLook { rb_spin_pause() }
+            } else {
+                sched_yield()
+            }
         }
         return false
     }

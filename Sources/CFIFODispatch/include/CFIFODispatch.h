@@ -35,14 +35,4 @@ static inline void *rb_fifo_cache(void) { return rb_fifo_cache_slot; }
 /// Installs `cache` as this thread's node cache; `on_exit(cache)` is called when the thread ends.
 void rb_fifo_install_cache(void *cache, void (*on_exit)(void *));
 
-/// A spin-wait hint to the core (x86 `pause`, arm `yield`): cheaper for the sibling hyperthread
-/// and the memory system than a bare loop.
-static inline void rb_fifo_pause(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
 #endif
