@@ -1,4 +1,3 @@
-import CSpinHint
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization
@@ -26,7 +25,8 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
     private var notifications: [(FIFOQueue, @Sendable () -> Void)] = []
     private let pool: Unmanaged<WorkerPool>
 
-    static let spinRounds = 1_000
+    /// How long a waiter polls for the group to empty before sleeping (`SpinBudget`).
+    private let spin = SpinBudget()
     @usableFromInline static let countMask: UInt64 = 0xFFFF_FFFF
     @usableFromInline static let generationOne: UInt64 = 1 << 32
 
@@ -99,10 +99,7 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
         func emptiedSinceStart() -> Bool {
             UInt32(truncatingIfNeeded: word.pointee.load(ordering: .sequentiallyConsistent) >> 32) != generation
         }
-        for _ in 0..<Self.spinRounds {
-            if emptiedSinceStart() { return .success }
-            rb_spin_pause()
-        }
+        if spin.poll(until: emptiedSinceStart) { return .success }
         return pool._withUnsafeGuaranteedRef { pool in
             pool.whileBlocking {
                 while true {

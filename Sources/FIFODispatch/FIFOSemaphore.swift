@@ -1,4 +1,4 @@
-import CSpinHint
+import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 
@@ -20,9 +20,10 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     private let sleepers = Atomic<Int>(0)
     private let pool: Unmanaged<WorkerPool>
 
-    /// Rounds of polling for a token before sleeping (a hand-off between two threads on two cores
-    /// takes well under a microsecond this way; the futex path takes tens).
-    static let spinRounds = 1_000
+    /// How long a waiter polls for a token before sleeping: a hand-off between two threads on two
+    /// cores takes well under a microsecond this way (the futex path takes tens), but on a machine
+    /// with more busy threads than CPUs the poll would take the signaller's CPU (`SpinBudget`).
+    private let spin = SpinBudget()
 
     /// - Precondition: `value >= 0`.
     init(value: Int, pool: WorkerPool) {
@@ -66,10 +67,7 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     /// Takes a token, or gives the place back at the deadline.
     @usableFromInline
     func waitForToken(until deadline: Deadline) -> WaitResult {
-        for _ in 0..<Self.spinRounds {
-            if takeToken() { return .success }
-            rb_spin_pause()
-        }
+        if spin.poll(until: takeToken) { return .success }
         return pool._withUnsafeGuaranteedRef { $0.whileBlocking { sleepForToken(until: deadline) } }
     }
 
