@@ -1,4 +1,5 @@
 import RuntimeKit
+import Synchronization
 
 /// A dispatch group on a pthread mutex and condition variable.
 ///
@@ -11,7 +12,13 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
     private let mutex = PThreadMutex()
     private let emptied = PThreadCondition()
     private var count = 0
-    private var generation: UInt64 = 0
+    private var generation: UInt64 = 0 {
+        // releasing: a thread that sees the new generation without the mutex also sees the
+        // members' writes, which their leaves made under the mutex before this store.
+        didSet { publishedGeneration.store(generation, ordering: .releasing) }
+    }
+    /// `generation`, readable without the mutex (`hasEmptied(since:)`), for waiters that poll.
+    private let publishedGeneration = Atomic<UInt64>(0)
     private var waiters = 0
     private var notifications: [(queue: NotifyQueue, work: @Sendable () -> Void)] = []
     /// `!notifications.isEmpty`, kept apart so `enter` and `leave` never touch the array: callers
@@ -37,12 +44,19 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
             return
         }
         generation &+= 1
-        if waiters > 0 { emptied.broadcast() }
+        // The broadcast comes after the unlock: woken inside the critical section, a waiter found
+        // the mutex still held and went back to sleep on it (a third of the oversubscribed
+        // fan-out's wake-ups). A waiter counted in `waiters` is already inside its condition wait,
+        // which it entered holding the mutex, so a later broadcast still reaches it; the caller's
+        // reference keeps the group alive for it.
+        let wake = waiters > 0
         guard notificationsPending else {
             mutex.unlock()
+            if wake { emptied.broadcast() }
             return
         }
         submitNotificationsAndUnlock()
+        if wake { emptied.broadcast() }
     }
 
     /// Out of line: an unspecialized function materializes the metadata of every generic type it
@@ -67,19 +81,8 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
     }
 
     public func wait(timeout: Duration) -> WaitResult {
-        let deadline = MonotonicInstant.after(timeout)
-        mutex.lock()
-        defer { mutex.unlock() }
-        guard count > 0 else { return .success }
-        let seen = generation
-        waiters += 1
-        defer { waiters -= 1 }
-        while generation == seen {
-            if !emptied.wait(mutex, until: deadline) {
-                return generation == seen ? .timedOut : .success
-            }
-        }
-        return .success
+        guard let seen = pendingGeneration() else { return .success }
+        return wait(untilEmptiedSince: seen, timeout: timeout)
     }
 
     /// For waiters that do other work while they wait (a work-stealing worker helps): the
@@ -90,8 +93,9 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
     }
 
     /// True once the group has been empty at some moment after `pendingGeneration()` returned `seen`.
+    /// No lock: cheap enough to poll.
     public func hasEmptied(since seen: UInt64) -> Bool {
-        mutex.withLock { generation != seen }
+        publishedGeneration.load(ordering: .acquiring) != seen
     }
 
     /// `wait()` for a generation read earlier with `pendingGeneration()`.
@@ -101,6 +105,21 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
         waiters += 1
         while generation == seen { emptied.wait(mutex) }
         waiters -= 1
+    }
+
+    /// `wait(timeout:)` for a generation read earlier with `pendingGeneration()`.
+    public func wait(untilEmptiedSince seen: UInt64, timeout: Duration) -> WaitResult {
+        let deadline = MonotonicInstant.after(timeout)
+        mutex.lock()
+        defer { mutex.unlock() }
+        waiters += 1
+        defer { waiters -= 1 }
+        while generation == seen {
+            if !emptied.wait(mutex, until: deadline) {
+                return generation == seen ? .timedOut : .success
+            }
+        }
+        return .success
     }
 
     public func notify(on queue: NotifyQueue, _ work: @escaping @Sendable () -> Void) {

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import PThreadPrimitives
 import RuntimeKit
 
 /// An unnamed POSIX semaphore (`sem_t`, process-private): the "traditional system semaphore" the
@@ -15,13 +14,14 @@ import RuntimeKit
 ///
 /// `signal()` always returns false: `sem_post` does not say whether it woke a waiter (glibc's
 /// `sem_getvalue` reports 0, not a negative count, while threads wait), so this semaphore never
-/// claims a wake-up it cannot know about. No workload relies on the answer for this kind.
-final class POSIXSemaphore: CountingSemaphore, @unchecked Sendable {
+/// claims a wake-up it cannot know about. No workload relies on the answer for this kind;
+/// `TokenSemaphore` keeps its own count for that.
+public final class POSIXSemaphore: CountingSemaphore, @unchecked Sendable {
     /// At a stable heap address: a `sem_t` must not move once initialised.
     private let raw: UnsafeMutablePointer<sem_t>
 
     /// - Precondition: `0 <= value <= SEM_VALUE_MAX`.
-    init(value: Int) {
+    public init(value: Int) {
         precondition(value >= 0 && value <= Int(Int32.max), "a POSIX semaphore starts with 0 to SEM_VALUE_MAX permits, got \(value)")
         raw = .allocate(capacity: 1)
         let rc = sem_init(raw, 0, UInt32(value))
@@ -33,13 +33,13 @@ final class POSIXSemaphore: CountingSemaphore, @unchecked Sendable {
         raw.deallocate()
     }
 
-    func wait() {
+    public func wait() {
         while sem_wait(raw) != 0 {
             precondition(errno == EINTR, "sem_wait failed: errno \(errno)")  // a signal handler ran: wait again
         }
     }
 
-    func wait(timeout: Duration) -> WaitResult {
+    public func wait(timeout: Duration) -> WaitResult {
         let monotonic = Self.clockWait != nil
         let nanoseconds = Self.now(monotonic: monotonic).addingReportingOverflow(timeout.nanosecondsSaturating)
         var deadline = Self.timespec(nanoseconds: nanoseconds.overflow ? Int64.max : nanoseconds.partialValue)
@@ -58,8 +58,17 @@ final class POSIXSemaphore: CountingSemaphore, @unchecked Sendable {
         }
     }
 
+    /// Takes a permit if one is free now; never blocks.
+    public func tryWait() -> Bool {
+        while sem_trywait(raw) != 0 {
+            if errno == EAGAIN { return false }
+            precondition(errno == EINTR, "sem_trywait failed: errno \(errno)")
+        }
+        return true
+    }
+
     @discardableResult
-    func signal() -> Bool {
+    public func signal() -> Bool {
         let rc = sem_post(raw)
         precondition(rc == 0, "sem_post failed: errno \(errno) (more than SEM_VALUE_MAX permits?)")
         return false
