@@ -8,6 +8,7 @@ import RuntimeKit
 /// | pattern | one operation |
 /// | --- | --- |
 /// | `fan-out` | one empty task of a round: 2 × workers tasks submitted with `async(group:)`, then `wait` on the group |
+/// | `fan-out-oversubscribed` | the same, from 2 × CPUs threads at once, each with its own group (full suite) |
 /// | `notify` | one `enter`, a pool task that `leave`s, and the `notify` block that runs on a serial queue |
 /// | `enter-leave` | one `enter` + `leave` pair on the measuring thread |
 ///
@@ -29,12 +30,13 @@ public struct Groups: Workload {
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
     public let name = "group"
-    public let summary = "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks, notify latency after the last leave (p50/p99), enter + leave"
+    public let summary = "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks (also from 2 × CPUs threads at once), notify latency after the last leave (p50/p99), enter + leave"
     public let operation = "one task, notify or enter + leave pair (see the pattern)"
     public let usesBackend = true
 
     public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
         case fanOut = "fan-out"
+        case fanOutOversubscribed = "fan-out-oversubscribed"
         case notify
         case enterLeave = "enter-leave"
 
@@ -45,8 +47,14 @@ public struct Groups: Workload {
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         // No smoke set: spawn's chain already checks the pool and a deadline-bounded wait on
-        // every backend, and the smoke suite must stay seconds long.
-        suite == .smoke ? [] : Pattern.allCases.map { [Parameter(Self.patternName, $0.rawValue)] }
+        // every backend, and the smoke suite must stay seconds long. The oversubscribed fan-out
+        // only in the full suite, beside the oversubscribed ping-pong.
+        let patterns: [Pattern] = switch suite {
+        case .smoke: []
+        case .quick: Pattern.allCases.filter { $0 != .fanOutOversubscribed }
+        case .full: Pattern.allCases
+        }
+        return patterns.map { [Parameter(Self.patternName, $0.rawValue)] }
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
@@ -72,6 +80,7 @@ public struct Groups: Workload {
     ) -> any MeasuredOperation {
         switch pattern {
         case .fanOut: GroupFanOut(runtime: runtime, timeout: timeout)
+        case .fanOutOversubscribed: GroupFanOut(runtime: runtime, submitters: 2 * activeProcessorCount, timeout: timeout)
         case .notify: GroupNotify(runtime: runtime, timeout: timeout)
         case .enterLeave: GroupEnterLeave(runtime: runtime)
         }

@@ -10,6 +10,7 @@ import RuntimeKit
 /// | --- | --- | --- |
 /// | `uncontended` | the measuring thread | one `wait` + `signal` on a semaphore of value 1 |
 /// | `pingpong` | two | one hand-off of a token through two semaphores of value 0 |
+/// | `pingpong-oversubscribed` | 4 × CPUs | one hand-off of any of 2 × CPUs pairs playing at once (full suite) |
 /// | `pool` | four | one acquire + release of one of two resources (the guide's file-descriptor example) |
 /// | `producer-consumer` | two | one item through a 16-slot bounded buffer (free and filled slots) |
 ///
@@ -35,7 +36,7 @@ public struct Semaphores: Workload {
     public init(timeout: Duration = Semaphores.defaultTimeout) { self.timeout = timeout }
 
     public let name = "semaphore"
-    public let summary = "semaphores uncontended, ping-pong (hand-off p50/p99), a pool of 2 resources for 4 threads, a bounded buffer; the backend's, POSIX sem_t, mutex + condition"
+    public let summary = "semaphores uncontended, ping-pong (hand-off p50/p99; also 2 × CPUs pairs at once), a pool of 2 resources for 4 threads, a bounded buffer; the backend's, POSIX sem_t, mutex + condition"
     public let operation = "one wait + signal, hand-off, acquire + release or item (see the pattern)"
     /// Only `semaphore=backend` sets run on backends (`usesBackend(for:)`).
     public let usesBackend = true
@@ -43,6 +44,7 @@ public struct Semaphores: Workload {
     public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
         case uncontended
         case pingpong
+        case pingpongOversubscribed = "pingpong-oversubscribed"
         case pool
         case producerConsumer = "producer-consumer"
 
@@ -71,11 +73,14 @@ public struct Semaphores: Workload {
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         // Smoke: one hand-off through the backend's semaphores, which exercises a crew, the
-        // deadlines and the histogram on every backend. Quick and full: everything (12 sets,
-        // 7 cases per pattern and allocator: the backends plus the two without one).
+        // deadlines and the histogram on every backend. Quick: every pattern but the
+        // oversubscribed ping-pong on every kind (7 cases per pattern and allocator: the backends
+        // plus the two without one). Full: everything; the oversubscribed ping-pong is where a
+        // semaphore that spins before it sleeps must show it does not rob a busy machine.
+        let patterns = suite == .full ? Pattern.allCases : Pattern.allCases.filter { $0 != .pingpongOversubscribed }
         let sets: [(Pattern, Kind)] = suite == .smoke
             ? [(.pingpong, .backend)]
-            : Pattern.allCases.flatMap { pattern in Kind.allCases.map { (pattern, $0) } }
+            : patterns.flatMap { pattern in Kind.allCases.map { (pattern, $0) } }
         return sets.map { [Parameter(Self.patternName, $0.rawValue), Parameter(Self.kindName, $1.rawValue)] }
     }
 
@@ -121,10 +126,14 @@ public struct Semaphores: Workload {
         switch pattern {
         case .uncontended: SemaphoreUncontended(supply: supply)
         case .pingpong: SemaphorePingPong(supply: supply, timeout: timeout)
+        case .pingpongOversubscribed: SemaphorePingPong(supply: supply, pairs: oversubscribedPairs, timeout: timeout)
         case .pool: SemaphorePool(supply: supply, timeout: timeout, holdRounds: holdRounds ?? PoolShape.holdTime.spinRounds)
         case .producerConsumer: SemaphoreProducerConsumer(supply: supply, timeout: timeout)
         }
     }
+
+    /// Pairs in `pingpong-oversubscribed`: two per CPU, so four threads want each CPU.
+    public static var oversubscribedPairs: Int { 2 * activeProcessorCount }
 
     private static func choice<Choice: RawRepresentable & CaseIterable>(
         _ type: Choice.Type, named parameter: String, in benchmarkCase: BenchmarkCase

@@ -46,6 +46,17 @@ struct GroupTests {
         #expect(message.hasPrefix("only 3 of 4 tasks of the group ran within"), "\(message)")
     }
 
+    @Test("a task lost from the oversubscribed fan-out fails it by the deadline, and the operation stays failed")
+    func lostTaskFailsOversubscribedFanOut() async throws {
+        // Several submitters share one runtime, so which group loses submission 3 is a race: the
+        // message is the lost task's group's, whichever submitter's it was.
+        let error = try await exercise({
+            Groups.operation(.fanOutOversubscribed, on: FaultyRuntime(fault: .drop(submission: 3), workers: 2), timeout: Self.lostTaskTimeout)
+        }, counts: [40, 40])
+        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        #expect(message.hasPrefix("only ") && message.contains("tasks of the group ran within"), "\(message)")
+    }
+
     @Test("a lost leaving task fails notify by the deadline, naming the operation")
     func lostLeaveFailsNotify() async throws {
         // The notify is registered while the group is non-empty (no submission), so the first

@@ -68,6 +68,15 @@ struct SemaphoreTests {
         #expect(message.contains("never arrived within") && message.contains("a signal was lost"), "\(message)")
     }
 
+    @Test("a lost signal fails the oversubscribed ping-pong by its deadline, naming the pair and the hand-off")
+    func lostSignalFailsOversubscribedPingPong() async throws {
+        let supply = SemaphoreSupply { FaultySemaphore(value: $0, fault: .loseSignal(number: 5)) }
+        let error = try await exercise({ Semaphores.operation(.pingpongOversubscribed, supply: supply, timeout: Self.lostSignalTimeout) },
+                                       counts: [40 * Semaphores.oversubscribedPairs])
+        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        #expect(message.hasPrefix("pair ") && message.contains("never arrived within") && message.contains("a signal was lost"), "\(message)")
+    }
+
     @Test("a lost signal fails producer-consumer by its deadline, naming the item")
     func lostSignalFailsProducerConsumer() async throws {
         let supply = SemaphoreSupply { FaultySemaphore(value: $0, fault: .loseSignal(number: 20)) }
