@@ -59,3 +59,9 @@ void rb_piece_tally_totals(const rb_piece_tally *tally, uint64_t *count, uint64_
     *count = c;
     *sum = s;
 }
+
+uint64_t rb_piece_tally_pieces(const rb_piece_tally *tally) {
+    uint64_t pieces = __atomic_load_n(&tally->overflow_pieces, __ATOMIC_RELAXED);
+    for (int slot = 0; slot < RB_TALLY_SLOTS; slot++) pieces += tally->slots[slot].pieces;
+    return pieces;
+}

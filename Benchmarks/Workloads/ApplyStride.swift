@@ -181,6 +181,24 @@ final class ApplyOperation<R: ConcurrencyRuntime>: MeasuredOperation {
         try body.tally.completed(count, loop: description)
     }
 
+    /// Loops and body calls before the first sample, so `iterations_per_piece` covers the samples.
+    private var before = (loops: 0, pieces: 0)
+
+    func beginSamples() {
+        before = (body.tally.loops, body.tally.pieces)
+    }
+
+    /// The mean iterations per body call over the sampled loops: the stride the runtime really
+    /// used, which for the automatic stride is its own choice (report.md shows it beside the best
+    /// fixed stride).
+    var workloadMetrics: [String: WorkloadMetric] {
+        let loops = body.tally.loops - before.loops, pieces = body.tally.pieces - before.pieces
+        guard loops > 0, pieces > 0 else { return [:] }
+        return [Self.iterationsPerPiece: WorkloadMetric(Double(loops * body.tally.iterations) / Double(pieces), unit: "iterations")]
+    }
+
+    static var iterationsPerPiece: String { "iterations_per_piece" }
+
     func finish() throws {
         defer { runtime.shutdown() }
         let ledger = IterationLedger(iterations: body.tally.iterations)

@@ -32,6 +32,9 @@ public final class PieceTally: @unchecked Sendable {
 
     public var recorder: Recorder { Recorder(tally: tally) }
 
+    /// Body calls recorded so far (read once the loops returned, like the totals).
+    public var pieces: Int { Int(rb_piece_tally_pieces(tally)) }
+
     /// Notes `count` more complete loops and checks the totals. Call once the loops returned.
     public func completed(_ count: Int, loop description: @autoclosure () -> String) throws(WorkloadError) {
         loops += count

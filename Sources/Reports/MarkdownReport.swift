@@ -91,6 +91,7 @@ enum MarkdownReport {
         guard !strides.settings.isEmpty else { return [] }
         var table = MarkdownTable([("setting", .left), ("backend", .left), ("best stride", .right), ("ns/iteration at best", .right),
                                    ("at stride 1", .right), ("best vs stride 1", .right), ("automatic stride", .right),
+                                   ("automatic chose", .right), ("automatic vs best", .right),
                                    ("serial loop", .right), ("best vs serial loop", .right)])
         for setting in strides.settings {
             for curve in setting.curves {
@@ -101,6 +102,8 @@ enum MarkdownReport {
                     one.map { Figures.value($0.nanosecondsPerIteration) } ?? "not run",
                     one.map { Figures.ratio($0.nanosecondsPerIteration / best.nanosecondsPerIteration) + " faster" } ?? "—",
                     curve.automatic.map(Figures.value) ?? "not run",
+                    curve.automaticStride.map { Figures.value($0.rounded()) } ?? "unavailable",
+                    curve.automatic.map { Figures.ratio($0 / best.nanosecondsPerIteration) } ?? "—",
                     setting.serialLoop.map(Figures.value) ?? "not run",
                     setting.serialLoop.map { speedUp($0 / best.nanosecondsPerIteration) } ?? "—",
                 ])
@@ -108,8 +111,9 @@ enum MarkdownReport {
         }
         return ["## Apply: the best stride per body cost", "",
                 "ns per iteration (median ns per apply ÷ iterations), system allocator. “best vs stride 1” is how much the best "
-                + "stride gains over one iteration per block; “best vs serial loop” compares the best parallel loop with the plain "
-                + "loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
+                + "stride gains over one iteration per block; “automatic chose” is the stride the backend used when left to choose "
+                + "(iterations per body call, counted in the loop), “automatic vs best” its time over the best fixed stride's; "
+                + "“best vs serial loop” compares the best parallel loop with the plain loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
     }
 
     /// "2.35× faster" or "3.1× slower".

@@ -1,8 +1,8 @@
 import Harness
 
 /// The apply-stride family's derived figures: per body cost and backend, ns per iteration at each
-/// stride, the best stride, its speed-up over stride 1, the automatic stride, and the plain serial
-/// loop (apply-serial, same body and iterations) that a parallel loop must beat. System allocator.
+/// stride, the best stride, its speed-up over stride 1, the automatic stride (its figure, the
+/// stride it chose and how far it is from the best fixed one), and the plain serial loop (apply-serial, same body and iterations) that a parallel loop must beat. System allocator.
 ///
 /// One apply is one operation, so ns per iteration = ns per operation / `iterations`. The
 /// `per-worker` stride is resolved to iterations / workers, with the workers the child reported,
@@ -14,6 +14,8 @@ struct StrideFigures {
     static let iterationsParameter = "iterations"
     static let automatic = "auto"
     static let perWorker = "per-worker"
+    /// The apply workload's own figure: mean iterations per body call, i.e. the stride used.
+    static let iterationsPerPiece = "iterations_per_piece"
 
     struct Point {
         let stride: Int
@@ -26,6 +28,8 @@ struct StrideFigures {
         let backend: String
         let points: [Point]
         let automatic: Double?
+        /// The stride the backend chose for `auto` (mean iterations per body call, measured).
+        let automaticStride: Double?
 
         var best: Point? { points.min { $0.nanosecondsPerIteration < $1.nanosecondsPerIteration } }
         var strideOne: Point? { points.first { $0.stride == 1 } }
@@ -66,8 +70,9 @@ struct StrideFigures {
             let curves = backends.map { backend in
                 let members = byBackend[backend]!
                 let points = members.compactMap { Self.point($0, onlineCPUs: onlineCPUs) }.sorted { $0.stride < $1.stride }
-                let automatic = members.first { $0.benchmarkCase.parameter(Self.strideParameter) == Self.automatic }.flatMap(Self.perIteration)
-                return Curve(backend: backend, points: points, automatic: automatic)
+                let automaticCase = members.first { $0.benchmarkCase.parameter(Self.strideParameter) == Self.automatic }
+                return Curve(backend: backend, points: points, automatic: automaticCase.flatMap(Self.perIteration),
+                             automaticStride: automaticCase?.workloadMetric(Self.iterationsPerPiece)?.value)
             }
             // The serial loop with the same parameters, whichever of them it declares.
             let baseline = serial.first { candidate in candidate.key.allSatisfy { key.contains($0) } }?.value

@@ -62,12 +62,12 @@ struct MarkdownReportTests {
         #expect(report.contains("| online CPUs | 2 |"))
     }
 
-    @Test("best stride per body cost: its ns per iteration, the gain over stride 1, the automatic stride, the serial loop")
+    @Test("best stride per body cost: its ns per iteration, the gain over stride 1, the automatic stride, the stride it chose and its ratio to the best, the serial loop")
     func striding() throws {
         let header = try #require(Self.lines.first { $0.hasPrefix("| setting | backend | best stride |") })
         #expect(Array(Self.lines.drop { $0 != header }.dropFirst(2).prefix { !$0.isEmpty }) == [
-            "| body=0ns, iterations=1000 | libdispatch | 4 | 20 | 100 | 5.00× faster | 15 | 5 | 4.00× slower |",
-            "| body=0ns, iterations=1000 | work-stealing | 4 | 10 | 50 | 5.00× faster | 12 | 5 | 2.00× slower |",
+            "| body=0ns, iterations=1000 | libdispatch | 4 | 20 | 100 | 5.00× faster | 15 | unavailable | 0.75× | 5 | 4.00× slower |",
+            "| body=0ns, iterations=1000 | work-stealing | 4 | 10 | 50 | 5.00× faster | 12 | 63 | 1.20× | 5 | 2.00× slower |",
         ])
         #expect(Self.report.contains("![apply-stride, body=0ns, iterations=1000: ns per iteration by stride](charts/stride-body-0ns-iterations-1000.svg)"))
     }

@@ -18,6 +18,22 @@ struct ApplyStrideTests {
         #expect(error == nil, "\(backend.id), stride \(stride): \(error.map(String.init(describing:)) ?? "")")
     }
 
+    @Test("apply-stride reports the stride it really used: 7 for stride 7, and the backend's own choice for the automatic stride",
+          arguments: workloadBackends)
+    func reportsTheStrideUsed(backend: Backend) async throws {
+        for (stride, expected) in [(StrideChoice.fixed(7), 1_000.0 / 143), (.automatic, nil)] {
+            let result = try await exerciseSampled({
+                ApplyStride.operation(on: backend.runtime.init(workers: 0), spinRounds: 1, stride: stride, iterations: 1_000)
+            }, warmUp: 2, sampled: 3)
+            #expect(result.error == nil, "\(backend.id), stride \(stride): \(String(describing: result.error))")
+            let used = try #require(result.metrics["iterations_per_piece"], "\(backend.id), stride \(stride): \(result.metrics)")
+            #expect(used.unit == "iterations")
+            // 1,000 iterations at stride 7: 142 pieces of 7 and one of 6, a mean of 1000/143.
+            if let expected { #expect(abs(used.value - expected) < 1e-9, "\(backend.id): \(used.value)") }
+            #expect((1...1_000).contains(used.value), "\(backend.id), stride \(stride): \(used.value)")
+        }
+    }
+
     @Test("apply-stride's smoke case, prepared as the child prepares it, passes on every backend", arguments: workloadBackends)
     func smokeCaseThroughPrepare(backend: Backend) async throws {
         let workload = ApplyStride()

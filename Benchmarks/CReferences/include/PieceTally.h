@@ -31,7 +31,9 @@ enum {
 typedef struct {
     uint64_t count;
     uint64_t sum;
-    char padding[RB_TALLY_SLOT_BYTES - 2 * sizeof(uint64_t)];
+    /// Calls of the body: how the runtime cut the loop (the automatic stride is its choice).
+    uint64_t pieces;
+    char padding[RB_TALLY_SLOT_BYTES - 3 * sizeof(uint64_t)];
 } rb_tally_slot;
 
 typedef struct rb_piece_tally {
@@ -39,6 +41,7 @@ typedef struct rb_piece_tally {
     /// For threads numbered RB_TALLY_SLOTS or more; updated with atomic adds.
     uint64_t overflow_count;
     uint64_t overflow_sum;
+    uint64_t overflow_pieces;
 } rb_piece_tally;
 
 /// This thread's slot number plus one; 0 until it first records.
@@ -62,9 +65,11 @@ static inline void rb_piece_tally_record(rb_piece_tally *tally, long lower, long
     if (__builtin_expect(slot < RB_TALLY_SLOTS, 1)) {
         tally->slots[slot].count += count;
         tally->slots[slot].sum += sum;
+        tally->slots[slot].pieces += 1;
     } else {
         __atomic_fetch_add(&tally->overflow_count, count, __ATOMIC_RELAXED);
         __atomic_fetch_add(&tally->overflow_sum, sum, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&tally->overflow_pieces, 1, __ATOMIC_RELAXED);
     }
 }
 
@@ -86,5 +91,8 @@ static inline void rb_spin_piece(void *context, long lower, long upper) {
 
 /// The sums over every slot. Call only when no thread is recording into `tally`.
 void rb_piece_tally_totals(const rb_piece_tally *tally, uint64_t *count, uint64_t *sum);
+
+/// The body calls recorded so far, every thread's (read, like the totals, once the loops returned).
+uint64_t rb_piece_tally_pieces(const rb_piece_tally *tally);
 
 #endif
