@@ -46,7 +46,7 @@ let package = Package(
         .target(
             name: "StealingRuntime",
             dependencies: [
-                "RuntimeKit", "PThreadPrimitives", "CCurrentWorker",
+                "RuntimeKit", "PThreadPrimitives", "CCurrentWorker", "CSpinHint",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             exclude: ["README.md"]
