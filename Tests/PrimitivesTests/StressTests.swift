@@ -56,11 +56,24 @@ struct StressTests {
         #expect(overlapCount == 0)
     }
 
-    @Test("MutexSemaphore: timed-out waiters never lose or duplicate a permit (200,000 operations)")
-    func semaphoreTimeoutsKeepTheCount() async throws {
+    /// The semaphores with a timed wait and a `signal()` that says whether it woke a waiter.
+    enum SemaphoreKind: String, CaseIterable, CustomStringConvertible {
+        case mutex, token
+        var description: String { rawValue }
+        func make(_ value: Int) -> any CountingSemaphore {
+            switch self {
+            case .mutex: MutexSemaphore(value: value)
+            case .token: TokenSemaphore(value: value)
+            }
+        }
+    }
+
+    @Test("MutexSemaphore and TokenSemaphore: timed-out waiters never lose or duplicate a permit (200,000 operations)",
+          arguments: SemaphoreKind.allCases)
+    func semaphoreTimeoutsKeepTheCount(kind: SemaphoreKind) async throws {
         let signals = 100_000
         let (acquiredCount, leftover, wokeCount) = try await onDedicatedThread { () -> (Int, Int, Int) in
-        let semaphore = MutexSemaphore(value: 0)
+        let semaphore = kind.make(0)
         let waiters = 4
         let acquired = Atomic<Int>(0)
         let woke = Atomic<Int>(0)
@@ -81,8 +94,74 @@ struct StressTests {
         while semaphore.wait(timeout: .zero) == .success { leftover += 1 }
         return (acquired.load(ordering: .relaxed), leftover, woke.load(ordering: .relaxed))
         }
-        #expect(acquiredCount + leftover == signals, "permits lost or duplicated")
-        #expect(wokeCount <= acquiredCount, "signal() reported more woken waiters than acquisitions")
+        #expect(acquiredCount + leftover == signals, "\(kind): permits lost or duplicated")
+        #expect(wokeCount <= acquiredCount, "\(kind): signal() reported more woken waiters than acquisitions")
+    }
+
+    @Test("TokenSemaphore: 1,000,000 hand-offs between two threads, each woken by exactly its own signal")
+    func tokenSemaphoreHandOffs() async throws {
+        let handOffs = 1_000_000
+        let (wrong, leftovers) = try await onDedicatedThread { () -> (Int, [Int]) in
+            // Polls that succeed, polls that run out and sleeps all happen here: the budget
+            // adapts as the two threads fall in and out of step.
+            let inboxes = [TokenSemaphore(value: 0), TokenSemaphore(value: 0)]
+            let token = Atomic<Int>(-1)
+            let wrong = Atomic<Int>(0)
+            let sides = (0..<2).map { side in
+                PThread.spawn {
+                    for handOff in 0..<handOffs {
+                        if handOff & 1 == side {
+                            token.store(handOff, ordering: .releasing)
+                            inboxes[1 - side].signal()
+                        } else {
+                            inboxes[side].wait()
+                            if token.load(ordering: .acquiring) != handOff { wrong.add(1, ordering: .relaxed) }
+                        }
+                    }
+                }
+            }
+            sides.forEach { $0.join() }
+            let leftovers = inboxes.map { semaphore in
+                var permits = 0
+                while semaphore.tryWait() { permits += 1 }
+                return permits
+            }
+            return (wrong.load(ordering: .relaxed), leftovers)
+        }
+        #expect(wrong == 0, "\(wrong) hand-offs woke a side before their signal")
+        #expect(leftovers == [0, 0], "permits left: \(leftovers)")
+    }
+
+    @Test("MutexGroup: 50,000 fan-out rounds of two members; a poller of hasEmptied(since:) never sees a round end early")
+    func groupPollerSeesEveryMember() async throws {
+        let rounds = 50_000
+        let early = try await onDedicatedThread { () -> Int in
+            let group = MutexGroup<Strand>()
+            let left = Atomic<Int>(0)
+            let starts = [MutexSemaphore(value: 0), MutexSemaphore(value: 0)]
+            let members = starts.map { start in
+                PThread.spawn {
+                    for _ in 0..<rounds {
+                        start.wait()
+                        left.add(1, ordering: .relaxed)
+                        group.leave()
+                    }
+                }
+            }
+            var early = 0
+            for round in 1...rounds {
+                group.enter()
+                group.enter()
+                let seen = group.pendingGeneration()!
+                for start in starts { start.signal() }
+                while !group.hasEmptied(since: seen) {}
+                // The acquiring load that saw the new generation makes both members' adds visible.
+                if left.load(ordering: .relaxed) != 2 * round { early += 1 }
+            }
+            members.forEach { $0.join() }
+            return early
+        }
+        #expect(early == 0, "\(early) rounds looked emptied before both members had left")
     }
 
     @Test("MutexGroup: 1,000,000 enter/leave pairs from 4 threads; wait sees every one")
