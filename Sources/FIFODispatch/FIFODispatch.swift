@@ -58,6 +58,10 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
         global(.default).apply(iterations: iterations, stride: stride, pieces: body)
     }
 
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+        global(.default).apply(iterations: iterations, stride: stride, context: context, piece)
+    }
+
     public func shutdown() {
         pool.shutdown()
     }
@@ -115,15 +119,28 @@ extension FIFOQueue {
     /// Disfavored for the reason given at `ConcurrencyRuntime.apply(iterations:stride:pieces:)`.
     @_disfavoredOverload
     public func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
+        withPieceFunction(calling: body) { context, piece in
+            apply(iterations: iterations, stride: stride, context: context, piece)
+        }
+    }
+
+    /// The pieces form with a C piece function, `piece(context, lower, upper)` once per piece:
+    /// what the closure form comes down to, and what a caller with a C function (the suite's
+    /// apply, as `dispatch_apply_f` takes one) calls without a closure per piece.
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
         precondition(iterations >= 0, "apply over \(iterations) iterations: the count must be zero or more")
         let pool = self.pool.takeUnretainedValue()
         switch kind {
         case .serial, .mainRoot:
             let plan = ApplyPlan(iterations: iterations, stride: stride, workers: pool.width)
-            for piece in 0..<plan.pieces { body(plan.indices(ofPiece: piece)) }
+            for index in 0..<plan.pieces {
+                let range = plan.indices(ofPiece: index)
+                piece(context, range.lowerBound, range.upperBound)
+            }
         case .root, .concurrent:
             let root = rootQueue
-            ParallelLoop.run(iterations: iterations, stride: stride, workers: pool.width, submit: { root.async($0) }, pieces: body)
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: pool.width, submit: { root.async($0) },
+                             context: context, piece)
         }
     }
 

@@ -4,13 +4,19 @@ import Synchronization
 
 /// `apply` for backends that have a pool but no loop primitive of their own.
 ///
-/// The loop is cut into pieces of `stride` iterations, and `body` is called once per piece with its
-/// range (`ApplyPlan.indices(ofPiece:)`). Helper jobs go to the pool, and the calling
-/// thread claims pieces too, from one shared atomic cursor. The caller only blocks once no piece
-/// is left unclaimed, and then only for pieces already running on other threads, so a nested
+/// The loop is cut into pieces of `stride` iterations, and a piece function is called once per
+/// piece with its bounds (`ApplyPlan.indices(ofPiece:)`). Helper jobs go to the pool, and the
+/// calling thread claims pieces too, from one shared atomic cursor. The caller only blocks once no
+/// piece is left unclaimed, and then only for pieces already running on other threads, so a nested
 /// `apply` (one issued from inside a body) always makes progress even when every worker is busy:
 /// its caller can finish the whole inner loop alone. Helpers that start after the loop is done
-/// find the cursor past the end and return without touching the body.
+/// find the cursor past the end and return without touching the piece function.
+///
+/// The loop runs a C piece function (`PieceFunction`) with a context, as `dispatch_apply_f` does:
+/// a caller that has one (the suite's apply) pays a plain call per piece. A closure body comes
+/// through the same door (`withPieceFunction`, the closure's address as the context): calling a
+/// stored Swift closure per piece went through a reabstraction thunk and the closure's own
+/// wrapper, a tenth of fifo-dispatch's stride-1 loop, and each helper had to copy (retain) it.
 public enum ParallelLoop {
     /// - Parameters:
     ///   - helpers: at most this many pool jobs help the caller (typically `workers - 1`).
@@ -23,42 +29,62 @@ public enum ParallelLoop {
         submit: (@escaping @Sendable () -> Void) -> Void,
         pieces body: (Range<Int>) -> Void
     ) {
+        withPieceFunction(calling: body) { context, piece in
+            run(iterations: iterations, stride: policy, workers: workers, submit: submit, context: context, piece)
+        }
+    }
+
+    /// The C form: `piece(context, lower, upper)` once per piece. `context` must stay valid until
+    /// this returns, which is after the last piece has returned.
+    public static func run(
+        iterations: Int,
+        stride policy: StridePolicy,
+        workers: Int,
+        submit: (@escaping @Sendable () -> Void) -> Void,
+        context: UnsafeMutableRawPointer?,
+        _ piece: PieceFunction
+    ) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 1 else {
-            if iterations > 0 { body(0..<iterations) }  // one piece (or none): the caller runs it
+            if iterations > 0 { piece(context, 0, iterations) }  // one piece (or none): the caller runs it
             return
         }
-        withoutActuallyEscaping(body) { escapableBody in
-            let loop = Loop(plan: plan, body: escapableBody)
-            for _ in 0..<min(workers - 1, plan.pieces - 1) {
-                submit { loop.work() }
-            }
-            loop.work()
-            loop.waitForRunningPieces()
-            // Every piece has finished (acquire in waitForRunningPieces), so no thread holds the
-            // body any more; late helpers only read the cursor. Dropping it here is what lets
-            // withoutActuallyEscaping verify the closure did not escape.
-            loop.body = nil
+        let loop = Loop(plan: plan, context: context, piece: piece)
+        for _ in 0..<min(workers - 1, plan.pieces - 1) {
+            submit { loop.work() }
         }
+        loop.work()
+        loop.waitForRunningPieces()
     }
 
     private final class Loop: @unchecked Sendable {
         let plan: ApplyPlan
         /// Read only by a thread that has claimed a piece, which the caller waits for.
-        var body: ((Range<Int>) -> Void)?
+        let context: UnsafeMutableRawPointer?
+        let piece: PieceFunction
         let cursor = Atomic<Int>(0)
         let finished = Atomic<Int>(0)
         let done = MutexSemaphore(value: 0)
 
-        init(plan: ApplyPlan, body: @escaping (Range<Int>) -> Void) {
+        init(plan: ApplyPlan, context: UnsafeMutableRawPointer?, piece: PieceFunction) {
             self.plan = plan
-            self.body = body
+            self.context = context
+            self.piece = piece
         }
 
         /// Claims and runs pieces until none is left, then counts them finished in one step.
         func work() {
-            let ran = runClaimedPieces()
-            guard ran > 0 else { return }
+            // relaxed: the claim only has to be unique; the context was published before any
+            // helper was submitted (the pool's own lock orders that).
+            var claimed = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
+            guard claimed < plan.pieces else { return }  // late: never touch the context, which may be gone
+            var ran = 0
+            repeat {
+                let range = plan.indices(ofPiece: claimed)
+                piece(context, range.lowerBound, range.upperBound)
+                ran += 1
+                claimed = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
+            } while claimed < plan.pieces
             // acquiringAndReleasing: release publishes this thread's pieces' writes to the caller;
             // the acquire half chains earlier threads' writes to whoever finishes last.
             if finished.wrappingAdd(ran, ordering: .acquiringAndReleasing).newValue == plan.pieces {
@@ -66,33 +92,6 @@ public enum ParallelLoop {
             }
         }
 
-        /// Not inlined on purpose: its copy of `body` (one retain for all the pieces this thread
-        /// runs, not one per piece, which bounced the closure's reference count between the
-        /// threads) must be released when this returns, before the pieces are counted finished.
-        /// Otherwise the caller can see every piece done, drop its own reference and find the
-        /// closure still retained by a helper, which `withoutActuallyEscaping` reports as an
-        /// escape (the stress test caught exactly that).
-        @inline(never)
-        private func runClaimedPieces() -> Int {
-            // relaxed: the claim only has to be unique; the body was published before any helper
-            // was submitted (the pool's own lock orders that).
-            var piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard piece < plan.pieces else { return 0 }  // late: never touch body, which may be gone
-            let body = self.body!  // this thread's claim is not counted yet, so the caller still waits
-            var ran = 0
-            repeat {
-                body(plan.indices(ofPiece: piece))
-                ran += 1
-                piece = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
-            } while piece < plan.pieces
-            return ran
-        }
-
-        /// Spins a while before sleeping: what is left is at most one piece per helper, and a small
-        /// loop's pieces last a few microseconds, less than a sleep and a wake-up of the caller
-        /// cost (waiting on the semaphore at once made every helper that joined late cost the
-        /// automatic stride 20-85% on an empty body). The last finisher signals whether or not
-        /// anyone sleeps; the permit dies with the loop.
         func waitForRunningPieces() {
             for _ in 0..<Self.spinRounds {
                 // acquiring: the pieces' writes, released by their finishing adds, are the caller's now.

@@ -21,4 +21,8 @@ extension PoolBackedRuntime {
     public func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
         ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, pieces: body)
     }
+
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, context: context, piece)
+    }
 }

@@ -43,3 +43,23 @@ public struct FunctionBlock: @unchecked Sendable {
 
 /// An apply's piece as C code takes it: the context, and the piece's indices `lower..<upper`.
 public typealias PieceFunction = @convention(c) (UnsafeMutableRawPointer?, Int, Int) -> Void
+
+/// Runs `use` with a context and a `PieceFunction` that call `body` over `lower..<upper`: how a
+/// loop built on C piece functions takes a closure. The context is the address of a copy of
+/// `body` on this stack frame, valid until `use` returns; a thread that calls the function after
+/// that calls freed memory, so `use` must not return before every call has.
+@inlinable
+public func withPieceFunction<Result>(
+    calling body: (Range<Int>) -> Void, _ use: (UnsafeMutableRawPointer, PieceFunction) -> Result
+) -> Result {
+    withoutActuallyEscaping(body) { escapable in
+        var closure = escapable
+        return withUnsafeMutablePointer(to: &closure) { use(UnsafeMutableRawPointer($0), callPieceClosure) }
+    }
+}
+
+/// `withPieceFunction`'s function: its context is the address of a `(Range<Int>) -> Void`.
+@usableFromInline
+let callPieceClosure: PieceFunction = { context, lower, upper in
+    context.unsafelyUnwrapped.assumingMemoryBound(to: ((Range<Int>) -> Void).self).pointee(lower..<upper)
+}

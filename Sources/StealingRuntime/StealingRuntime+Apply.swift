@@ -59,6 +59,20 @@ extension StealingRuntime {
     }
 }
 
+extension StealingRuntime {
+    /// The pieces form with a C piece function. From outside the pool it goes to `ParallelLoop`
+    /// as it is, with no closure per piece; from a worker the splitting needs a closure, and the
+    /// piece function is called from one.
+    public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+        guard CurrentWorker.of(self) != nil else {
+            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
+                             submit: { inject(HeapJob.make($0)) }, context: context, piece)
+            return
+        }
+        apply(iterations: iterations, stride: policy, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
+    }
+}
+
 /// The loop body, shared by every split of one apply. The splits refer to it (and to the runtime
 /// and workers) unretained: a split is copied at every level, and a retain and release of a shared
 /// object per copy would bounce its reference count between the workers.

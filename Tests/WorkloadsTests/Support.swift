@@ -106,6 +106,12 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
         }
     }
 
+    /// The suite's timed loops call the C form, which `PoolBackedRuntime` would send straight to
+    /// `ParallelLoop`: send it through the faulty pieces form below instead.
+    func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+        apply(iterations: iterations, stride: stride, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
+    }
+
     @_disfavoredOverload
     func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
         let submit: (@escaping @Sendable () -> Void) -> Void = { self.async($0) }
