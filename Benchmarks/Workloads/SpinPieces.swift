@@ -8,15 +8,25 @@ import RuntimeKit
 /// schedules the pieces.
 final class SpinPieces: @unchecked Sendable {
     let tally: PieceTally
+    /// On lines of its own (`isolation` bytes, as aligned): every index of a piece reloads the
+    /// spin count from it (the spin's compiler barrier forces that), so a neighbour that malloc
+    /// placed on the same line and another thread writes, such as a loop's claim cursor, turned
+    /// every reload into a miss (an empty body read twice as slow with one allocation layout as
+    /// with another).
     private let body: UnsafeMutablePointer<rb_spin_piece_context>
+    private static let isolation = 128
 
     init(spinRounds: UInt64, iterations: Int) {
         tally = PieceTally(iterations: iterations)
-        body = .allocate(capacity: 1)
+        body = UnsafeMutableRawPointer.allocate(byteCount: Self.isolation, alignment: Self.isolation)
+            .bindMemory(to: rb_spin_piece_context.self, capacity: 1)
         body.initialize(to: rb_spin_piece_context(spin_rounds: spinRounds, tally: tally.tally))
     }
 
-    deinit { body.deallocate() }
+    deinit {
+        body.deinitialize(count: 1)
+        UnsafeMutableRawPointer(body).deallocate()
+    }
 
     /// The context `function` takes; valid while this object lives.
     var context: UnsafeMutableRawPointer { UnsafeMutableRawPointer(body) }
