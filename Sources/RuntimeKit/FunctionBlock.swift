@@ -45,21 +45,35 @@ public struct FunctionBlock: @unchecked Sendable {
 public typealias PieceFunction = @convention(c) (UnsafeMutableRawPointer?, Int, Int) -> Void
 
 /// Runs `use` with a context and a `PieceFunction` that call `body` over `lower..<upper`: how a
-/// loop built on C piece functions takes a closure. The context is the address of a copy of
-/// `body` on this stack frame, valid until `use` returns; a thread that calls the function after
-/// that calls freed memory, so `use` must not return before every call has.
+/// loop built on C piece functions takes a closure. The context is an object holding `body`,
+/// valid until `use` returns; a thread that calls the function after that calls freed memory, so
+/// `use` must not return before every call has.
+///
+/// The function reaches the closure through the object as a guaranteed reference, so a call
+/// retains and releases nothing: loading the closure out of plain memory copied it, a retain and
+/// a release of its context per piece from every thread, and an apply at stride 1 read 58 ns per
+/// iteration with the count bouncing between the CPUs (12 without).
 @inlinable
 public func withPieceFunction<Result>(
     calling body: (Range<Int>) -> Void, _ use: (UnsafeMutableRawPointer, PieceFunction) -> Result
 ) -> Result {
     withoutActuallyEscaping(body) { escapable in
-        var closure = escapable
-        return withUnsafeMutablePointer(to: &closure) { use(UnsafeMutableRawPointer($0), callPieceClosure) }
+        let holder = PieceClosure(escapable)
+        // The holder is released when this closure returns, before withoutActuallyEscaping
+        // checks that nothing kept `escapable`.
+        return withExtendedLifetime(holder) { use(Unmanaged.passUnretained(holder).toOpaque(), callPieceClosure) }
     }
 }
 
-/// `withPieceFunction`'s function: its context is the address of a `(Range<Int>) -> Void`.
+/// `withPieceFunction`'s context: the closure, in an object a piece can borrow.
+@usableFromInline
+final class PieceClosure {
+    @usableFromInline let body: (Range<Int>) -> Void
+    @usableFromInline init(_ body: @escaping (Range<Int>) -> Void) { self.body = body }
+}
+
+/// `withPieceFunction`'s function: its context is an unretained `PieceClosure`.
 @usableFromInline
 let callPieceClosure: PieceFunction = { context, lower, upper in
-    context.unsafelyUnwrapped.assumingMemoryBound(to: ((Range<Int>) -> Void).self).pointee(lower..<upper)
+    Unmanaged<PieceClosure>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.body(lower..<upper) }
 }
