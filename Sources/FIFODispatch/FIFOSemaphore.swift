@@ -81,7 +81,7 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
             let woken = seen != 0 || wakeups.wait(expected: 0, until: deadline)
             sleepers.subtract(1, ordering: .sequentiallyConsistent)
             if !woken, !takeToken() {
-                if giveUpPlace() { return .timedOut }
+                if value.incrementIfNegative() { return .timedOut }  // this waiter left the count
                 // A signal counted this waiter before it could leave: its token is coming.
                 deadline = .never
                 continue
@@ -97,17 +97,6 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
                 expected: tokens, desired: tokens - 1, ordering: .acquiringAndReleasing)
             if done { return true }
             tokens = current
-        }
-        return false
-    }
-
-    /// `value += 1` if it is still negative: this waiter leaves the count of waiters.
-    private func giveUpPlace() -> Bool {
-        var current = value.load(ordering: .relaxed)
-        while current < 0 {
-            let (done, seen) = value.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-            if done { return true }
-            current = seen
         }
         return false
     }

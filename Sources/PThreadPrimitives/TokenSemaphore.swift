@@ -44,38 +44,19 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
         if spin.poll(until: tokens.tryWait) { return .success }
         beforeBlocking()
         if tokens.wait(timeout: timeout) == .success { return .success }
-        if giveUpPlace() { return .timedOut }
+        if value.incrementIfNegative() { return .timedOut }  // this waiter left the count
         // A signal counted this waiter before it could leave: its token is posted or coming.
         tokens.wait()
         return .success
     }
 
     /// Takes a permit if one is free now; never blocks.
-    public func tryWait() -> Bool {
-        var current = value.load(ordering: .relaxed)
-        while current > 0 {
-            let (done, seen) = value.compareExchange(expected: current, desired: current - 1, ordering: .acquiringAndReleasing)
-            if done { return true }
-            current = seen
-        }
-        return false
-    }
+    public func tryWait() -> Bool { value.decrementIfPositive() }
 
     @discardableResult
     public func signal() -> Bool {
         if value.add(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
         tokens.signal()
         return true
-    }
-
-    /// `value += 1` if it is still negative: this waiter leaves the count of waiters.
-    private func giveUpPlace() -> Bool {
-        var current = value.load(ordering: .relaxed)
-        while current < 0 {
-            let (done, seen) = value.compareExchange(expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-            if done { return true }
-            current = seen
-        }
-        return false
     }
 }
