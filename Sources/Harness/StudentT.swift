@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// Student's t distribution: the two-sided tail probability of a t statistic and its quantiles,
-/// for the gate's tests on a handful of per-process values (2 to 20 per side), where the normal
-/// approximation would call noise significant.
+/// for the gate's tests and the report's intervals on a handful of per-process values (2 to 20),
+/// where the normal approximation would call noise significant.
 ///
 /// The tail comes from the regularized incomplete beta function, P(|T| > t) = I_x(ν/2, 1/2) with
 /// x = ν / (ν + t²), evaluated by its continued fraction (modified Lentz). Accurate to about 1e-12

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A case's figure, from one value per process, and the interval a repeat run's figure should
+/// fall in.
+///
+/// Samples of one process are not independent: a process that starts in a slow phase of the host
+/// stays in it, so an interval over pooled samples narrows with every sample while a repeat run
+/// lands elsewhere. Processes are independent of each other, so everything here counts one value
+/// per process (its median sample, or its counter per operation):
+/// - the figure is the geometric mean of those values: timings vary by factors, not by
+///   nanoseconds, so their logarithms are what spreads symmetrically;
+/// - the spread is the standard deviation of the logarithms, moderated towards the typical spread
+///   of the run's other cases (`SpreadPrior`), because three or four processes alone estimate
+///   it badly (two processes that happen to agree would claim a precision the machine does not
+///   have);
+/// - the interval is Student's t prediction interval for the figure of a repeat run with as many
+///   processes: figure × exp(± t(0.975, ν) · √(2 s² / k + 2 σ²)). The 2 s² / k is wider than a
+///   confidence interval's s² / k because the repeat run's figure has a spread of its own; σ is
+///   the sitting's spread (`sittingSpread`): a whole run on this kind of machine moves every
+///   figure a little together, which no spread inside one run can show. How often the interval
+///   holds is measured (`bench agreement`, README "How far a figure holds").
+public struct CaseEstimate: Sendable, Codable, Equatable {
+    /// The geometric mean of the processes' values.
+    public let value: Double
+    /// Where a repeat run's figure should fall, 95 times in 100.
+    public let repeatInterval: RepeatInterval
+    /// Processes (values) behind the figure.
+    public let processes: Int
+    /// The moderated standard deviation of the values' natural logarithms: about the relative
+    /// spread between processes (0.05 ≈ 5%).
+    public let spread: Double
+    /// The spread of these processes alone, before moderation; nil with one process.
+    public let ownSpread: Double?
+    /// Degrees of freedom of `spread`: the processes' own (k − 1) plus the prior's weight.
+    public let degreesOfFreedom: Double
+
+    /// The level of `repeatInterval`.
+    public static let level = 0.95
+    /// How far a whole run's timings move together between sittings, as a standard deviation of
+    /// logarithms: quick-suite runs back to back on the 2-core VM moved every steady case by 1 to
+    /// 2.5% in the same direction, while their processes agreed within 1%.
+    public static let sittingSpread = 0.015
+
+    /// - Parameters:
+    ///   - values: one positive value per process.
+    ///   - prior: the run's typical spread; with one process and no prior the interval is
+    ///     unbounded, since nothing says how far a repeat may land.
+    ///   - sittingSpread: σ above; 0 for a figure the machine's speed does not move (bytes).
+    /// - Returns: nil when `values` is empty or holds a value that is not positive and finite
+    ///   (a logarithm needs it; a zero figure, like zero system calls, has no spread to speak of).
+    public init?(values: [Double], prior: SpreadPrior?, sittingSpread: Double = CaseEstimate.sittingSpread) {
+        guard !values.isEmpty, values.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
+        let logs = values.map { log($0) }
+        let k = Double(logs.count)
+        let mean = logs.reduce(0, +) / k
+        let own: Double? = logs.count > 1 ? (logs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (k - 1)).squareRoot() : nil
+        var variance = (own ?? 0) * (own ?? 0) * (k - 1)
+        var freedom = k - 1
+        if let prior {
+            variance += prior.weight * prior.spread * prior.spread
+            freedom += prior.weight
+        }
+        value = exp(mean)
+        processes = logs.count
+        ownSpread = own
+        degreesOfFreedom = freedom
+        guard freedom > 0 else {
+            spread = .infinity
+            repeatInterval = RepeatInterval(lower: 0, upper: .infinity)
+            return
+        }
+        spread = (variance / freedom).squareRoot()
+        let t = StudentT.twoSidedCritical(tail: 1 - Self.level, degreesOfFreedom: freedom)
+        let half = t * (2 * spread * spread / k + 2 * sittingSpread * sittingSpread).squareRoot()
+        repeatInterval = RepeatInterval(lower: exp(mean - half), upper: exp(mean + half))
+    }
+}
+
+/// Where a repeat run's figure should fall (`CaseEstimate.repeatInterval`).
+public struct RepeatInterval: Sendable, Codable, Equatable {
+    public let lower: Double
+    public let upper: Double
+
+    public init(lower: Double, upper: Double) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    public func contains(_ value: Double) -> Bool { (lower...upper).contains(value) }
+}

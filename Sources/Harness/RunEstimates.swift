@@ -1,0 +1,36 @@
+/// Every case's `CaseEstimate` in one run, computed once: each case's processes moderated towards
+/// the typical spread of its family (its workload) in the same run, or of the whole run where the
+/// family has too few cases to say.
+public struct RunEstimates: Sendable {
+    private let byCase: [String: CaseEstimate]
+
+    /// - Parameters:
+    ///   - cases: the run's cases; those without a value in any process get no estimate.
+    ///   - value: one process's value: by default its median ns per operation.
+    ///   - sittingSpread: how far a whole run moves these values together (`CaseEstimate`).
+    public init(_ cases: [CaseResult], value: (CaseRecord) -> Double? = RunEstimates.medianNanoseconds,
+                sittingSpread: Double = CaseEstimate.sittingSpread) {
+        let values = cases.map { result in result.records.compactMap(value).filter { $0 > 0 && $0.isFinite } }
+        let unmoderated = values.map { CaseEstimate(values: $0, prior: nil, sittingSpread: sittingSpread) }
+        var spreadsByFamily: [String: [Double]] = [:]
+        for (result, estimate) in zip(cases, unmoderated) {
+            guard let own = estimate?.ownSpread else { continue }
+            spreadsByFamily[result.benchmarkCase.workload, default: []].append(own)
+        }
+        let runPrior = SpreadPrior(ownSpreads: spreadsByFamily.values.flatMap { $0 })
+        var byCase: [String: CaseEstimate] = [:]
+        for (result, caseValues) in zip(cases, values) {
+            let prior = spreadsByFamily[result.benchmarkCase.workload].flatMap { SpreadPrior(ownSpreads: $0) } ?? runPrior
+            byCase[result.benchmarkCase.id] = CaseEstimate(values: caseValues, prior: prior, sittingSpread: sittingSpread)
+        }
+        self.byCase = byCase
+    }
+
+    /// The estimate of the case with this id, or nil when it has no value.
+    public subscript(_ id: String) -> CaseEstimate? { byCase[id] }
+
+    /// A process's median sample, ns per operation.
+    public static func medianNanoseconds(_ record: CaseRecord) -> Double? {
+        record.nanosecondsPerOperation.isEmpty ? nil : SampleStatistics.percentile(record.nanosecondsPerOperation.sorted(), 0.5)
+    }
+}
