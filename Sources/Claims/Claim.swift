@@ -25,8 +25,8 @@ public struct Claim: Sendable {
     }
 
     /// Every claim's verdict for `run`, in `GuideClaims.all` order.
-    public static func verdicts(for run: RunResults, claims: [Claim] = GuideClaims.all) -> [ClaimVerdict] {
-        let evidence = Evidence(run)
+    public static func verdicts(for run: RunResults, estimates: RunEstimates? = nil, claims: [Claim] = GuideClaims.all) -> [ClaimVerdict] {
+        let evidence = Evidence(run, estimates: estimates)
         return claims.map { claim in
             let judgement = claim.judge(evidence)
             return ClaimVerdict(claim: claim.id, layer: claim.layer, statement: claim.statement, verdict: judgement.verdict, evidence: judgement.evidence,
@@ -54,14 +54,14 @@ struct CounterReading: Sendable {
 }
 
 extension Claim {
-    /// "`claimed` is faster than `other`": supported when its median's 95% interval lies wholly
-    /// below the other's, refuted when wholly above, inconclusive when they overlap. With several
-    /// candidates for the claimed side, the fastest by median speaks for it (and says so).
+    /// "`claimed` is faster than `other`": supported when its repeat interval lies wholly below
+    /// the other's, refuted when wholly above, inconclusive when they overlap. With several
+    /// candidates for the claimed side, the fastest figure speaks for it (and says so).
     static func faster(id: String, layer: ClaimLayer, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
         Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
             let found = candidates.map { evidence.find($0.workload, backend: $0.backend, $0.parameters, label: $0.label) }
             let measured = found.compactMap { try? $0.get() }
-            guard let claimed = measured.min(by: { $0.statistics.median < $1.statistics.median }) else {
+            guard let claimed = measured.min(by: { $0.estimate.value < $1.estimate.value }) else {
                 let reasons = found.compactMap { if case .failure(let missing) = $0 { missing.reason } else { nil } }
                 return Judgement(.inconclusive, [], "not measured: " + reasons.joined(separator: "; "))
             }
@@ -70,15 +70,15 @@ extension Claim {
             case .success(let found): baseline = found
             case .failure(let missing): return Judgement(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
             }
-            let ratio = baseline.statistics.median / claimed.statistics.median
+            let ratio = baseline.estimate.value / claimed.estimate.value
             var lines = [claimed.timing, baseline.timing, "\(other.label) / \(claimed.label): \(Evidence.Measured.format(ratio))×"]
             if measured.count > 1 {
                 lines.append("the fastest of \(measured.map(\.label).joined(separator: ", ")) speaks for the claim")
             }
-            switch Faster(claimed.statistics, baseline.statistics) {
-            case .first: return Judgement(.supported, lines, "\(claimed.label) is faster and the 95% intervals do not overlap")
-            case .second: return Judgement(.refuted, lines, "\(other.label) is faster and the 95% intervals do not overlap")
-            case .neither: return Judgement(.inconclusive, lines, "the 95% intervals of the two medians overlap")
+            switch Faster(claimed.estimate, baseline.estimate) {
+            case .first: return Judgement(.supported, lines, "\(claimed.label) is faster and the two intervals a repeat run would fall in do not overlap")
+            case .second: return Judgement(.refuted, lines, "\(other.label) is faster and the two intervals a repeat run would fall in do not overlap")
+            case .neither: return Judgement(.inconclusive, lines, "the two intervals a repeat run would fall in overlap: a repeat could order them either way")
             }
         }
     }

@@ -6,17 +6,20 @@ import Harness
 public struct Evidence: Sendable {
     let cases: [CaseResult]
     let counterAvailability: [String: String]
+    let estimates: RunEstimates
 
-    public init(_ run: RunResults) {
+    /// - Parameter estimates: the run's estimates when the caller has them already.
+    public init(_ run: RunResults, estimates: RunEstimates? = nil) {
         cases = run.cases
         counterAvailability = run.counterAvailability
+        self.estimates = estimates ?? RunEstimates(run.cases)
     }
 
-    /// A measured case: its id, statistics, and the median of each counter per operation.
+    /// A measured case: its id, its figure, and the median of each counter per operation.
     struct Measured {
         let id: String
         let label: String
-        let statistics: SampleStatistics
+        let estimate: CaseEstimate
         let result: CaseResult
 
         /// The counter per operation, or the workload's own figure of that name (median over
@@ -28,10 +31,13 @@ public struct Evidence: Sendable {
         }
 
         var timing: String {
-            "\(label): \(Self.format(statistics.median)) ns (95% CI \(Self.format(statistics.medianInterval.lower))–\(Self.format(statistics.medianInterval.upper)))"
+            let interval = estimate.repeatInterval
+            let repeatRun = interval.upper.isFinite ? "\(Self.format(interval.lower))–\(Self.format(interval.upper))" : "unbounded, one process"
+            return "\(label): \(Self.format(estimate.value)) ns (a repeat: \(repeatRun))"
         }
 
         static func format(_ value: Double) -> String {
+            guard value.isFinite else { return "\(value)" }
             if value >= 100 { return "\(Int(value.rounded()))" }
             if value >= 10 { return "\((value * 10).rounded() / 10)" }
             return "\((value * 100).rounded() / 100)"
@@ -48,8 +54,8 @@ public struct Evidence: Sendable {
         }
         let wanted = "\(workload)/\(backend)/" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
         guard let result = matching.first else { return .failure(Missing("\(wanted) was not run (it is in the quick suite)")) }
-        guard let statistics = result.statistics else { return .failure(Missing("\(result.benchmarkCase.id) has no samples: \(result.status)")) }
-        return .success(Measured(id: result.benchmarkCase.id, label: label, statistics: statistics, result: result))
+        guard let estimate = estimates[result.benchmarkCase.id] else { return .failure(Missing("\(result.benchmarkCase.id) has no samples: \(result.status)")) }
+        return .success(Measured(id: result.benchmarkCase.id, label: label, estimate: estimate, result: result))
     }
 
     /// Why `counter` has no value in `measured`: the run's reason, or "not recorded".
@@ -61,15 +67,16 @@ public struct Evidence: Sendable {
     struct Missing: Error { let reason: String; init(_ reason: String) { self.reason = reason } }
 }
 
-/// Which of two timings is smaller, by their medians' 95% intervals: an answer only when the
-/// intervals do not overlap. The claims and the report's "what should I use?" both decide by it.
+/// Which of two figures is smaller, by their repeat intervals: an answer only when the intervals
+/// do not overlap, so that a repeat run, whose figures fall inside them, would give the same
+/// answer. The claims and the report's "what should I use?" both decide by it.
 public enum Faster: Equatable, Sendable {
     case first, second, neither
 
-    public init(_ first: SampleStatistics, _ second: SampleStatistics) {
-        if first.medianInterval.upper < second.medianInterval.lower {
+    public init(_ first: CaseEstimate, _ second: CaseEstimate) {
+        if first.repeatInterval.upper < second.repeatInterval.lower {
             self = .first
-        } else if second.medianInterval.upper < first.medianInterval.lower {
+        } else if second.repeatInterval.upper < first.repeatInterval.lower {
             self = .second
         } else {
             self = .neither

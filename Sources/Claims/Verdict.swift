@@ -1,6 +1,6 @@
 /// What the measurements say about one claim of the source documents.
 public enum Verdict: String, Sendable, Codable, CaseIterable {
-    /// The measurements agree with the claim, with confidence intervals that do not overlap (or a
+    /// The measurements agree with the claim, with repeat intervals that do not overlap (or a
     /// counter far on the claim's side of its threshold).
     case supported
     /// The measurements contradict it, just as clearly.
@@ -19,7 +19,7 @@ public struct ClaimVerdict: Sendable, Codable, Equatable {
     /// The claim in the source document's words.
     public let statement: String
     public let verdict: Verdict
-    /// The figures compared, one line each, e.g. "libdispatch queue-sync: 43.1 ns (95% CI 42.0–44.2)".
+    /// The figures compared, one line each, e.g. "libdispatch queue-sync: 43.1 ns (a repeat: 40.9–45.4)".
     public let evidence: [String]
     /// What was compared and under which parameters: a verdict holds only there.
     public let conditions: String

@@ -3,9 +3,9 @@ import Harness
 
 /// One row of a fidelity table: a pair's two figures, per unit, and whether the suite's is within
 /// the bound; with jemalloc preloaded, also the bytes each allocates per operation. Each figure is
-/// the median over processes of each process's median sample (or per-operation counter), with the
-/// 95% interval of that median: samples of one process are not independent, processes are
-/// (Sources/Gate/README.md).
+/// the geometric mean over processes of each process's median sample, with the interval a repeat
+/// run's figure should fall in (`CaseEstimate`): samples of one process are not independent,
+/// processes are (Sources/Gate/README.md).
 public struct FidelityRow: Sendable, Equatable {
     public let pair: FidelityPair
     /// The suite's figure, in ns per unit, and its interval; nil when the suite case has no record.
@@ -13,14 +13,15 @@ public struct FidelityRow: Sendable, Equatable {
     /// The direct reference's figure, in ns per unit, and its interval; nil without a record.
     public let direct: Figure?
 
-    /// A median over processes and its 95% interval (bootstrap, `SampleStatistics`).
+    /// A figure over processes and its repeat interval (`CaseEstimate`, moderated towards the
+    /// typical spread of the pairs' cases in the same run).
     public struct Figure: Sendable, Equatable {
-        public let median: Double
-        public let interval: ConfidenceInterval
+        public let value: Double
+        public let interval: RepeatInterval
     }
 
-    public var suiteNanoseconds: Double? { suite?.median }
-    public var directNanoseconds: Double? { direct?.median }
+    public var suiteNanoseconds: Double? { suite?.value }
+    public var directNanoseconds: Double? { direct?.value }
     /// Bytes the measuring thread allocated per operation (jemalloc's `thread.allocated`), in the
     /// suite case and in the direct case; nil where jemalloc was not preloaded.
     public let suiteAllocatedBytes: Double?
@@ -59,7 +60,7 @@ public struct FidelityRow: Sendable, Equatable {
 
     public var standing: Standing {
         guard let suite, let direct else { return .noFigure }
-        if bound.allows(suite: suite.median, direct: direct.median) { return .within }
+        if bound.allows(suite: suite.value, direct: direct.value) { return .within }
         return suite.interval.lower > bound.limit(forDirect: direct.interval.upper) ? .over : .unclear
     }
 
@@ -80,10 +81,11 @@ public struct FidelityRow: Sendable, Equatable {
     /// The rows for every `direct` case in `results` whose pair is there too (or missing, with why).
     public static func rows(in results: [CaseResult], bound: FidelityBound = .standard) -> [FidelityRow] {
         let byID = Dictionary(results.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let estimates = RunEstimates(results)
         return FidelityPairs.pairs(in: results.map(\.benchmarkCase)).map { pair in
             let suiteResult = byID[pair.suiteCase.id], directResult = byID[pair.directCase.id]
-            let suite = figure(of: suiteResult, units: pair.unitsPerOperation)
-            let direct = figure(of: directResult, units: pair.unitsPerOperation)
+            let suite = figure(of: suiteResult, units: pair.unitsPerOperation, estimates: estimates)
+            let direct = figure(of: directResult, units: pair.unitsPerOperation, estimates: estimates)
             let missing = [suite.missing.map { "suite case \($0)" }, direct.missing.map { "direct case \($0)" }]
                 .compactMap { $0 }.joined(separator: "; ")
             return FidelityRow(pair: pair, suite: suite.value, direct: direct.value,
@@ -92,13 +94,15 @@ public struct FidelityRow: Sendable, Equatable {
         }
     }
 
-    static func figure(of result: CaseResult?, units: Int) -> (value: Figure?, missing: String?) {
+    static func figure(of result: CaseResult?, units: Int, estimates: RunEstimates) -> (value: Figure?, missing: String?) {
         guard let result else { return (nil, "was not run") }
         if let reason = result.notApplicable { return (nil, "not applicable: \(reason)") }
-        let values = ProcessValues(result, metric: MetricKind.nanosecondsPerOperation).values
-        guard !values.isEmpty else { return (nil, result.failures.first.map { "failed: \($0)" } ?? "has no record") }
-        let statistics = SampleStatistics(values.map { $0 / Double(units) })
-        return (Figure(median: statistics.median, interval: statistics.medianInterval), nil)
+        guard let estimate = estimates[result.benchmarkCase.id] else {
+            return (nil, result.failures.first.map { "failed: \($0)" } ?? "has no record")
+        }
+        let perUnit = Double(units)
+        return (Figure(value: estimate.value / perUnit,
+                       interval: RepeatInterval(lower: estimate.repeatInterval.lower / perUnit, upper: estimate.repeatInterval.upper / perUnit)), nil)
     }
 
     static func allocated(by result: CaseResult?) -> Double? {

@@ -20,6 +20,9 @@ public struct RunResults: Sendable, Codable {
     /// Set when the run was stopped by a signal before it finished ("SIGINT after 12 of 40
     /// repetitions"): the cases are what finished. Nil for a complete run.
     public var interrupted: String?
+    /// What else used the machine while the cases ran; absent in files written before it existed
+    /// and where /proc/stat cannot be read.
+    public var load: MachineLoad?
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]
@@ -46,7 +49,8 @@ public struct CaseResult: Sendable, Codable {
 
     public init(benchmarkCase: BenchmarkCase) { self.benchmarkCase = benchmarkCase }
 
-    /// Statistics of ns/operation over every sample of every repetition; nil without samples.
+    /// A description of ns/operation over every sample of every repetition; nil without samples.
+    /// The case's figure and its interval come from its processes instead (`RunEstimates`).
     public var statistics: SampleStatistics? {
         let all = records.flatMap(\.nanosecondsPerOperation)
         return all.isEmpty ? nil : SampleStatistics(all)

@@ -1,6 +1,6 @@
 /// SplitMix64 (Steele, Lea, Flood: "Fast splittable pseudorandom number generators", OOPSLA
-/// 2014): a tiny generator with a fixed seed, so a bootstrap interval is the same on every run
-/// of the same samples and a report can be regenerated bit for bit.
+/// 2014): a tiny generator with a fixed seed, so a soak's rounds and a test's simulated runs are
+/// the same every time.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

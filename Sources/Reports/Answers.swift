@@ -1,17 +1,19 @@
 import Claims
 import Harness
 
-/// "What should I use?", computed from the run: per family, which contender is clearly fastest
-/// in how many parameter sets and by how much over the runner-up, and where it is a tie. Under
-/// the system allocator only (the allocator is a separate question, answered by `allocatorLine`).
+/// "What should I use?", computed from the run: per family, which contender is clearly best
+/// (fastest, or smallest where the family ranks by memory) in how many parameter sets and by how
+/// much over the runner-up, and where it is a tie. Under the system allocator only (the allocator
+/// is a separate question, answered by `allocatorLine`).
 struct Answers {
     struct FamilyAnswer {
         let workload: String
+        let ranking: Ranking
         /// Parameter sets with at least two measured contenders.
         let compared: Int
         /// Contender → the margins (runner-up / fastest) of the sets it clearly won.
         let wins: [(contender: String, margins: [Double])]
-        /// The sets where the fastest's interval overlaps the runner-up's.
+        /// The sets where the best's interval overlaps the runner-up's.
         let ties: Int
     }
 
@@ -33,7 +35,7 @@ struct Answers {
             }
             guard compared > 0 else { return nil }
             let ranked = order.map { ($0, wins[$0]!) }.sorted { $0.1.count > $1.1.count }
-            return FamilyAnswer(workload: family.workload, compared: compared, wins: ranked, ties: ties)
+            return FamilyAnswer(workload: family.workload, ranking: Ranking.of(family.workload), compared: compared, wins: ranked, ties: ties)
         }
     }
 
@@ -43,15 +45,16 @@ struct Answers {
         families.map { answer in
             var parts: [String] = []
             for (index, win) in answer.wins.enumerated() {
-                let low = win.margins.min()!, high = win.margins.max()!
-                let by = low == high ? "by \(Figures.ratio(low))" : "by \(Figures.ratio(low))–\(Figures.ratio(high))"
-                parts.append(index == 0 ? "\(win.contender) is clearly fastest in \(win.margins.count), \(by) over the runner-up"
+                let low = Figures.ratio(win.margins.min()!), high = Figures.ratio(win.margins.max()!)
+                let by = low == high ? "by \(low)" : "by \(low)–\(high)"
+                parts.append(index == 0 ? "\(win.contender) is clearly \(answer.ranking.best) in \(win.margins.count), \(by) over the runner-up"
                                         : "\(win.contender) in \(win.margins.count) (\(by))")
             }
             if answer.ties > 0 {
-                parts.append(answer.wins.isEmpty ? "every one is a tie (the fastest two medians' 95% intervals overlap)"
+                parts.append(answer.wins.isEmpty ? "every one is a tie: the spread between processes is larger than the differences, so a repeat run could order them either way"
                                                  : "a tie in \(answer.ties)")
             }
+            if answer.ranking.figure != .time { parts.append("ranked by \(answer.ranking.heading), not time") }
             return "- **\(answer.workload)** (\(answer.compared) parameter set\(answer.compared == 1 ? "" : "s")): " + parts.joined(separator: "; ") + "."
         }
     }
@@ -59,13 +62,13 @@ struct Answers {
     /// jemalloc against the system allocator, case by case: clearly faster, clearly slower, or
     /// not told apart; nil when the run did not measure both for any case.
     static func allocatorLine(_ cases: [MeasuredCase]) -> String? {
-        var system: [String: SampleStatistics] = [:]
+        var system: [String: CaseEstimate] = [:]
         for measured in cases where measured.benchmarkCase.allocator == .system {
-            system[Self.withoutAllocator(measured.benchmarkCase)] = measured.statistics
+            system[Self.withoutAllocator(measured.benchmarkCase)] = measured.estimate
         }
         var faster = 0, slower = 0, neither = 0
         for measured in cases where measured.benchmarkCase.allocator == .jemalloc {
-            guard let mine = measured.statistics, let theirs = system[Self.withoutAllocator(measured.benchmarkCase)] else { continue }
+            guard let mine = measured.estimate, let theirs = system[Self.withoutAllocator(measured.benchmarkCase)] else { continue }
             switch Faster(mine, theirs) {
             case .first: faster += 1
             case .second: slower += 1

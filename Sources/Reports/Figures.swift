@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Harness
 
 /// How numbers read in the report. Three significant figures at most: a median of noisy
 /// samples is not known better than that, and more digits only hide the difference that
@@ -25,6 +26,11 @@ enum Figures {
 
     /// An interval, "12.1–12.6".
     static func interval(_ lower: Double, _ upper: Double) -> String { "\(value(lower))–\(value(upper))" }
+
+    /// A repeat interval, "12.1–12.6", or "unbounded" when one process had nothing to compare with.
+    static func interval(_ interval: RepeatInterval) -> String {
+        interval.upper.isFinite ? self.interval(interval.lower, interval.upper) : "unbounded (one process)"
+    }
 
     /// A ratio, "1.00×", "2.35×", "15.2×", "123×".
     static func ratio(_ ratio: Double) -> String {

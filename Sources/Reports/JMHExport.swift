@@ -9,8 +9,10 @@ import Harness
 ///   are `params`, so one benchmark name spans its parameter sets, as in JMH.
 /// - `mode` is `avgt` (average time per operation) in `ns/op`; a `fork` is one child process
 ///   and an iteration one sample, so `rawData` holds each process's samples.
-/// - `score` is the **median** of all samples (JMH reports the mean), `scoreConfidence` the
-///   bootstrap 95% interval of that median, and `scoreError` half its width.
+/// - `score` is the case's figure, the geometric mean of each process's median sample (JMH
+///   reports the mean of all samples), `scoreConfidence` its repeat interval (where 95 of 100
+///   repeat runs' figures should fall, `CaseEstimate`), and `scoreError` half its width; both
+///   "NaN" (a string, as JMH writes it) for a case measured in one process.
 /// - `threads` is 1: one thread measures; contending threads, where a workload has them, are a
 ///   parameter.
 /// - `secondaryMetrics` are the counters per operation and the workload's own figures: `score`
@@ -50,15 +52,17 @@ enum JMHExport {
 
     static func encode(_ run: RunResults, cases: [MeasuredCase]) throws -> String {
         let benchmarks = cases.compactMap { measured -> Benchmark? in
-            guard let statistics = measured.statistics else { return nil }
+            guard let estimate = measured.estimate else { return nil }
             let c = measured.benchmarkCase
             let records = measured.result.records
             let all = records.flatMap(\.nanosecondsPerOperation).sorted()
-            let interval = statistics.medianInterval
+            let interval = estimate.repeatInterval
             var params = Dictionary(c.parameters.map { ($0.name, $0.value) }) { first, _ in first }
             params["allocator"] = c.allocator.rawValue
-            let primary = Metric(score: statistics.median, scoreError: (interval.upper - interval.lower) / 2,
-                                 scoreConfidence: [interval.lower, interval.upper],
+            // One process bounds nothing: JMH writes "NaN" for an error it cannot compute.
+            let bounded = interval.upper.isFinite
+            let primary = Metric(score: estimate.value, scoreError: bounded ? (interval.upper - interval.lower) / 2 : .nan,
+                                 scoreConfidence: bounded ? [interval.lower, interval.upper] : [.nan, .nan],
                                  scorePercentiles: Dictionary(uniqueKeysWithValues: percentiles.map { ($0.key, SampleStatistics.percentile(all, $0.fraction)) }),
                                  scoreUnit: "ns/op", rawData: records.map(\.nanosecondsPerOperation))
             var secondary: [String: Metric] = [:]
@@ -76,6 +80,7 @@ enum JMHExport {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return String(decoding: try encoder.encode(benchmarks), as: UTF8.self) + "\n"
     }
 

@@ -2,11 +2,12 @@ import Claims
 import Fidelity
 import Harness
 
-/// report.md: what people read. The first screen answers "what should I use?" and gives the
-/// claims' verdicts, both computed from the run; then the machine and its counters, the best
-/// stride per body cost, a table per family and parameter set (median, its 95% interval, the
-/// ratio to the fastest, counters per operation), the charts, and every case that failed or did
-/// not apply, with the reason. Nothing here is a conclusion written in advance.
+/// report.md: what people read. The first screen says how noisy the run was and answers "what
+/// should I use?" and gives the claims' verdicts, all computed from the run; then the machine and
+/// its counters, the best stride per body cost, a table per family and parameter set (figure, the
+/// interval a repeat run should fall in, the ratio to the best, counters per operation), the
+/// charts, and every case that failed or did not apply, with the reason. Nothing here is a
+/// conclusion written in advance.
 enum MarkdownReport {
     /// The counters a family table shows per operation, with their column headings. A counter no
     /// case of the run could measure gets no column; the report names it and its reason instead.
@@ -23,9 +24,10 @@ enum MarkdownReport {
             lines += ["**This run was interrupted** (\(interrupted)): every table below holds only the cases that finished.", ""]
         }
         lines += [context(run), ""]
+        lines += RunNoise(cases, load: run.load).markdownLines.flatMap { [$0, ""] }
         lines += ["## What should I use?", "",
-                  "Per family, under the system allocator: which contender is fastest by median, counted only where its 95% "
-                  + "interval lies wholly below the runner-up's; anything closer is a tie.", ""]
+                  "Per family, under the system allocator: which contender is best, counted only where its interval lies wholly "
+                  + "below the runner-up's, so a repeat run would say the same; anything closer is a tie.", ""]
         let answers = Answers(families).markdownLines
         lines += answers.isEmpty ? ["No family had two contenders with samples to compare."] : answers
         if let allocator = Answers.allocatorLine(cases) { lines.append(allocator) }
@@ -63,7 +65,7 @@ enum MarkdownReport {
                                verdict.evidence.isEmpty ? "—" : verdict.evidence.joined(separator: "; "), verdict.reason])
         }
         return ["## Claims of the dispatch guide", "",
-                "A timing claim is decided only when the two medians' 95% intervals do not overlap; a counter claim needs its counter. "
+                "A timing claim is decided only when the two intervals a repeat run would fall in do not overlap; a counter claim needs its counter. "
                 + "Each claim is judged on two layers where both exist: Swift code (GCD through the Dispatch overlay, against "
                 + "Swift's `Mutex`) and the runtime itself (libdispatch's C entry points, against pthreads from C), since the "
                 + "overlay's own cost can decide a comparison. `bench claims results.json` prints the same.", ""] + table.lines
@@ -131,9 +133,12 @@ enum MarkdownReport {
             "`\(counter.metric)` (\(run.counterAvailability[counter.metric] ?? "not recorded by this run"))"
         }
         var lines = ["## Results by family", "",
-                     "One table per parameter set: every contender under every allocator, fastest first. “× fastest” is the median "
-                     + "over the fastest's; “(tie)” marks a median whose 95% interval overlaps the fastest's. Counters are per "
-                     + "operation, the median over the processes; “unavailable” where this case could not measure one.", ""]
+                     "One table per parameter set: every contender under every allocator, best first. A figure is the geometric "
+                     + "mean of the median sample of each process; “a repeat run” is where 95 of 100 repeat runs' figures should "
+                     + "fall, from the spread between the processes (samples of one process are not independent). “× best” is a "
+                     + "figure over the best's; “tie” where the two intervals overlap, since a repeat run could order them either "
+                     + "way. Counters are per operation, the median over the processes; “unavailable” where this case could not "
+                     + "measure one.", ""]
         if !missing.isEmpty { lines += ["Not in the tables, because no case of this run could measure them: " + missing.joined(separator: ", ") + ".", ""] }
         lines += ["Families: " + families.map { "[\($0.workload)](#\($0.workload))" }.joined(separator: " · "), ""]
         for family in families {
@@ -149,27 +154,32 @@ enum MarkdownReport {
         return lines
     }
 
-    /// The rows of one parameter set with samples, fastest first.
+    /// The rows of one parameter set with samples, best first.
     static func table(_ set: Family.ParameterSet, family: Family, counters: [(metric: String, heading: String)]) -> [String] {
         let standing = Standing(set.cases)
-        guard let fastest = standing.fastest else { return ["No case of this set has samples; see “Failed and not applicable”."] }
+        guard let best = standing.best else { return ["No case of this set has samples; see “Failed and not applicable”."] }
+        let ranking = Ranking.of(family.workload)
         let figures = Set(standing.ranked.flatMap(\.measured.workloadMetricNames)).sorted()
-        var columns: [(String, MarkdownTable.Alignment)] = [("contender", .left), ("allocator", .left), ("median ns/op", .right),
-                                                             ("95% CI", .right), ("× fastest", .right), ("processes × samples", .right)]
+        var columns: [(String, MarkdownTable.Alignment)] = [("contender", .left), ("allocator", .left), (ranking.heading, .right),
+                                                             ("a repeat run", .right), ("× best", .right)]
+        if ranking.figure != .time { columns += [("ns/op", .right)] }
+        columns += [("processes × samples", .right)]
         columns += counters.map { ($0.heading, .right) }
         columns += figures.map { name in
             let unit = standing.ranked.lazy.compactMap { $0.measured.workloadMetric(name)?.unit }.first ?? ""
             return ("\(name) (\(unit))", .right)
         }
         var table = MarkdownTable(columns)
-        for (measured, statistics) in standing.ranked {
-            let ratio = Figures.ratio(statistics.median / fastest.median)
-            let tie = measured.benchmarkCase != standing.ranked[0].measured.benchmarkCase && standing.tiesWithFastest(statistics)
+        for (measured, estimate) in standing.ranked {
+            let isBest = measured.benchmarkCase == standing.ranked[0].measured.benchmarkCase
+            let ratio = isBest ? "—" : standing.tiesWithBest(estimate) ? "tie" : Figures.ratio(estimate.value / best.value)
             let records = measured.result.records
             let samples = Set(records.map(\.nanosecondsPerOperation.count)).count == 1
                 ? "\(records.count) × \(records[0].nanosecondsPerOperation.count)" : "\(records.count) × \(records.map { "\($0.nanosecondsPerOperation.count)" }.joined(separator: "/"))"
-            var row = [family.contender(measured.benchmarkCase), measured.benchmarkCase.allocator.rawValue, Figures.value(statistics.median),
-                       Figures.interval(statistics.medianInterval.lower, statistics.medianInterval.upper), tie ? "\(ratio) (tie)" : ratio, samples]
+            var row = [family.contender(measured.benchmarkCase), measured.benchmarkCase.allocator.rawValue, Figures.value(estimate.value),
+                       Figures.interval(estimate.repeatInterval), ratio]
+            if ranking.figure != .time { row.append(measured.estimate.map { Figures.value($0.value) } ?? "—") }
+            row.append(samples)
             row += counters.map { measured.counter($0.metric).map(Figures.value) ?? "unavailable" }
             row += figures.map { measured.workloadMetric($0).map { Figures.value($0.value) } ?? "unavailable" }
             table.rows.append(row)

@@ -1,15 +1,33 @@
 import Harness
 
-/// One case as the report reads it: its statistics computed once (the bootstrap interval is the
-/// costly part, and a report looks at each case several times), and its counters and the
-/// workload's own figures as medians over the processes.
+/// One case as the report reads it: its figures with their repeat intervals (estimated once per
+/// run), and its counters and the workload's own figures as medians over the processes.
 struct MeasuredCase {
     let result: CaseResult
-    let statistics: SampleStatistics?
+    /// The case's time, ns per operation; nil without samples.
+    let estimate: CaseEstimate?
+    /// What its family ranks contenders by (`Ranking`): the time, or the family's own figure.
+    let ranked: CaseEstimate?
 
-    init(_ result: CaseResult) {
+    init(_ result: CaseResult, estimate: CaseEstimate?, ranked: CaseEstimate?) {
         self.result = result
-        statistics = result.statistics
+        self.estimate = estimate
+        self.ranked = ranked
+    }
+
+    /// Every case of `run`, each figure estimated against the rest of its run.
+    static func all(_ run: RunResults, estimates: RunEstimates) -> [MeasuredCase] {
+        var rankedEstimates: [String: RunEstimates] = [:]
+        for (workload, ranking) in Ranking.byWorkload {
+            guard case .workloadFigure(let name, _) = ranking.figure else { continue }
+            rankedEstimates[workload] = RunEstimates(run.cases.filter { $0.benchmarkCase.workload == workload },
+                                                     value: { $0.workloadMetrics?[name]?.value }, sittingSpread: 0)
+        }
+        return run.cases.map { result in
+            let id = result.benchmarkCase.id
+            let ranked = rankedEstimates[result.benchmarkCase.workload].map { $0[id] } ?? estimates[id]
+            return MeasuredCase(result, estimate: estimates[id], ranked: ranked)
+        }
     }
 
     var benchmarkCase: BenchmarkCase { result.benchmarkCase }

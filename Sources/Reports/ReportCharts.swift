@@ -44,7 +44,7 @@ struct ReportChart {
         var order: [[Parameter]] = []
         var bySetting: [[Parameter]: [MeasuredCase]] = [:]
         for set in family.parameterSets {
-            for measured in set.cases where measured.benchmarkCase.allocator == .system && measured.statistics != nil {
+            for measured in set.cases where measured.benchmarkCase.allocator == .system && measured.estimate != nil {
                 let key = set.parameters.filter { $0.name != threadsParameter }
                 if bySetting[key] == nil { order.append(key) }
                 bySetting[key, default: []].append(measured)
@@ -72,7 +72,7 @@ struct ReportChart {
         var ticks: [Double: String] = [:]
         for measured in cases {
             guard let text = measured.benchmarkCase.parameter(threadsParameter),
-                  let threads = threadCount(text, onlineCPUs: onlineCPUs), let median = measured.statistics?.median else { continue }
+                  let threads = threadCount(text, onlineCPUs: onlineCPUs), let median = measured.estimate?.value else { continue }
             ticks[Double(threads)] = Int(text) != nil ? text : "\(threads) (\(text.dropLast("xcpus".count)) per CPU)"
             let name = family.contender(measured.benchmarkCase)
             if points[name] == nil { names.append(name) }

@@ -3,40 +3,40 @@ import Harness
 /// results.csv: tidy, one row per case and metric, columns in a fixed order, RFC 4180 quoting.
 /// A metric that could not be measured has an empty value and its reason in `unavailable`, never
 /// a 0. Spreadsheet and dataframe friendly: filter by `metric`, pivot by `backend`.
+///
+/// `ns_per_op` is the case's figure (the geometric mean of each process's median sample) and the
+/// only row with `repeat95_low` and `repeat95_high`: where 95 of 100 repeat runs' figures should
+/// fall (`CaseEstimate`). The `ns_per_op.*` rows describe the pooled samples (median, mean, p10,
+/// ...); they have no interval, since samples of one process are not independent.
 public enum ResultsCSV {
     public static let columns = ["case_id", "workload", "backend", "parameters", "allocator", "status",
-                                 "metric", "unit", "value", "ci95_low", "ci95_high", "samples", "repetitions", "unavailable"]
+                                 "metric", "unit", "value", "repeat95_low", "repeat95_high", "samples", "repetitions", "unavailable"]
 
-    public static func encode(_ run: RunResults) -> String {
-        encode(run, statistics: run.cases.map(\.statistics))
-    }
-
-    /// `encode(_:)` with each case's statistics already computed (`statistics[i]` is case i's),
-    /// so a writer producing several formats bootstraps each interval once.
-    static func encode(_ run: RunResults, statistics: [SampleStatistics?]) -> String {
-        precondition(statistics.count == run.cases.count, "one statistics entry per case")
+    /// - Parameter estimates: the run's estimates, when the caller has them already.
+    public static func encode(_ run: RunResults, estimates: RunEstimates? = nil) -> String {
+        let estimates = estimates ?? RunEstimates(run.cases)
         var lines = [row(columns)]
-        for (result, statistics) in zip(run.cases, statistics) {
+        for result in run.cases {
             let c = result.benchmarkCase
             let parameters = c.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
             let prefix = [c.id, c.workload, c.backend, parameters, c.allocator.rawValue, result.status]
             let samples = "\(result.records.reduce(0) { $0 + $1.nanosecondsPerOperation.count })"
             let repetitions = "\(result.records.count)"
-            guard let stats = statistics else {
-                lines.append(row(prefix + ["ns_per_op.median", "ns", "", "", "", samples, repetitions, result.status]))
+            guard let stats = result.statistics, let estimate = estimates[c.id] else {
+                lines.append(row(prefix + ["ns_per_op", "ns", "", "", "", samples, repetitions, result.status]))
                 continue
             }
-            let interval = stats.medianInterval
-            let timing: [(String, Double, Bool)] = [
-                ("ns_per_op.median", stats.median, true), ("ns_per_op.mean", stats.mean, false),
-                ("ns_per_op.p10", stats.p10, false), ("ns_per_op.p90", stats.p90, false),
-                ("ns_per_op.min", stats.min, false), ("ns_per_op.max", stats.max, false),
-                ("ns_per_op.mad", stats.medianAbsoluteDeviation, false), ("ns_per_op.stddev", stats.standardDeviation, false),
+            let interval = estimate.repeatInterval
+            lines.append(row(prefix + ["ns_per_op", "ns", number(estimate.value), number(interval.lower), number(interval.upper),
+                                       samples, repetitions, ""]))
+            let timing: [(String, Double)] = [
+                ("ns_per_op.median", stats.median), ("ns_per_op.mean", stats.mean),
+                ("ns_per_op.p10", stats.p10), ("ns_per_op.p90", stats.p90),
+                ("ns_per_op.min", stats.min), ("ns_per_op.max", stats.max),
+                ("ns_per_op.mad", stats.medianAbsoluteDeviation), ("ns_per_op.stddev", stats.standardDeviation),
             ]
-            for (metric, value, withInterval) in timing {
-                lines.append(row(prefix + [metric, "ns", number(value),
-                                           withInterval ? number(interval.lower) : "", withInterval ? number(interval.upper) : "",
-                                           samples, repetitions, ""]))
+            for (metric, value) in timing {
+                lines.append(row(prefix + [metric, "ns", number(value), "", "", samples, repetitions, ""]))
             }
             for name in Set(result.records.flatMap { $0.metricsPerOperation.keys }).sorted() {
                 let values = result.records.compactMap { $0.metricsPerOperation[name] }.sorted()

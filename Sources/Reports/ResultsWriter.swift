@@ -14,16 +14,17 @@ public enum ResultsWriter {
 
     /// Every output of `run`, results.json first when `includingResultsJSON` (a report
     /// regenerated next to the results file it read leaves that file alone).
-    /// - Complexity: one bootstrap interval per case (the statistics), computed once.
+    /// Every case's figure is estimated once (`RunEstimates`) and read by every output.
     public static func outputs(of run: RunResults, includingResultsJSON: Bool = true) throws -> [Output] {
-        let cases = run.cases.map(MeasuredCase.init)
+        let estimates = RunEstimates(run.cases)
+        let cases = MeasuredCase.all(run, estimates: estimates)
         let families = Family.arrange(cases)
         let strides = StrideFigures(cases, onlineCPUs: run.environment.onlineCPUs)
         let charts = ReportChart.all(families: families, strides: strides, onlineCPUs: run.environment.onlineCPUs)
         var outputs = includingResultsJSON ? [Output(path: "results.json", contents: try ResultsJSON.encode(run))] : []
-        outputs.append(Output(path: "results.csv", contents: ResultsCSV.encode(run, statistics: cases.map(\.statistics))))
+        outputs.append(Output(path: "results.csv", contents: ResultsCSV.encode(run, estimates: estimates)))
         outputs.append(Output(path: "report.md", contents: MarkdownReport.render(run, cases: cases, families: families, strides: strides,
-                                                                                  charts: charts, verdicts: Claim.verdicts(for: run))))
+                                                                                  charts: charts, verdicts: Claim.verdicts(for: run, estimates: estimates))))
         outputs += charts.map { Output(path: $0.file, contents: $0.svg) }
         outputs.append(Output(path: JMHExport.fileName, contents: try JMHExport.encode(run, cases: cases)))
         outputs.append(Output(path: SmallerIsBetterExport.fileName, contents: try SmallerIsBetterExport.encode(cases)))

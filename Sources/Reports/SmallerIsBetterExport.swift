@@ -3,8 +3,9 @@ import Harness
 
 /// smaller-is-better.json: one entry per case with samples, `{name, unit, value, range, extra}`,
 /// the `customSmallerIsBetter` input of github-action-benchmark and similar CI dashboards, which
-/// chart each name over commits. `value` is the median ns per operation, `range` half the width
-/// of its 95% interval, `extra` the interval itself and how many processes and samples it rests on.
+/// chart each name over commits. `value` is the case's figure in ns per operation, `range` half the
+/// width of its repeat interval, `extra` the interval itself and how many processes and samples it
+/// rests on.
 enum SmallerIsBetterExport {
     static let fileName = "smaller-is-better.json"
 
@@ -18,12 +19,13 @@ enum SmallerIsBetterExport {
 
     static func encode(_ cases: [MeasuredCase]) throws -> String {
         let entries = cases.compactMap { measured -> Entry? in
-            guard let statistics = measured.statistics else { return nil }
-            let interval = statistics.medianInterval
-            return Entry(name: measured.benchmarkCase.id, unit: "ns/op", value: statistics.median,
-                         range: "± \(Figures.value((interval.upper - interval.lower) / 2))",
-                         extra: "95% CI of the median \(Figures.interval(interval.lower, interval.upper)) ns; "
-                             + "\(measured.result.records.count) processes, \(statistics.count) samples")
+            guard let estimate = measured.estimate else { return nil }
+            let interval = estimate.repeatInterval
+            let samples = measured.result.records.reduce(0) { $0 + $1.nanosecondsPerOperation.count }
+            return Entry(name: measured.benchmarkCase.id, unit: "ns/op", value: estimate.value,
+                         range: interval.upper.isFinite ? "± \(Figures.value((interval.upper - interval.lower) / 2))" : "unbounded (one process)",
+                         extra: "95% of repeat runs within \(Figures.interval(interval)) ns; "
+                             + "\(estimate.processes) processes, \(samples) samples")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

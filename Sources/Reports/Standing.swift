@@ -1,33 +1,33 @@
 import Claims
 import Harness
 
-/// The contenders of one parameter set under one allocator, fastest first by median, and
-/// whether the fastest is clearly so: its median's 95% interval lies wholly below the runner-up's
-/// (the rule the claims use, `Faster`). Otherwise it is a tie, however far apart the medians.
+/// The contenders of one parameter set, best first by their family's figure (`Ranking`), and
+/// whether the best is clearly so: its repeat interval lies wholly below the runner-up's (the rule
+/// the claims use, `Faster`). Otherwise it is a tie, however far apart the figures.
 struct Standing {
-    /// The cases that have samples, by ascending median.
-    let ranked: [(measured: MeasuredCase, statistics: SampleStatistics)]
+    /// The cases that have the figure, ascending.
+    let ranked: [(measured: MeasuredCase, estimate: CaseEstimate)]
 
     init(_ cases: [MeasuredCase]) {
-        ranked = cases.compactMap { measured in measured.statistics.map { (measured, $0) } }
-            .sorted { $0.statistics.median < $1.statistics.median }
+        ranked = cases.compactMap { measured in measured.ranked.map { (measured, $0) } }
+            .sorted { $0.estimate.value < $1.estimate.value }
     }
 
-    var fastest: SampleStatistics? { ranked.first?.statistics }
+    var best: CaseEstimate? { ranked.first?.estimate }
 
-    /// True when there are two contenders or more and the fastest's interval is below every other's.
+    /// True when there are two contenders or more and the best's interval is below every other's.
     var isClear: Bool {
-        ranked.count >= 2 && Faster(ranked[0].statistics, ranked[1].statistics) == .first
+        ranked.count >= 2 && Faster(ranked[0].estimate, ranked[1].estimate) == .first
     }
 
-    /// The runner-up's median over the fastest's (≥ 1), with two contenders or more.
+    /// The runner-up's figure over the best's (≥ 1), with two contenders or more.
     var margin: Double? {
-        ranked.count >= 2 ? ranked[1].statistics.median / ranked[0].statistics.median : nil
+        ranked.count >= 2 ? ranked[1].estimate.value / ranked[0].estimate.value : nil
     }
 
-    /// Whether `statistics` cannot be told apart from the fastest (their intervals overlap).
-    func tiesWithFastest(_ statistics: SampleStatistics) -> Bool {
-        guard let fastest else { return false }
-        return Faster(fastest, statistics) == .neither
+    /// Whether `estimate` cannot be told apart from the best (their intervals overlap).
+    func tiesWithBest(_ estimate: CaseEstimate) -> Bool {
+        guard let best else { return false }
+        return Faster(best, estimate) == .neither
     }
 }

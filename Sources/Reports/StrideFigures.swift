@@ -81,7 +81,7 @@ struct StrideFigures {
     }
 
     static func perIteration(_ measured: MeasuredCase) -> Double? {
-        guard let median = measured.statistics?.median,
+        guard let median = measured.estimate?.value,
               let iterations = measured.benchmarkCase.parameter(iterationsParameter).flatMap(Int.init), iterations > 0 else { return nil }
         return median / Double(iterations)
     }

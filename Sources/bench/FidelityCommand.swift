@@ -31,10 +31,11 @@ struct FidelityCommand: ParsableCommand {
             except where the runtime allocates by how the work was scheduled (apply, async, \
             chained async), whose bytes are shown but not judged.
 
-            A row is over the bound only when the suite's 95% interval (over processes) lies \
-            wholly above the bound of the direct interval's upper end; a median over the bound \
-            with overlapping intervals is `unclear`: its processes disagree, and more \
-            --repetitions decide it.
+            A row is over the bound only when the suite's repeat interval (where 95 of 100 \
+            repeat runs' figures should fall, from the spread between processes) lies wholly \
+            above the bound of the direct interval's upper end; a figure over the bound with \
+            overlapping intervals is `unclear`: its processes disagree, and more --repetitions \
+            decide it.
 
             --gate says what fails the run. `time` (the default): a row clearly over the bound, \
             or one that allocates more. `allocations`: only a row that allocates more, or has no \

@@ -33,6 +33,7 @@ enum MeasuredRun {
         // must not be recorded as what was measured.
         let commit = gitCommit()
         Interruption.install()
+        let loadBefore = MachineLoad.Reading.now()
         let results: [CaseResult]
         do {
             results = try await runner.run(plan, journal: journal, progress: progress.report)
@@ -49,6 +50,7 @@ enum MeasuredRun {
                              sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: results)
         run.calibration = calibration
         run.tools = tools
+        if let loadBefore, let loadAfter = MachineLoad.Reading.now() { run.load = MachineLoad(from: loadBefore, to: loadAfter) }
         let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
         let interruption = Interruption.signal.map(Interruption.describe)
         if let interruption {

@@ -1,13 +1,16 @@
 import Harness
 
-/// The end-of-run table: median ns per operation with its 95% interval, per case.
+/// The end-of-run table: each case's figure (ns per operation) and the interval a repeat run's
+/// figure should fall in.
 enum SummaryTable {
     static func print(_ results: [CaseResult]) {
-        let header = ["case", "median ns/op", "95% CI", "processes", "status"]
+        let estimates = RunEstimates(results)
+        let header = ["case", "ns/op", "a repeat run", "processes", "status"]
         let rows = results.map { result -> [String] in
-            guard let stats = result.statistics else { return [result.benchmarkCase.id, "—", "—", "0", result.status] }
-            return [result.benchmarkCase.id, format(stats.median),
-                    "\(format(stats.medianInterval.lower))–\(format(stats.medianInterval.upper))",
+            guard let estimate = estimates[result.benchmarkCase.id] else { return [result.benchmarkCase.id, "—", "—", "0", result.status] }
+            let interval = estimate.repeatInterval
+            return [result.benchmarkCase.id, format(estimate.value),
+                    interval.upper.isFinite ? "\(format(interval.lower))–\(format(interval.upper))" : "unbounded",
                     "\(result.records.count)", result.status]
         }
         printColumns([header] + rows) { $0 == 1 || $0 == 2 }
@@ -29,6 +32,7 @@ enum SummaryTable {
 
     /// Three significant figures at most: ns figures are not known better than that.
     static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
         if value >= 100 { return "\(Int(value.rounded()))" }
         if value >= 10 { return "\((value * 10).rounded() / 10)" }
         return "\((value * 100).rounded() / 100)"

@@ -6,22 +6,24 @@ import Testing
 /// intervals, a missing case and a missing counter are inconclusive with the reason.
 @Suite("claims: verdicts from hand-made results")
 struct ClaimsTests {
-    /// A case whose samples all lie within ±1% of `nanoseconds` (so its 95% interval is narrow),
-    /// with `counters` per operation.
+    /// A case of three processes whose samples all lie within ±1% of `nanoseconds` (so its
+    /// interval is narrow), with `counters` per operation.
     static func measured(_ id: (workload: String, backend: String, parameters: [(String, String)]), nanoseconds: Double,
                          counters: [String: Double] = [:], unavailable: [String: String] = [:]) -> CaseResult {
         let benchmarkCase = BenchmarkCase(workload: id.workload, backend: id.backend,
                                           parameters: id.parameters.map { Parameter($0.0, $0.1) }, allocator: .system)
         var result = CaseResult(benchmarkCase: benchmarkCase)
         let samples = (0..<20).map { nanoseconds * (0.99 + 0.001 * Double($0)) }
-        result.records = [CaseRecord(caseID: benchmarkCase.id, repetition: 0, batch: 100, nanosecondsPerOperation: samples,
-                                     metricsPerOperation: counters, unavailable: unavailable, workers: nil, cpus: [0])]
+        result.records = (0..<3).map { repetition in
+            CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 100, nanosecondsPerOperation: samples.map { $0 * (1 + 0.002 * Double(repetition)) },
+                       metricsPerOperation: counters, unavailable: unavailable, workers: nil, cpus: [0])
+        }
         return result
     }
 
     static func run(_ cases: [CaseResult]) -> RunResults {
         RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: RunResults.counterAvailability(of: cases),
-                   suite: "quick", repetitions: 1, sampleTimeNanoseconds: 10_000_000, cases: cases)
+                   suite: "quick", repetitions: 3, sampleTimeNanoseconds: 10_000_000, cases: cases)
     }
 
     static func guarded(_ kind: String, _ backend: String, contended: Bool = false) -> (String, String, [(String, String)]) {

@@ -2,9 +2,11 @@ import FoundationEssentials
 import Harness
 import Reports
 
-/// A small hand-made run whose every figure is known in advance: constant samples give a median
-/// and a 95% interval equal to that constant; two values ten apart give an interval that spans
-/// them. Environment fixed (2 CPUs), so nothing depends on the machine running the tests.
+/// A small hand-made run whose every figure is known in advance: each case has two processes, the
+/// first half of its samples and the second. Constant samples give that constant as the figure and
+/// an interval of a few percent around it (the sitting's spread); halves at two values give a
+/// figure between them and a wide interval. Environment fixed (2 CPUs), so nothing depends on the
+/// machine running the tests.
 enum Fixture {
     static let environment: RunEnvironment = try! JSONDecoder().decode(RunEnvironment.self, from: Data("""
         {"cpuModel": "Test CPU", "onlineCPUs": 2, "kernel": "Linux test", "virtualMachine": "yes (hypervisor flag in /proc/cpuinfo)",
@@ -15,15 +17,18 @@ enum Fixture {
     static let noPMU = "no PMU"
     static let notPreloaded = "jemalloc not preloaded"
 
-    /// One case with one process of `samples` and the given counters and figures.
+    /// One case with two processes, the halves of `samples`, each with the given counters and figures.
     static func measured(_ workload: String, _ backend: String, _ parameters: [(String, String)], allocator: Allocator = .system,
                          samples: [Double], counters: [String: Double] = [:], unavailable: [String: String] = [:],
                          figures: [String: WorkloadMetric]? = nil) -> CaseResult {
         let benchmarkCase = BenchmarkCase(workload: workload, backend: backend, parameters: parameters.map { Parameter($0.0, $0.1) },
                                           allocator: allocator)
         var result = CaseResult(benchmarkCase: benchmarkCase)
-        result.records = [CaseRecord(caseID: benchmarkCase.id, repetition: 0, batch: 10, nanosecondsPerOperation: samples,
-                                     metricsPerOperation: counters, unavailable: unavailable, workloadMetrics: figures, workers: nil, cpus: [0, 1])]
+        let half = (samples.count + 1) / 2
+        result.records = [Array(samples.prefix(half)), Array(samples.dropFirst(half))].filter { !$0.isEmpty }.enumerated().map { repetition, samples in
+            CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 10, nanosecondsPerOperation: samples,
+                       metricsPerOperation: counters, unavailable: unavailable, workloadMetrics: figures, workers: nil, cpus: [0, 1])
+        }
         return result
     }
 
@@ -75,12 +80,18 @@ enum Fixture {
                               figures: ["handoff_ns.p50": WorkloadMetric(5_000, unit: "ns"), "handoff_ns.p99": WorkloadMetric(20_000, unit: "ns")]))
         cases.append(measured("semaphore", "none", [("pattern", "pingpong"), ("semaphore", "posix")], samples: constant(8_000),
                               figures: ["handoff_ns.p50": WorkloadMetric(4_000, unit: "ns"), "handoff_ns.p99": WorkloadMetric(9_000, unit: "ns")]))
+        // footprint: a queued block is slower to set up than a parked thread but holds far less
+        // memory, and memory is what the family ranks by.
+        cases.append(measured("footprint", "none", [("unit", "thread"), ("units", "256")], samples: constant(10_000),
+                              figures: ["footprint.resident_bytes_per_unit": WorkloadMetric(16_000, unit: "bytes")]))
+        cases.append(measured("footprint", "libdispatch", [("unit", "queued-block"), ("units", "256")], samples: constant(40_000),
+                              figures: ["footprint.resident_bytes_per_unit": WorkloadMetric(150, unit: "bytes")]))
         return cases
     }()
 
     static let run: RunResults = {
         var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases), suite: "quick",
-                             repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: cases)
+                             repetitions: 2, sampleTimeNanoseconds: 5_000_000, cases: cases)
         run.calibration = ["spin-ns-per-round": 7.9]
         run.tools = ["PAPI": "unavailable: no PMU", "jemalloc": "available: /usr/lib/libjemalloc.so.2"]
         return run

@@ -17,15 +17,17 @@ struct MarkdownReportTests {
         return Array(lines[(start + 2)...].prefix { !$0.isEmpty })
     }
 
-    @Test("a parameter set's table: fastest first, its interval, the ratio (tie marked), counters or 'unavailable', never a 0 for a gap")
+    @Test("a parameter set's table: best first, where a repeat run falls, the ratio or a tie written as a tie, counters or 'unavailable', never a 0 for a gap")
     func familyTable() throws {
+        // Two processes each; constant samples: the interval is the sitting's spread alone (±5.5%
+        // with t at 5 degrees of freedom); 49.5 and 52.5: a wider one, overlapping the best's.
         #expect(try Self.table(after: "#### spawn: pattern=outside") == [
-            "| contender | allocator | median ns/op | 95% CI | × fastest | processes × samples | CPU ns/op | syscalls/op | bytes allocated/op |",
+            "| contender | allocator | ns/op | a repeat run | × best | processes × samples | CPU ns/op | syscalls/op | bytes allocated/op |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-            "| work-stealing | system | 50 | 50–50 | 1.00× | 1 × 20 | 48 | 0 | unavailable |",
-            "| pthread-mutex | system | 51 | 49.5–52.5 | 1.02× (tie) | 1 × 20 | unavailable | unavailable | unavailable |",
-            "| work-stealing | jemalloc | 60 | 60–60 | 1.20× | 1 × 20 | 58 | 0 | 64 |",
-            "| libdispatch | system | 200 | 200–200 | 4.00× | 1 × 20 | 210 | 0.5 | unavailable |",
+            "| work-stealing | system | 50 | 47.3–52.8 | — | 2 × 10 | 48 | 0 | unavailable |",
+            "| pthread-mutex | system | 51 | 47.4–54.8 | tie | 2 × 10 | unavailable | unavailable | unavailable |",
+            "| work-stealing | jemalloc | 60 | 56.8–63.4 | 1.20× | 2 × 10 | 58 | 0 | 64 |",
+            "| libdispatch | system | 200 | 189–211 | 4.00× | 2 × 10 | 210 | 0.5 | unavailable |",
         ])
     }
 
@@ -33,8 +35,43 @@ struct MarkdownReportTests {
     func contenders() throws {
         let rows = try Self.table(after: "#### queue-vs-lock: threads=2xcpus, resource=counter, critical=0ns, outside=0ns")
         #expect(rows.count == 4)
-        #expect(rows[2].hasPrefix("| pthread-mutex | system | 45 | 45–45 | 1.00× |"), "\(rows)")
-        #expect(rows[3].hasPrefix("| libdispatch · queue-sync | system | 60 | 60–60 | 1.33× |"), "\(rows)")
+        #expect(rows[2].hasPrefix("| pthread-mutex | system | 45 | 42.6–47.5 | — |"), "\(rows)")
+        #expect(rows[3].hasPrefix("| libdispatch · queue-sync | system | 60 | 56.8–63.4 | 1.33× |"), "\(rows)")
+    }
+
+    @Test("footprint ranks by memory per unit, not by time: the slower queued block is the clear answer")
+    func footprintRanksByMemory() throws {
+        let report = Self.report
+        #expect(report.contains("- **footprint** (1 parameter set): libdispatch · queued-block is clearly smallest in 1, by 107× over the runner-up; ranked by resident bytes/unit, not time."),
+                "\(report.prefix(3000))")
+        let rows = try Self.table(after: "#### footprint: units=256")
+        #expect(rows[0].hasPrefix("| contender | allocator | resident bytes/unit | a repeat run | × best | ns/op |"), "\(rows)")
+        #expect(rows[2].hasPrefix("| libdispatch · queued-block | system | 150 | 150–150 | — | 40000 |"), "\(rows)")
+        #expect(rows[3].hasPrefix("| thread | system | 16000 | 16000–16000 | 107× | 10000 |"), "\(rows)")
+    }
+
+    @Test("the first screen says how noisy the run was and what to do about a tie, before the answers")
+    func noiseOnFirstScreen() throws {
+        let report = Self.report
+        let noise = try #require(report.range(of: "**Noise: quiet.** While this run measured, a typical case's processes differed by 0%; 0 of 21 cases had processes more than 10% apart."),
+                                 "\(report.prefix(2000))")
+        #expect(noise.lowerBound < (try #require(report.range(of: "## What should I use?"))).lowerBound)
+        #expect(report.contains("To settle a tie: more processes per case (`--repetitions 5`)"))
+        var noisy = Fixture.run
+        noisy.cases = noisy.cases.map { result in
+            var result = result
+            result.records = result.records.map { record in
+                CaseRecord(caseID: record.caseID, repetition: record.repetition, batch: record.batch,
+                           nanosecondsPerOperation: record.nanosecondsPerOperation.map { $0 * (record.repetition == 0 ? 1 : 1.5) },
+                           metricsPerOperation: record.metricsPerOperation, unavailable: record.unavailable, workloadMetrics: record.workloadMetrics,
+                           workers: record.workers, cpus: record.cpus)
+            }
+            return result
+        }
+        noisy.load = MachineLoad(stealPercent: 12, otherProcessesPercent: 30, seconds: 100)
+        let text = try #require(try ResultsWriter.outputs(of: noisy).first { $0.path == "report.md" }).contents
+        #expect(text.contains("**Noise: noisy.** While this run measured, a typical case's processes differed by 28.7%; 21 of 21 cases had processes more than 10% apart; "
+                              + "the hypervisor took 12% of the CPU time (steal); other processes used 30% of it."), "\(text.prefix(2000))")
     }
 
     @Test("the first screen answers from the data: a clear win with its margin, a tie called a tie, the claims' verdicts")
@@ -99,9 +136,9 @@ struct MarkdownReportTests {
         run.environment = try JSONDecoder().decode(RunEnvironment.self, from: Data(json.utf8))
         let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }?.contents)
         #expect(report.contains("**This run was interrupted** (SIGINT after 3 of 40 repetitions)"), "\(report.prefix(600))")
-        #expect(report.contains("1 process per case planned, fewer where the interruption cut a case short"), "\(report.prefix(600))")
+        #expect(report.contains("2 processes per case planned, fewer where the interruption cut a case short"), "\(report.prefix(600))")
         #expect(report.contains("at an unknown commit (not run from a git checkout)."), "\(report.prefix(600))")
-        #expect(report.contains("| processes per case | 1 planned (interrupted) |"))
+        #expect(report.contains("| processes per case | 2 planned (interrupted) |"))
         #expect(!report.contains("at unavailable"))
     }
 }
