@@ -89,6 +89,9 @@ struct ABCommand: ParsableCommand {
         }
         let suite = selection.chosenSuite
         let calibration = WorkloadCalibration.measure()
+        // The gate's error rates were measured with 20 samples per process (Sources/Gate/README.md).
+        var measurement = measurement
+        if measurement.samples == nil { measurement.samples = Sampler.defaultSamples }
         let runner = PairedRunner(a: Self.absolute(a), b: Self.absolute(b), launcher: measurement.launcher(for: suite, calibration: calibration))
         print("bench ab: \(plan.cases.count) cases × \(pairs) pairs (A B, B A, ...) → \(directory)")
         print("bench ab: A = \(a)\nbench ab: B = \(b)")

@@ -27,7 +27,8 @@ struct CheckCommand: ParsableCommand {
             runs the old and the new build side by side.
 
             The statistics need at least 2 processes per case on each side; the re-run uses the \
-            baseline's repetitions and sample time unless --repetitions / --sample-ms say otherwise.
+            baseline's repetitions, samples and sample time unless --repetitions / --samples / \
+            --sample-ms say otherwise.
 
             Examples:
               bench check --baseline Benchmarks/Baselines/smoke.json --thresholds Benchmarks/Baselines/smoke-thresholds.json
@@ -96,6 +97,9 @@ struct CheckCommand: ParsableCommand {
         var measurement = measurement
         if measurement.sampleMilliseconds == nil {
             measurement.sampleMilliseconds = max(1, Int(base.sampleTimeNanoseconds / 1_000_000))
+        }
+        if measurement.samples == nil, let samples = base.cases.lazy.compactMap({ $0.records.first?.nanosecondsPerOperation.count }).first {
+            measurement.samples = samples
         }
         let plan = try RunPlan(cases: known, repetitions: repetitions ?? max(2, base.repetitions))
         let directory = out ?? "bench-results/check-\(MeasuredRun.timestamp())"

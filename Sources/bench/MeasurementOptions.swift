@@ -4,8 +4,8 @@ import Workloads
 
 /// How each child measures: `bench run`, `bench check` and `bench ab` share these.
 struct MeasurementOptions: ParsableArguments {
-    @Option(help: "Samples per child process.")
-    var samples = Sampler.defaultSamples
+    @Option(help: "Samples per child process (default: 5 for the smoke and quick suites, 10 for the full suite, 20 for `bench ab`).")
+    var samples: Int?
 
     @Option(name: .customLong("sample-ms"), help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
     var sampleMilliseconds: Int?
@@ -17,7 +17,7 @@ struct MeasurementOptions: ParsableArguments {
     var cpus: String?
 
     func validate() throws {
-        guard samples >= 1 else { throw ValidationError("--samples must be at least 1, got \(samples)") }
+        if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
         if let sampleMilliseconds, sampleMilliseconds < 1 {
             throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)")
         }
@@ -29,8 +29,10 @@ struct MeasurementOptions: ParsableArguments {
 
     func sampleMilliseconds(for suite: Suite) -> Int { sampleMilliseconds ?? suite.defaultSampleMilliseconds }
 
+    func samples(for suite: Suite) -> Int { samples ?? suite.defaultSamples }
+
     func sampler(for suite: Suite) -> Sampler {
-        Sampler(sampleTime: .milliseconds(sampleMilliseconds(for: suite)), samples: samples)
+        Sampler(sampleTime: .milliseconds(sampleMilliseconds(for: suite)), samples: samples(for: suite))
     }
 
     /// How children are started, with `calibration` measured once by the caller for all of them.
