@@ -27,6 +27,6 @@ struct Bench: ParsableCommand {
             Swift, the concrete type) and says whether the suite's own layers stay within 1.25×.
             """,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
-                      ABCommand.self, SoakCommand.self, FidelityCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
+                      ABCommand.self, AgreementCommand.self, SoakCommand.self, FidelityCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
     )
 }

@@ -212,6 +212,26 @@ struct BenchCLITests {
         }
     }
 
+    @Test("bench agreement: a run checked against a repeat, counts and a summary; fewer than two files or an unreadable one refused")
+    func agreement() async throws {
+        let directory = Self.temporaryDirectory()
+        for name in ["first", "second"] {
+            let outcome = try await bench(["run", "--workload", "spin", "--allocator", "system", "--repetitions", "3", "--samples", "3",
+                                           "--sample-ms", "2", "--out", directory + "/" + name])
+            #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        }
+        let files = [directory + "/first/results.json", directory + "/second/results.json"]
+        let outcome = try await bench(["agreement"] + files)
+        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        #expect(outcome.standardOutput.hasPrefix("\(files[0]) → \(files[1]):\n  figures: "), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains(" outside the earlier interval ("), "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("  statements: "), "\(outcome.standardOutput)")
+        let alone = try await bench(["agreement", files[0]])
+        #expect(alone.ending == .exited(64) && alone.standardError.contains("give at least two results files"), "\(alone.standardError)")
+        let missing = try await bench(["agreement", files[0], directory + "/nowhere.json"])
+        #expect(missing.ending == .exited(2) && missing.standardError.contains("nowhere.json"), "\(missing.standardError)")
+    }
+
     @Test("an output directory that cannot be written is an error before any case runs")
     func unwritableOutput() async throws {
         let file = Self.temporaryDirectory() + "/a-file"

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Claims
+import Harness
+
+/// Whether a repeat run agrees with a first one, in the two ways a reader relies on:
+/// - **figures**: how often the repeat's figure of a case falls outside the first run's repeat
+///   interval (at 95%, about 5 in 100 should);
+/// - **statements**: every "clearly" of the first run's report (a parameter set's clear winner
+///   over its runner-up, a claim supported or refuted on timing, jemalloc clearly faster or slower
+///   than the system allocator for a case) checked in the repeat: the same, reversed, or a tie.
+///
+/// This is how the report's statistics are calibrated on a machine (`bench agreement`, README
+/// "How far a figure holds"), and how a user checks that a second run says the same.
+public struct Agreement: Sendable {
+    /// A case whose repeat figure fell outside the first run's interval.
+    public struct Miss: Sendable {
+        public let caseID: String
+        public let first: CaseEstimate
+        public let repeated: CaseEstimate
+        /// repeat figure / first figure.
+        public var ratio: Double { repeated.value / first.value }
+    }
+
+    /// One "clearly" statement of the first run and what the repeat said.
+    public struct Statement: Sendable {
+        public enum Outcome: String, Sendable { case holds, tie, reversed, missing = "not in the repeat" }
+        /// E.g. "spawn pattern=chain: fifo-dispatch clearly faster than libdispatch-c".
+        public let text: String
+        public let outcome: Outcome
+    }
+
+    /// Cases with a figure in both runs.
+    public let comparedCases: Int
+    public let misses: [Miss]
+    public let statements: [Statement]
+
+    public init(first: RunResults, repeated: RunResults) {
+        let firstEstimates = RunEstimates(first.cases), repeatEstimates = RunEstimates(repeated.cases)
+        var compared = 0
+        var misses: [Miss] = []
+        for result in first.cases {
+            let id = result.benchmarkCase.id
+            guard let a = firstEstimates[id], let b = repeatEstimates[id] else { continue }
+            compared += 1
+            if !a.repeatInterval.contains(b.value) { misses.append(Miss(caseID: id, first: a, repeated: b)) }
+        }
+        comparedCases = compared
+        self.misses = misses.sorted { abs(log($0.ratio)) > abs(log($1.ratio)) }
+
+        let firstCases = MeasuredCase.all(first, estimates: firstEstimates)
+        let repeatCases = MeasuredCase.all(repeated, estimates: repeatEstimates)
+        statements = Self.winnerStatements(firstCases, repeatCases)
+            + Self.allocatorStatements(firstCases, repeatCases)
+            + Self.claimStatements(Claim.verdicts(for: first, estimates: firstEstimates),
+                                   Claim.verdicts(for: repeated, estimates: repeatEstimates))
+    }
+
+    /// Share of compared cases whose repeat figure missed the first interval.
+    public var missRate: Double { comparedCases == 0 ? 0 : Double(misses.count) / Double(comparedCases) }
+
+    public func count(_ outcome: Statement.Outcome) -> Int { statements.filter { $0.outcome == outcome }.count }
+
+    /// Each parameter set's clear winner over its runner-up, under the system allocator, as the
+    /// report's "what should I use?" counts them; in the repeat, the same two cases compared.
+    static func winnerStatements(_ first: [MeasuredCase], _ repeated: [MeasuredCase]) -> [Statement] {
+        let again = Dictionary(repeated.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var statements: [Statement] = []
+        for family in Family.arrange(first) {
+            let ranking = Ranking.of(family.workload)
+            for set in family.parameterSets {
+                let standing = Standing(set.cases.filter { $0.benchmarkCase.allocator == .system })
+                guard standing.isClear else { continue }
+                let winner = standing.ranked[0].measured, runnerUp = standing.ranked[1].measured
+                let text = "\(family.workload) \(set.title): \(family.contender(winner.benchmarkCase)) clearly \(ranking.better) "
+                    + "than \(family.contender(runnerUp.benchmarkCase))"
+                statements.append(Statement(text: text, outcome: outcome(again[winner.benchmarkCase.id]?.ranked,
+                                                                         again[runnerUp.benchmarkCase.id]?.ranked)))
+            }
+        }
+        return statements
+    }
+
+    /// Each case where jemalloc is clearly faster or slower than the system allocator.
+    static func allocatorStatements(_ first: [MeasuredCase], _ repeated: [MeasuredCase]) -> [Statement] {
+        let byID = Dictionary(first.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let again = Dictionary(repeated.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var statements: [Statement] = []
+        for measured in first where measured.benchmarkCase.allocator == .jemalloc {
+            let systemID = String(measured.benchmarkCase.id.dropLast(Allocator.jemalloc.rawValue.count)) + Allocator.system.rawValue
+            guard let mine = measured.estimate, let theirs = byID[systemID]?.estimate else { continue }
+            let verdict = Faster(mine, theirs)
+            guard verdict != .neither else { continue }
+            let (winner, loser) = verdict == .first ? (measured.benchmarkCase.id, systemID) : (systemID, measured.benchmarkCase.id)
+            let text = "\(winner) clearly faster than under the other allocator"
+            statements.append(Statement(text: text, outcome: outcome(again[winner]?.estimate, again[loser]?.estimate)))
+        }
+        return statements
+    }
+
+    /// Each claim supported or refuted in the first run: the same verdict, inconclusive (a tie),
+    /// or the opposite (reversed) in the repeat.
+    static func claimStatements(_ first: [ClaimVerdict], _ repeated: [ClaimVerdict]) -> [Statement] {
+        let again = Dictionary(repeated.map { ($0.claim, $0.verdict) }, uniquingKeysWith: { a, _ in a })
+        return first.filter { $0.verdict != .inconclusive }.map { verdict in
+            let outcome: Statement.Outcome
+            switch again[verdict.claim] {
+            case nil: outcome = .missing
+            case verdict.verdict: outcome = .holds
+            case .inconclusive: outcome = .tie
+            default: outcome = .reversed
+            }
+            return Statement(text: "claim \(verdict.claim) \(verdict.verdict.rawValue)", outcome: outcome)
+        }
+    }
+
+    /// What the repeat says of a winner and a loser of the first run.
+    private static func outcome(_ winner: CaseEstimate?, _ loser: CaseEstimate?) -> Statement.Outcome {
+        guard let winner, let loser else { return .missing }
+        switch Faster(winner, loser) {
+        case .first: return .holds
+        case .second: return .reversed
+        case .neither: return .tie
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Harness
+import Reports
+
+/// `bench agreement RUN.json RUN.json …`: does each run agree with the one before it?
+struct AgreementCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agreement",
+        abstract: "Check that repeat runs agree: figures inside the earlier run's intervals, its \"clearly\" statements kept.",
+        discussion: """
+            Give two or more results files of the same suite on the same machine, oldest first. \
+            Each run is checked against the one before it:
+
+            - figures: the share of cases whose figure in the later run falls outside the \
+            earlier run's repeat interval. The interval claims 95 of 100 repeat runs inside it, \
+            so about 5% should miss; many more means the intervals are too narrow for this \
+            machine.
+            - statements: every "clearly" of the earlier run's report (a parameter set's clear \
+            winner over its runner-up, a claim supported or refuted, jemalloc clearly faster or \
+            slower than the system allocator) checked in the later run: holds, tie (the later run \
+            cannot tell them apart) or reversed (it says the opposite).
+
+            The cases missed and the statements not held are listed, largest first (--list \
+            limits how many). tools/report-calibration.sh runs a suite N times and calls this; \
+            README "How far a figure holds" has this machine's figures.
+
+            Exit status: 0 checked, 2 fewer than two files or one unreadable.
+
+            Examples:
+              bench agreement run1/results.json run2/results.json
+              bench agreement cal/*/results.json --list 0
+            """
+    )
+
+    @Argument(help: "Two or more results.json files, oldest first.")
+    var files: [String] = []
+
+    @Option(help: "How many misses and statements not held to list per pair (0: only the counts).")
+    var list = 10
+
+    func validate() throws {
+        guard files.count >= 2 else { throw ValidationError("give at least two results files, oldest first (got \(files.count))") }
+        guard list >= 0 else { throw ValidationError("--list must be 0 or more, got \(list)") }
+    }
+
+    func run() throws {
+        let reader = CommandFiles(command: "agreement")
+        let runs = try files.map { try reader.results($0, role: "run") }
+        var compared = 0, missed = 0
+        var outcomes: [Agreement.Statement.Outcome: Int] = [:]
+        for index in 1..<runs.count {
+            let agreement = Agreement(first: runs[index - 1], repeated: runs[index])
+            compared += agreement.comparedCases
+            missed += agreement.misses.count
+            for statement in agreement.statements { outcomes[statement.outcome, default: 0] += 1 }
+            print("\(files[index - 1]) → \(files[index]):")
+            print("  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval (\(percent(agreement.missRate)))")
+            print("  statements: \(summary(agreement.statements.count, agreement.count))")
+            for miss in agreement.misses.prefix(list) {
+                let interval = miss.first.repeatInterval
+                print("    miss  \(miss.caseID): \(number(miss.first.value)) [\(number(interval.lower))–\(number(interval.upper))] → \(number(miss.repeated.value)) (\(ratio(miss.ratio)))")
+            }
+            for statement in agreement.statements.filter({ $0.outcome != .holds }).prefix(list) {
+                print("    \(statement.outcome.rawValue)  \(statement.text)")
+            }
+        }
+        guard runs.count > 2 else { return }
+        let statements = outcomes.values.reduce(0, +)
+        print("all \(runs.count - 1) pairs:")
+        print("  figures: \(missed) of \(compared) outside the earlier interval (\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
+        print("  statements: \(summary(statements) { outcomes[$0] ?? 0 })")
+    }
+
+    private func summary(_ total: Int, _ count: (Agreement.Statement.Outcome) -> Int) -> String {
+        let changed = count(.tie) + count(.reversed)
+        let judged = total - count(.missing)
+        let share = judged == 0 ? "" : " (\(percent(Double(changed) / Double(judged))) not held)"
+        var text = "\(total) clearly, \(count(.holds)) held, \(count(.tie)) became a tie, \(count(.reversed)) reversed" + share
+        if count(.missing) > 0 { text += ", \(count(.missing)) not in the later run" }
+        return text
+    }
+
+    private func percent(_ fraction: Double) -> String { "\((fraction * 1000).rounded() / 10)%" }
+    private func number(_ value: Double) -> String { SummaryTable.format(value) }
+    private func ratio(_ value: Double) -> String { "\(((value) * 100).rounded() / 100)×" }
+}

@@ -1,0 +1,46 @@
+import Harness
+import Reports
+import Testing
+
+/// `Agreement` on the hand-made run against a changed copy of itself: a figure that moved out of
+/// its interval is a miss, a winner that became the loser is reversed, one that came close is a tie.
+@Suite("agreement between a run and its repeat")
+struct AgreementTests {
+    /// The fixture with the processes of the case `id` scaled by `factor`.
+    static func scaled(_ run: RunResults, _ id: String, by factor: Double) -> RunResults {
+        var run = run
+        run.cases = run.cases.map { result in
+            guard result.benchmarkCase.id == id else { return result }
+            var result = result
+            result.records = result.records.map { record in
+                CaseRecord(caseID: record.caseID, repetition: record.repetition, batch: record.batch,
+                           nanosecondsPerOperation: record.nanosecondsPerOperation.map { $0 * factor },
+                           metricsPerOperation: record.metricsPerOperation, unavailable: record.unavailable,
+                           workloadMetrics: record.workloadMetrics, workers: record.workers, cpus: record.cpus)
+            }
+            return result
+        }
+        return run
+    }
+
+    @Test("a run agrees with itself: no miss, every statement holds")
+    func identical() {
+        let agreement = Agreement(first: Fixture.run, repeated: Fixture.run)
+        #expect(agreement.misses.isEmpty && agreement.comparedCases == 21)
+        #expect(!agreement.statements.isEmpty && agreement.statements.allSatisfy { $0.outcome == .holds }, "\(agreement.statements)")
+        #expect(agreement.statements.contains { $0.text == "spawn pattern=chain: work-stealing clearly faster than libdispatch" })
+        #expect(agreement.statements.contains { $0.text == "footprint units=256: libdispatch · queued-block clearly smaller than thread" })
+    }
+
+    @Test("a winner that became slower than its runner-up is reversed; one that came within reach is a tie; both figures missed")
+    func changed() throws {
+        let chain = "spawn/work-stealing/pattern=chain/system"
+        let reversed = Agreement(first: Fixture.run, repeated: Self.scaled(Fixture.run, chain, by: 4))
+        #expect(reversed.misses.map(\.caseID) == [chain])
+        let statement = try #require(reversed.statements.first { $0.text.hasPrefix("spawn pattern=chain") })
+        #expect(statement.outcome == .reversed)
+        let tie = Agreement(first: Fixture.run, repeated: Self.scaled(Fixture.run, chain, by: 2.9))
+        #expect(try #require(tie.statements.first { $0.text.hasPrefix("spawn pattern=chain") }).outcome == .tie)
+        #expect(tie.count(.tie) == 1 && tie.count(.reversed) == 0)
+    }
+}
