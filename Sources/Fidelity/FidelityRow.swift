@@ -3,7 +3,7 @@ import Harness
 
 /// One row of a fidelity table: a pair's two figures, per unit, and whether the suite's is within
 /// the bound; with jemalloc preloaded, also the bytes each allocates per operation. Each figure is
-/// the geometric mean over processes of each process's median sample, with the interval a repeat
+/// the median over processes of each process's median sample, with the interval a repeat
 /// run's figure should fall in (`CaseEstimate`): samples of one process are not independent,
 /// processes are (Sources/Gate/README.md).
 public struct FidelityRow: Sendable, Equatable {

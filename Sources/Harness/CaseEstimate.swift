@@ -9,20 +9,21 @@ import Glibc
 /// stays in it, so an interval over pooled samples narrows with every sample while a repeat run
 /// lands elsewhere. Processes are independent of each other, so everything here counts one value
 /// per process (its median sample, or its counter per operation):
-/// - the figure is the geometric mean of those values: timings vary by factors, not by
-///   nanoseconds, so their logarithms are what spreads symmetrically;
+/// - the figure is the median of those values (for an even count, the geometric mean of the
+///   middle two): one process that spent its life in a slow phase of the host does not move it;
+/// - the work is on the values' logarithms: timings vary by factors, not by nanoseconds;
 /// - the spread is the standard deviation of the logarithms, moderated towards the typical spread
 ///   of the run's other cases (`SpreadPrior`), because three or four processes alone estimate
 ///   it badly (two processes that happen to agree would claim a precision the machine does not
 ///   have);
 /// - the interval is Student's t prediction interval for the figure of a repeat run with as many
-///   processes: figure × exp(± t(0.975, ν) · √(2 s² / k + 2 σ²)). The 2 s² / k is wider than a
-///   confidence interval's s² / k because the repeat run's figure has a spread of its own; σ is
-///   the sitting's spread (`sittingSpread`): a whole run on this kind of machine moves every
-///   figure a little together, which no spread inside one run can show. How often the interval
-///   holds is measured (`bench agreement`, README "How far a figure holds").
+///   processes, set around the figure: figure × exp(± t(0.975, ν) · √(2 s² / k + 2 σ²)). The
+///   2 s² / k is wider than a confidence interval's s² / k because the repeat run's figure has a
+///   spread of its own; σ is the sitting's spread (`sittingSpread`): a whole run on this kind of
+///   machine moves every figure a little together, which no spread inside one run can show. How
+///   often the interval holds is measured (`bench agreement`, README "How far a figure holds").
 public struct CaseEstimate: Sendable, Codable, Equatable {
-    /// The geometric mean of the processes' values.
+    /// The median of the processes' values (the geometric mean of the middle two for an even count).
     public let value: Double
     /// Where a repeat run's figure should fall, 95 times in 100.
     public let repeatInterval: RepeatInterval
@@ -62,7 +63,7 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
             variance += prior.weight * prior.spread * prior.spread
             freedom += prior.weight
         }
-        value = exp(mean)
+        value = exp(SampleStatistics.percentile(logs.sorted(), 0.5))
         processes = logs.count
         ownSpread = own
         degreesOfFreedom = freedom
@@ -74,7 +75,7 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
         spread = (variance / freedom).squareRoot()
         let t = StudentT.twoSidedCritical(tail: 1 - Self.level, degreesOfFreedom: freedom)
         let half = t * (2 * spread * spread / k + 2 * sittingSpread * sittingSpread).squareRoot()
-        repeatInterval = RepeatInterval(lower: exp(mean - half), upper: exp(mean + half))
+        repeatInterval = RepeatInterval(lower: value * exp(-half), upper: value * exp(half))
     }
 }
 

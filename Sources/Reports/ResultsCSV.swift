@@ -4,10 +4,10 @@ import Harness
 /// A metric that could not be measured has an empty value and its reason in `unavailable`, never
 /// a 0. Spreadsheet and dataframe friendly: filter by `metric`, pivot by `backend`.
 ///
-/// `ns_per_op` is the case's figure (the geometric mean of each process's median sample) and the
-/// only row with `repeat95_low` and `repeat95_high`: where 95 of 100 repeat runs' figures should
-/// fall (`CaseEstimate`). The `ns_per_op.*` rows describe the pooled samples (median, mean, p10,
-/// ...); they have no interval, since samples of one process are not independent.
+/// `ns_per_op` is the case's figure (the median over processes of each process's median sample)
+/// and the only row with `repeat95_low` and `repeat95_high`: where 95 of 100 repeat runs' figures
+/// should fall (`CaseEstimate`). The `ns_per_op.*` rows describe the pooled samples (median, mean,
+/// p10, ...); they have no interval, since samples of one process are not independent.
 public enum ResultsCSV {
     public static let columns = ["case_id", "workload", "backend", "parameters", "allocator", "status",
                                  "metric", "unit", "value", "repeat95_low", "repeat95_high", "samples", "repetitions", "unavailable"]

@@ -54,7 +54,7 @@ struct ExportsTests {
             #expect(Set(entry.keys).isSubset(of: ["name", "unit", "value", "range", "extra"]))
         }
         let tie = try #require(entries.first { $0["name"] as? String == "spawn/pthread-mutex/pattern=outside/system" })
-        // Processes at 49.5 and 52.5: their geometric mean, and half the repeat interval 47.4–54.8.
+        // Processes at 49.5 and 52.5: their median (the geometric mean of the two), and half the repeat interval 47.4–54.8.
         #expect(abs(try #require(tie["value"] as? Double) - (49.5 * 52.5).squareRoot()) < 1e-9 && tie["range"] as? String == "± 3.7", "\(tie)")
     }
 
