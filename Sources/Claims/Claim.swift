@@ -54,7 +54,7 @@ struct CounterReading: Sendable {
 }
 
 extension Claim {
-    /// "`claimed` is faster than `other`": supported when its repeat interval lies wholly below
+    /// "`claimed` is faster than `other`": supported when its comparison interval lies wholly below
     /// the other's, refuted when wholly above, inconclusive when they overlap. With several
     /// candidates for the claimed side, the fastest figure speaks for it (and says so).
     static func faster(id: String, layer: ClaimLayer, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
@@ -76,9 +76,9 @@ extension Claim {
                 lines.append("the fastest of \(measured.map(\.label).joined(separator: ", ")) speaks for the claim")
             }
             switch Faster(claimed.estimate, baseline.estimate) {
-            case .first: return Judgement(.supported, lines, "\(claimed.label) is faster and the two intervals a repeat run would fall in do not overlap")
-            case .second: return Judgement(.refuted, lines, "\(other.label) is faster and the two intervals a repeat run would fall in do not overlap")
-            case .neither: return Judgement(.inconclusive, lines, "the two intervals a repeat run would fall in overlap: a repeat could order them either way")
+            case .first: return Judgement(.supported, lines, "\(claimed.label) is faster by more than their processes' spread allows")
+            case .second: return Judgement(.refuted, lines, "\(other.label) is faster by more than their processes' spread allows")
+            case .neither: return Judgement(.inconclusive, lines, "they differ by less than their processes' spread allows: a repeat run could order them either way")
             }
         }
     }

@@ -67,16 +67,17 @@ public struct Evidence: Sendable {
     struct Missing: Error { let reason: String; init(_ reason: String) { self.reason = reason } }
 }
 
-/// Which of two figures is smaller, by their repeat intervals: an answer only when the intervals
-/// do not overlap, so that a repeat run, whose figures fall inside them, would give the same
-/// answer. The claims and the report's "what should I use?" both decide by it.
+/// Which of two figures of the same run is smaller: an answer only when their comparison
+/// intervals (`CaseEstimate.comparisonInterval`: the repeat interval without the sitting's spread,
+/// which moves both cases of a run together) do not overlap, so that a repeat run would give the
+/// same answer. The claims and the report's "what should I use?" both decide by it.
 public enum Faster: Equatable, Sendable {
     case first, second, neither
 
     public init(_ first: CaseEstimate, _ second: CaseEstimate) {
-        if first.repeatInterval.upper < second.repeatInterval.lower {
+        if first.comparisonInterval.upper < second.comparisonInterval.lower {
             self = .first
-        } else if second.repeatInterval.upper < first.repeatInterval.lower {
+        } else if second.comparisonInterval.upper < first.comparisonInterval.lower {
             self = .second
         } else {
             self = .neither

@@ -1,6 +1,6 @@
 /// What the measurements say about one claim of the source documents.
 public enum Verdict: String, Sendable, Codable, CaseIterable {
-    /// The measurements agree with the claim, with repeat intervals that do not overlap (or a
+    /// The measurements agree with the claim, with comparison intervals that do not overlap (or a
     /// counter far on the claim's side of its threshold).
     case supported
     /// The measurements contradict it, just as clearly.

@@ -3,9 +3,9 @@ import Harness
 
 /// One row of a fidelity table: a pair's two figures, per unit, and whether the suite's is within
 /// the bound; with jemalloc preloaded, also the bytes each allocates per operation. Each figure is
-/// the median over processes of each process's median sample, with the interval a repeat
-/// run's figure should fall in (`CaseEstimate`): samples of one process are not independent,
-/// processes are (Sources/Gate/README.md).
+/// the median over processes of each process's median sample, with the interval that compares it
+/// with another case of the same run (`CaseEstimate`): samples of one process are not
+/// independent, processes are (Sources/Gate/README.md).
 public struct FidelityRow: Sendable, Equatable {
     public let pair: FidelityPair
     /// The suite's figure, in ns per unit, and its interval; nil when the suite case has no record.
@@ -13,8 +13,8 @@ public struct FidelityRow: Sendable, Equatable {
     /// The direct reference's figure, in ns per unit, and its interval; nil without a record.
     public let direct: Figure?
 
-    /// A figure over processes and its repeat interval (`CaseEstimate`, moderated towards the
-    /// typical spread of the pairs' cases in the same run).
+    /// A figure over processes and its comparison interval (`CaseEstimate.comparisonInterval`:
+    /// the two cases of a pair are compared within one run, which moves both together).
     public struct Figure: Sendable, Equatable {
         public let value: Double
         public let interval: RepeatInterval
@@ -101,8 +101,8 @@ public struct FidelityRow: Sendable, Equatable {
             return (nil, result.failures.first.map { "failed: \($0)" } ?? "has no record")
         }
         let perUnit = Double(units)
-        return (Figure(value: estimate.value / perUnit,
-                       interval: RepeatInterval(lower: estimate.repeatInterval.lower / perUnit, upper: estimate.repeatInterval.upper / perUnit)), nil)
+        let interval = estimate.comparisonInterval
+        return (Figure(value: estimate.value / perUnit, interval: RepeatInterval(lower: interval.lower / perUnit, upper: interval.upper / perUnit)), nil)
     }
 
     static func allocated(by result: CaseResult?) -> Double? {

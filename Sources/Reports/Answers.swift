@@ -13,8 +13,11 @@ struct Answers {
         let compared: Int
         /// Contender → the margins (runner-up / fastest) of the sets it clearly won.
         let wins: [(contender: String, margins: [Double])]
-        /// The sets where the best's interval overlaps the runner-up's.
-        let ties: Int
+        /// The sets where the best's interval overlaps the runner-up's, grouped by who leads
+        /// together (every contender whose interval overlaps the best's), most frequent first.
+        let ties: [(leaders: [String], sets: Int)]
+
+        var tieCount: Int { ties.reduce(0) { $0 + $1.sets } }
     }
 
     let families: [FamilyAnswer]
@@ -23,24 +26,34 @@ struct Answers {
         self.families = families.compactMap { family in
             var wins: [String: [Double]] = [:]
             var order: [String] = []
-            var compared = 0, ties = 0
+            var compared = 0
+            var ties: [[String]: Int] = [:]
+            var tieOrder: [[String]] = []
             for set in family.parameterSets {
                 let standing = Standing(set.cases.filter { $0.benchmarkCase.allocator == .system })
                 guard standing.ranked.count >= 2, let margin = standing.margin else { continue }
                 compared += 1
-                guard standing.isClear else { ties += 1; continue }
+                guard standing.isClear else {
+                    let leaders = [standing.ranked[0]] + standing.ranked.dropFirst().filter { standing.tiesWithBest($0.estimate) }
+                    let names = leaders.map { family.contender($0.measured.benchmarkCase) }
+                    if ties[names] == nil { tieOrder.append(names) }
+                    ties[names, default: 0] += 1
+                    continue
+                }
                 let winner = family.contender(standing.ranked[0].measured.benchmarkCase)
                 if wins[winner] == nil { order.append(winner) }
                 wins[winner, default: []].append(margin)
             }
             guard compared > 0 else { return nil }
             let ranked = order.map { ($0, wins[$0]!) }.sorted { $0.1.count > $1.1.count }
-            return FamilyAnswer(workload: family.workload, ranking: Ranking.of(family.workload), compared: compared, wins: ranked, ties: ties)
+            let tied = tieOrder.map { ($0, ties[$0]!) }.sorted { $0.1 > $1.1 }
+            return FamilyAnswer(workload: family.workload, ranking: Ranking.of(family.workload), compared: compared, wins: ranked, ties: tied)
         }
     }
 
     /// One bullet per family, e.g. "**spawn** (4 parameter sets): work-stealing is clearly
-    /// fastest in 3, by 1.52×–4.1× over the runner-up; a tie in 1."
+    /// fastest in 3, by 1.52×–4.1× over the runner-up; a tie in 1 (work-stealing and
+    /// fifo-dispatch lead together)."
     var markdownLines: [String] {
         families.map { answer in
             var parts: [String] = []
@@ -50,13 +63,23 @@ struct Answers {
                 parts.append(index == 0 ? "\(win.contender) is clearly \(answer.ranking.best) in \(win.margins.count), \(by) over the runner-up"
                                         : "\(win.contender) in \(win.margins.count) (\(by))")
             }
-            if answer.ties > 0 {
-                parts.append(answer.wins.isEmpty ? "every one is a tie: the spread between processes is larger than the differences, so a repeat run could order them either way"
-                                                 : "a tie in \(answer.ties)")
+            if answer.tieCount > 0 {
+                let who = answer.ties.map { tie in
+                    Self.leaders(tie.leaders) + " lead together" + (answer.ties.count > 1 || tie.sets > 1 ? " in \(tie.sets)" : "")
+                }.joined(separator: ", ")
+                parts.append(answer.wins.isEmpty
+                    ? "no contender is clearly \(answer.ranking.best) in any: \(who) (their processes spread wider than they differ, so a repeat run could order them either way)"
+                    : "a tie in \(answer.tieCount) (\(who))")
             }
             if answer.ranking.figure != .time { parts.append("ranked by \(answer.ranking.heading), not time") }
             return "- **\(answer.workload)** (\(answer.compared) parameter set\(answer.compared == 1 ? "" : "s")): " + parts.joined(separator: "; ") + "."
         }
+    }
+
+    /// "a", "a and b", "a, b and c"; beyond three, "a, b and 5 others" (the best first).
+    static func leaders(_ names: [String]) -> String {
+        if names.count > 3 { return names.prefix(2).joined(separator: ", ") + " and \(names.count - 2) others" }
+        return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// jemalloc against the system allocator, case by case: clearly faster, clearly slower, or

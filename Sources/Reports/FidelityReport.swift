@@ -27,9 +27,10 @@ public enum FidelityReport {
         case .within: verdict = "within bound"
         case .over: verdict = "over bound (limit \(Figures.value(row.limit!)) ns)"
         case .unclear:
-            verdict = "unclear: figure over the limit (\(Figures.value(row.limit!)) ns), intervals "
-                + "\(Figures.interval(row.suite!.interval)) and "
-                + "\(Figures.interval(row.direct!.interval)) ns; more --repetitions decide"
+            let suite = row.suite!.interval, direct = row.direct!.interval
+            let spread = suite.upper.isFinite && direct.upper.isFinite
+                ? "intervals \(Figures.interval(suite)) and \(Figures.interval(direct)) ns" : "one process a side bounds nothing"
+            verdict = "unclear: figure over the limit (\(Figures.value(row.limit!)) ns), \(spread); more --repetitions decide"
         }
         if row.allocatesNoMore == false { verdict += "; allocates more than its reference" }
         return verdict
@@ -47,7 +48,7 @@ public enum FidelityReport {
                 + "(the `direct` workload), measured in this run: C for a C API, idiomatic Swift for a Swift API, "
                 + "the concrete type for our own backends. A suite figure counts as the runtime's when it is "
                 + "\(bound). \(within) of \(rows.count) rows are" + (unclear > 0 ? "; \(unclear) unclear (their processes disagree)" : "")
-                + ". A row is over the bound only when the suite's repeat interval (where 95 of 100 repeat runs' figures should fall) lies wholly above the bound of the direct one's. "
+                + ". A row is over the bound only when the suite's interval lies wholly above the bound of the direct one's (both from the spread between processes; the run's own drift moves both alike and is left out). "
                 + "In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, so the machine's drift "
                 + "between them reads as a difference; `bench fidelity` runs each pair back to back in every repetition and is "
                 + "the check to trust. "
@@ -60,9 +61,14 @@ public enum FidelityReport {
     /// One JSON object per row: operation, backend, allocator, layer, suite case, direct case, unit,
     /// suite_ns, direct_ns, ratio, limit_ns (null where a figure is missing), within_bound (the
     /// suite's figure within the bound), standing (within bound, over bound, unclear, no figure),
-    /// the two figures' repeat intervals, the
+    /// the two figures' intervals (null where one process bounds nothing), the
     /// bytes allocated per operation on each side and whether the suite allocates no more (null
     /// without jemalloc), and why a figure is missing.
+    /// An interval as [lower, upper], or nil when it is unbounded (one process).
+    static func bounds(_ figure: FidelityRow.Figure) -> [Double]? {
+        figure.interval.upper.isFinite ? [figure.interval.lower, figure.interval.upper] : nil
+    }
+
     public static func json(_ rows: [FidelityRow]) throws -> String {
         struct Row: Encodable {
             let operation: String, backend: String, layer: String, unit: String
@@ -71,7 +77,7 @@ public enum FidelityReport {
             let suite_ns: Double?, direct_ns: Double?, ratio: Double?, limit_ns: Double?
             let within_bound: Bool
             let standing: String
-            let suite_repeat95_ns: [Double]?, direct_repeat95_ns: [Double]?
+            let suite_interval_ns: [Double]?, direct_interval_ns: [Double]?
             let suite_allocated_bytes: Double?, direct_allocated_bytes: Double?
             let allocates_no_more: Bool?
             let missing: String?
@@ -86,8 +92,8 @@ public enum FidelityReport {
                 allocator: $0.pair.directCase.allocator.rawValue,
                 suite_ns: $0.suiteNanoseconds, direct_ns: $0.directNanoseconds, ratio: $0.ratio, limit_ns: $0.limit,
                 within_bound: $0.withinBound, standing: $0.standing.rawValue,
-                suite_repeat95_ns: $0.suite.map { [$0.interval.lower, $0.interval.upper] },
-                direct_repeat95_ns: $0.direct.map { [$0.interval.lower, $0.interval.upper] },
+                suite_interval_ns: $0.suite.flatMap(Self.bounds),
+                direct_interval_ns: $0.direct.flatMap(Self.bounds),
                 suite_allocated_bytes: $0.suiteAllocatedBytes, direct_allocated_bytes: $0.directAllocatedBytes,
                 allocates_no_more: $0.allocatesNoMore, missing: $0.missing)
         })

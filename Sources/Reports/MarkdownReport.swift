@@ -26,8 +26,8 @@ enum MarkdownReport {
         lines += [context(run), ""]
         lines += RunNoise(cases, load: run.load).markdownLines.flatMap { [$0, ""] }
         lines += ["## What should I use?", "",
-                  "Per family, under the system allocator: which contender is best, counted only where its interval lies wholly "
-                  + "below the runner-up's, so a repeat run would say the same; anything closer is a tie.", ""]
+                  "Per family, under the system allocator: which contender is best, counted only where it beats the runner-up by "
+                  + "more than their processes' spread allows, so a repeat run would say the same; anything closer is a tie.", ""]
         let answers = Answers(families).markdownLines
         lines += answers.isEmpty ? ["No family had two contenders with samples to compare."] : answers
         if let allocator = Answers.allocatorLine(cases) { lines.append(allocator) }
@@ -65,7 +65,7 @@ enum MarkdownReport {
                                verdict.evidence.isEmpty ? "—" : verdict.evidence.joined(separator: "; "), verdict.reason])
         }
         return ["## Claims of the dispatch guide", "",
-                "A timing claim is decided only when the two intervals a repeat run would fall in do not overlap; a counter claim needs its counter. "
+                "A timing claim is decided only when the two figures differ by more than their processes' spread allows (a repeat run would say the same); a counter claim needs its counter. "
                 + "Each claim is judged on two layers where both exist: Swift code (GCD through the Dispatch overlay, against "
                 + "Swift's `Mutex`) and the runtime itself (libdispatch's C entry points, against pthreads from C), since the "
                 + "overlay's own cost can decide a comparison. `bench claims results.json` prints the same.", ""] + table.lines
@@ -135,10 +135,11 @@ enum MarkdownReport {
         var lines = ["## Results by family", "",
                      "One table per parameter set: every contender under every allocator, best first. A figure is the geometric "
                      + "mean of the median sample of each process; “a repeat run” is where 95 of 100 repeat runs' figures should "
-                     + "fall, from the spread between the processes (samples of one process are not independent). “× best” is a "
-                     + "figure over the best's; “tie” where the two intervals overlap, since a repeat run could order them either "
-                     + "way. Counters are per operation, the median over the processes; “unavailable” where this case could not "
-                     + "measure one.", ""]
+                     + "fall, from the spread between the processes (samples of one process are not independent) and the drift of a "
+                     + "whole run. “× best” is a figure over the best's; “tie” where the two differ by less than their processes' "
+                     + "spread allows, so a repeat run could order them either way (the run's drift moves both alike and does not "
+                     + "count there). Counters are per operation, the median over the processes; “unavailable” where this case could "
+                     + "not measure one.", ""]
         if !missing.isEmpty { lines += ["Not in the tables, because no case of this run could measure them: " + missing.joined(separator: ", ") + ".", ""] }
         lines += ["Families: " + families.map { "[\($0.workload)](#\($0.workload))" }.joined(separator: " · "), ""]
         for family in families {

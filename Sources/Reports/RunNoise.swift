@@ -51,8 +51,9 @@ struct RunNoise {
             facts.append("other processes used \(percent(load.otherProcessesPercent / 100)) of it")
         }
         var lines = ["**Noise: \(verdict.rawValue).** While this run measured, " + facts.joined(separator: "; ") + ". "
-                     + "Each figure's interval is where a repeat run's figure should fall, from the spread between the case's processes; "
-                     + "a contender is called clearly faster only where the two intervals do not overlap, and is a tie otherwise."]
+                     + "Each figure's interval is where a repeat run's figure should fall, from the spread between the case's processes "
+                     + "and how far a whole run drifts; a contender is called clearly faster only where the two figures differ by more "
+                     + "than their processes' spread allows, and is a tie otherwise."]
         lines.append("To settle a tie: more processes per case (`--repetitions 5`), longer samples (`--suite full`), a CPU of its own "
                      + "(`--cpus 1`, for one-thread cases), a quieter machine (`bench doctor` says what disturbs this one), or "
                      + "`bench ab` for two builds measured side by side.")

@@ -2,7 +2,7 @@ import Claims
 import Harness
 
 /// The contenders of one parameter set, best first by their family's figure (`Ranking`), and
-/// whether the best is clearly so: its repeat interval lies wholly below the runner-up's (the rule
+/// whether the best is clearly so: its comparison interval lies wholly below the runner-up's (the rule
 /// the claims use, `Faster`). Otherwise it is a tie, however far apart the figures.
 struct Standing {
     /// The cases that have the figure, ascending.

@@ -18,8 +18,8 @@ struct ClaimsCommand: ParsableCommand {
             synchronization is more efficient than locks", "semaphores call down to the kernel \
             only when the calling thread needs to be blocked", ...) gets a verdict with the numbers \
             behind it and the conditions it holds under. A timing claim is supported or refuted only \
-            when the two figures' repeat intervals (where 95 of 100 repeat runs' figures should \
-            fall) do not overlap; a claim about system calls or \
+            when the two figures differ by more than the spread between their processes allows \
+            (so a repeat run would say the same); a claim about system calls or \
             page faults needs that counter (`bench doctor` says whether this machine has it). \
             Anything missing makes the verdict inconclusive, with the reason. The quick suite runs \
             every case the claims need.

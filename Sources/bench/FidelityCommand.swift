@@ -31,9 +31,9 @@ struct FidelityCommand: ParsableCommand {
             except where the runtime allocates by how the work was scheduled (apply, async, \
             chained async), whose bytes are shown but not judged.
 
-            A row is over the bound only when the suite's repeat interval (where 95 of 100 \
-            repeat runs' figures should fall, from the spread between processes) lies wholly \
-            above the bound of the direct interval's upper end; a figure over the bound with \
+            A row is over the bound only when the suite's interval (from the spread between its \
+            processes) lies wholly above the bound of the direct interval's upper end; a figure \
+            over the bound with \
             overlapping intervals is `unclear`: its processes disagree, and more --repetitions \
             decide it.
 

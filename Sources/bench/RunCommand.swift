@@ -7,12 +7,17 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run workloads on backends, each case in its own process, and write the results.",
         discussion: """
-            Every case (workload × parameters × backend × allocator) runs --repetitions times, each
-            time in a fresh child process: warm-up, a calibrated batch so one sample lasts
-            --sample-ms, then --samples samples. A child that crashes, hangs past --deadline or
-            prints garbage is recorded as failed with the reason, and the run goes on; the exit
-            status is 1 if any case failed. Finished cases are journaled at once, so an interrupted
-            run keeps them (DIR/journal.jsonl).
+            Every case (workload × parameters × backend × allocator) runs --repetitions times, \
+            each time in a fresh child process: warm-up, a calibrated batch so one sample lasts \
+            --sample-ms, then --samples samples. A child that crashes, hangs past --deadline or \
+            prints garbage is recorded as failed with the reason, and the run goes on; the exit \
+            status is 1 if any case failed. Finished cases are journaled at once, so an \
+            interrupted run keeps them (DIR/journal.jsonl).
+
+            A case's figure is the median over its processes of each process's median sample, \
+            and its interval is where a repeat run's figure should fall: processes, not samples, \
+            decide how well a figure is known, so add --repetitions rather than --samples to \
+            settle a tie. `bench agreement` checks a run against a repeat.
 
             Examples:
               bench run --suite smoke
@@ -23,7 +28,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var selection: CaseSelection
 
-    @Option(help: "Child processes per case (default: 2 for the quick suite, 3 otherwise).")
+    @Option(help: "Child processes per case (default: 3 for the smoke suite, 4 for the quick suite, 5 for the full suite).")
     var repetitions: Int?
 
     @OptionGroup var measurement: MeasurementOptions

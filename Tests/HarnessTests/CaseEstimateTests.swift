@@ -74,8 +74,8 @@ struct CaseEstimateTests {
         let estimates = RunEstimates(quiet + [wild])
         let calm = try #require(estimates[quiet[0].benchmarkCase.id])
         let split = try #require(estimates[wild.benchmarkCase.id])
-        #expect(calm.repeatInterval.upper / calm.repeatInterval.lower < 1.15, "a quiet case of a quiet family gets a narrow interval")
-        #expect(split.repeatInterval.upper / split.repeatInterval.lower > 3, "a case whose processes split keeps its own spread")
+        #expect(calm.comparisonInterval.upper / calm.comparisonInterval.lower < 1.05, "a quiet case of a quiet family compares narrowly")
+        #expect(split.comparisonInterval.upper / split.comparisonInterval.lower > 3, "a case whose processes split keeps its own spread")
         #expect(estimates["steady/none//system"] == nil)
     }
 }

@@ -39,7 +39,7 @@ struct AgreementTests {
         #expect(reversed.misses.map(\.caseID) == [chain])
         let statement = try #require(reversed.statements.first { $0.text.hasPrefix("spawn pattern=chain") })
         #expect(statement.outcome == .reversed)
-        let tie = Agreement(first: Fixture.run, repeated: Self.scaled(Fixture.run, chain, by: 2.9))
+        let tie = Agreement(first: Fixture.run, repeated: Self.scaled(Fixture.run, chain, by: 3))
         #expect(try #require(tie.statements.first { $0.text.hasPrefix("spawn pattern=chain") }).outcome == .tie)
         #expect(tie.count(.tie) == 1 && tie.count(.reversed) == 0)
     }

@@ -19,15 +19,16 @@ struct MarkdownReportTests {
 
     @Test("a parameter set's table: best first, where a repeat run falls, the ratio or a tie written as a tie, counters or 'unavailable', never a 0 for a gap")
     func familyTable() throws {
-        // Two processes each; constant samples: the interval is the sitting's spread alone (±5.5%
-        // with t at 5 degrees of freedom); 49.5 and 52.5: a wider one, overlapping the best's.
+        // Two processes each; constant samples: the interval is the run's drift alone (±14.6%, 4%
+        // with t at 5 degrees of freedom); 49.5 and 52.5: a wider one; a tie, since those two
+        // processes spread wider than 50 and 51 differ.
         #expect(try Self.table(after: "#### spawn: pattern=outside") == [
             "| contender | allocator | ns/op | a repeat run | × best | processes × samples | CPU ns/op | syscalls/op | bytes allocated/op |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-            "| work-stealing | system | 50 | 47.3–52.8 | — | 2 × 10 | 48 | 0 | unavailable |",
-            "| pthread-mutex | system | 51 | 47.4–54.8 | tie | 2 × 10 | unavailable | unavailable | unavailable |",
-            "| work-stealing | jemalloc | 60 | 56.8–63.4 | 1.20× | 2 × 10 | 58 | 0 | 64 |",
-            "| libdispatch | system | 200 | 189–211 | 4.00× | 2 × 10 | 210 | 0.5 | unavailable |",
+            "| work-stealing | system | 50 | 43.2–57.8 | — | 2 × 10 | 48 | 0 | unavailable |",
+            "| pthread-mutex | system | 51 | 43.7–59.4 | tie | 2 × 10 | unavailable | unavailable | unavailable |",
+            "| work-stealing | jemalloc | 60 | 51.9–69.4 | 1.20× | 2 × 10 | 58 | 0 | 64 |",
+            "| libdispatch | system | 200 | 173–231 | 4.00× | 2 × 10 | 210 | 0.5 | unavailable |",
         ])
     }
 
@@ -35,8 +36,8 @@ struct MarkdownReportTests {
     func contenders() throws {
         let rows = try Self.table(after: "#### queue-vs-lock: threads=2xcpus, resource=counter, critical=0ns, outside=0ns")
         #expect(rows.count == 4)
-        #expect(rows[2].hasPrefix("| pthread-mutex | system | 45 | 42.6–47.5 | — |"), "\(rows)")
-        #expect(rows[3].hasPrefix("| libdispatch · queue-sync | system | 60 | 56.8–63.4 | 1.33× |"), "\(rows)")
+        #expect(rows[2].hasPrefix("| pthread-mutex | system | 45 | 38.9–52 | — |"), "\(rows)")
+        #expect(rows[3].hasPrefix("| libdispatch · queue-sync | system | 60 | 51.9–69.4 | 1.33× |"), "\(rows)")
     }
 
     @Test("footprint ranks by memory per unit, not by time: the slower queued block is the clear answer")
@@ -77,7 +78,7 @@ struct MarkdownReportTests {
     @Test("the first screen answers from the data: a clear win with its margin, a tie called a tie, the claims' verdicts")
     func firstScreen() throws {
         let report = Self.report
-        #expect(report.contains("- **spawn** (2 parameter sets): work-stealing is clearly fastest in 1, by 3.00× over the runner-up; a tie in 1."),
+        #expect(report.contains("- **spawn** (2 parameter sets): work-stealing is clearly fastest in 1, by 3.00× over the runner-up; a tie in 1 (work-stealing and pthread-mutex lead together)."),
                 "\(report.prefix(3000))")
         #expect(report.contains("- **queue-vs-lock** (2 parameter sets): pthread-mutex is clearly fastest in 2, by 1.33× over the runner-up."))
         #expect(report.contains("- **allocator**: under jemalloc instead of the system allocator, 0 of 1 cases are clearly faster, 1 clearly slower, and 0 not told apart."))
