@@ -64,9 +64,12 @@ struct Answers {
                                         : "\(win.contender) in \(win.margins.count) (\(by))")
             }
             if answer.tieCount > 0 {
-                let who = answer.ties.map { tie in
+                let shown = answer.ties.prefix(Self.tieGroupsShown)
+                var who = shown.map { tie in
                     Self.leaders(tie.leaders) + " lead together" + (answer.ties.count > 1 || tie.sets > 1 ? " in \(tie.sets)" : "")
                 }.joined(separator: ", ")
+                let rest = answer.ties.dropFirst(Self.tieGroupsShown).reduce(0) { $0 + $1.sets }
+                if rest > 0 { who += ", other contenders in \(rest)" }
                 parts.append(answer.wins.isEmpty
                     ? "no contender is clearly \(answer.ranking.best) in any: \(who) (their processes spread wider than they differ, so a repeat run could order them either way)"
                     : "a tie in \(answer.tieCount) (\(who))")
@@ -75,6 +78,9 @@ struct Answers {
             return "- **\(answer.workload)** (\(answer.compared) parameter set\(answer.compared == 1 ? "" : "s")): " + parts.joined(separator: "; ") + "."
         }
     }
+
+    /// The groups of leaders a family's line names, most frequent first; the family's tables have the rest.
+    static let tieGroupsShown = 3
 
     /// "a", "a and b", "a, b and c"; beyond three, "a, b and 5 others" (the best first).
     static func leaders(_ names: [String]) -> String {
