@@ -60,5 +60,9 @@ struct RunNoise {
         return lines
     }
 
-    private func percent(_ fraction: Double) -> String { Figures.value(fraction * 100) + "%" }
+    /// "13.2%", "0%", or "under 0.1%" for a share too small to matter (steal of 0.006%).
+    private func percent(_ fraction: Double) -> String {
+        let percent = fraction * 100
+        return percent > 0 && percent < 0.1 ? "under 0.1%" : Figures.value(percent) + "%"
+    }
 }

@@ -69,10 +69,10 @@ struct MarkdownReportTests {
             }
             return result
         }
-        noisy.load = MachineLoad(stealPercent: 12, otherProcessesPercent: 30, seconds: 100)
+        noisy.load = MachineLoad(stealPercent: 0.006, otherProcessesPercent: 30, seconds: 100)
         let text = try #require(try ResultsWriter.outputs(of: noisy).first { $0.path == "report.md" }).contents
         #expect(text.contains("**Noise: noisy.** While this run measured, a typical case's processes differed by 28.7%; 21 of 21 cases had processes more than 10% apart; "
-                              + "the hypervisor took 12% of the CPU time (steal); other processes used 30% of it."), "\(text.prefix(2000))")
+                              + "the hypervisor took under 0.1% of the CPU time (steal); other processes used 30% of it."), "\(text.prefix(2000))")
     }
 
     @Test("the first screen answers from the data: a clear win with its margin, a tie called a tie, the claims' verdicts")
