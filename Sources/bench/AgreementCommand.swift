@@ -24,7 +24,8 @@ struct AgreementCommand: ParsableCommand {
             limits how many). tools/report-calibration.sh runs a suite N times and calls this; \
             README "How far a figure holds" has this machine's figures.
 
-            Exit status: 0 checked, 2 fewer than two files or one unreadable.
+            Exit status: 0 checked, 64 fewer than two files (a command-line mistake), 2 a file \
+            missing, unreadable or not a results file.
 
             Examples:
               bench agreement run1/results.json run2/results.json
