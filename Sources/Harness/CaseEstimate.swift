@@ -61,8 +61,7 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
         guard !values.isEmpty, values.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
         let logs = values.map { log($0) }
         let k = Double(logs.count)
-        let mean = logs.reduce(0, +) / k
-        let own: Double? = logs.count > 1 ? (logs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (k - 1)).squareRoot() : nil
+        let own = Self.ownSpread(logarithms: logs)
         var variance = (own ?? 0) * (own ?? 0) * (k - 1)
         var freedom = k - 1
         if let prior {
@@ -85,6 +84,21 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
         repeatInterval = RepeatInterval(lower: value * exp(-half), upper: value * exp(half))
         let withinRun = t * (2 * spread * spread / k).squareRoot()
         comparisonInterval = RepeatInterval(lower: value * exp(-withinRun), upper: value * exp(withinRun))
+    }
+}
+
+extension CaseEstimate {
+    /// The standard deviation of `values`' logarithms (the spread of these processes alone), or
+    /// nil with fewer than two values or one that is not positive and finite.
+    public static func ownSpread(of values: [Double]) -> Double? {
+        guard values.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
+        return ownSpread(logarithms: values.map { log($0) })
+    }
+
+    static func ownSpread(logarithms logs: [Double]) -> Double? {
+        guard logs.count > 1 else { return nil }
+        let mean = logs.reduce(0, +) / Double(logs.count)
+        return (logs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(logs.count - 1)).squareRoot()
     }
 }
 

@@ -11,10 +11,9 @@ public struct RunEstimates: Sendable {
     public init(_ cases: [CaseResult], value: (CaseRecord) -> Double? = RunEstimates.medianNanoseconds,
                 sittingSpread: Double = CaseEstimate.sittingSpread) {
         let values = cases.map { result in result.records.compactMap(value).filter { $0 > 0 && $0.isFinite } }
-        let unmoderated = values.map { CaseEstimate(values: $0, prior: nil, sittingSpread: sittingSpread) }
         var spreadsByFamily: [String: [Double]] = [:]
-        for (result, estimate) in zip(cases, unmoderated) {
-            guard let own = estimate?.ownSpread else { continue }
+        for (result, caseValues) in zip(cases, values) {
+            guard let own = CaseEstimate.ownSpread(of: caseValues) else { continue }
             spreadsByFamily[result.benchmarkCase.workload, default: []].append(own)
         }
         let runPrior = SpreadPrior(ownSpreads: spreadsByFamily.values.flatMap { $0 })

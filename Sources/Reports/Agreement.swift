@@ -84,12 +84,14 @@ public struct Agreement: Sendable {
 
     /// Each case where jemalloc is clearly faster or slower than the system allocator.
     static func allocatorStatements(_ first: [MeasuredCase], _ repeated: [MeasuredCase]) -> [Statement] {
-        let byID = Dictionary(first.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let system = Dictionary(first.filter { $0.benchmarkCase.allocator == .system }.map { (Answers.withoutAllocator($0.benchmarkCase), $0) },
+                                uniquingKeysWith: { a, _ in a })
         let again = Dictionary(repeated.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a })
         var statements: [Statement] = []
         for measured in first where measured.benchmarkCase.allocator == .jemalloc {
-            let systemID = String(measured.benchmarkCase.id.dropLast(Allocator.jemalloc.rawValue.count)) + Allocator.system.rawValue
-            guard let mine = measured.estimate, let theirs = byID[systemID]?.estimate else { continue }
+            guard let mine = measured.estimate, let other = system[Answers.withoutAllocator(measured.benchmarkCase)],
+                  let theirs = other.estimate else { continue }
+            let systemID = other.benchmarkCase.id
             let verdict = Faster(mine, theirs)
             guard verdict != .neither else { continue }
             let (winner, loser) = verdict == .first ? (measured.benchmarkCase.id, systemID) : (systemID, measured.benchmarkCase.id)

@@ -110,7 +110,9 @@ struct Answers {
             + "\(slower) clearly slower, and \(neither) not told apart."
     }
 
-    private static func withoutAllocator(_ benchmarkCase: BenchmarkCase) -> String {
+    /// A case's id without its allocator: the key that pairs a case under jemalloc with the same
+    /// case under the system allocator.
+    static func withoutAllocator(_ benchmarkCase: BenchmarkCase) -> String {
         String(benchmarkCase.id.dropLast(benchmarkCase.allocator.rawValue.count))
     }
 }
