@@ -56,11 +56,6 @@ public struct CaseResult: Sendable, Codable {
         return all.isEmpty ? nil : SampleStatistics(all)
     }
 
-    /// The median of each repetition: how much separate processes disagree.
-    public var medianPerRepetition: [Double] {
-        records.map { SampleStatistics.percentile($0.nanosecondsPerOperation.sorted(), 0.5) }
-    }
-
     public var status: String {
         if let notApplicable { return "not applicable: \(notApplicable)" }
         if records.isEmpty { return "failed: \(failures.first ?? "no record")" }

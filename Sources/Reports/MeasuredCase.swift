@@ -19,7 +19,7 @@ struct MeasuredCase {
     static func all(_ run: RunResults, estimates: RunEstimates) -> [MeasuredCase] {
         var rankedEstimates: [String: RunEstimates] = [:]
         for (workload, ranking) in Ranking.byWorkload {
-            guard case .workloadFigure(let name, _) = ranking.figure else { continue }
+            guard case .workloadFigure(let name) = ranking.figure else { continue }
             rankedEstimates[workload] = RunEstimates(run.cases.filter { $0.benchmarkCase.workload == workload },
                                                      value: { $0.workloadMetrics?[name]?.value }, sittingSpread: 0)
         }

@@ -4,8 +4,8 @@ struct Ranking: Sendable {
     enum Figure: Sendable, Equatable {
         /// ns per operation.
         case time
-        /// A figure the workload measures itself (`CaseRecord.workloadMetrics`), in `unit`.
-        case workloadFigure(String, unit: String)
+        /// A figure the workload measures itself (`CaseRecord.workloadMetrics`), by name.
+        case workloadFigure(String)
     }
 
     let figure: Figure
@@ -22,7 +22,7 @@ struct Ranking: Sendable {
     /// unit of work; its time per operation is the cost of setting the units up, which no one
     /// asking "which holds work more cheaply?" means.
     static let byWorkload: [String: Ranking] = [
-        "footprint": Ranking(figure: .workloadFigure("footprint.resident_bytes_per_unit", unit: "bytes"),
+        "footprint": Ranking(figure: .workloadFigure("footprint.resident_bytes_per_unit"),
                              heading: "resident bytes/unit", best: "smallest", better: "smaller"),
     ]
 
