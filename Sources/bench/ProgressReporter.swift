@@ -10,6 +10,9 @@ final class ProgressReporter: @unchecked Sendable {
     private let interactive = isatty(STDERR_FILENO) != 0
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
+    /// Repetitions that finished, whatever came of them (not applicable included): the count an
+    /// interrupted run's summary gives, so it agrees with the last progress line.
+    private(set) var finished = 0
 
     init(total: Int) {
         self.total = total
@@ -23,6 +26,7 @@ final class ProgressReporter: @unchecked Sendable {
         case .started:
             break
         case .finished(let index, let total, let id, let repetition, let outcome):
+            finished += 1
             if interactive {
                 if outcome != "ok" { write("\r\u{1B}[2K[\(index)/\(total)] \(id) #\(repetition + 1): \(outcome)\n") }
                 if index == total { write("\r\u{1B}[2K") }
