@@ -139,8 +139,11 @@ let package = Package(
             dependencies: [
                 "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate", "Soak", "Fidelity",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildStamp"]
         ),
+        // Stamps `bench` with its version (VERSION) and the commit it was built from.
+        .plugin(name: "BuildStamp", capability: .buildTool()),
         .testTarget(
             name: "ClaimsTests",
             dependencies: ["Claims", "Harness"]

@@ -14,10 +14,16 @@ public struct RunEnvironment: Sendable, Codable, Equatable {
     public let cpuGovernor: String
     public let perfEventParanoid: String
     public let swiftCompiler: String
+    /// The commit `bench` was built from (40 hex digits), or "unavailable: <why>".
     public let gitCommit: String
     public let hostname: String
+    /// `bench`'s version (its VERSION file at build time); nil in files written before it was recorded.
+    public var benchVersion: String?
+    /// Whether tracked files differed from `gitCommit` when `bench` was built: the figures then
+    /// belong to that commit plus changes no one can see. nil in files written before it was recorded.
+    public var uncommittedChanges: Bool?
 
-    public static func capture(gitCommit: String) -> RunEnvironment {
+    public static func capture(gitCommit: String, benchVersion: String? = nil, uncommittedChanges: Bool? = nil) -> RunEnvironment {
         var name = utsname()
         uname(&name)
         return RunEnvironment(
@@ -31,7 +37,9 @@ public struct RunEnvironment: Sendable, Codable, Equatable {
                 ?? "unavailable: /proc/sys/kernel/perf_event_paranoid not readable",
             swiftCompiler: compilerVersion,
             gitCommit: gitCommit,
-            hostname: field(&name.nodename)
+            hostname: field(&name.nodename),
+            benchVersion: benchVersion,
+            uncommittedChanges: uncommittedChanges
         )
     }
 

@@ -46,12 +46,12 @@ enum MarkdownReport {
         // A commit id is 40 hex digits ("unavailable: not run from a git checkout" is 40 characters
         // too, and used to print as "commit unavailable:"); anything else reads as an unknown commit.
         let isCommit = environment.gitCommit.count == 40 && environment.gitCommit.allSatisfy(\.isHexDigit)
-        let commit = isCommit ? "commit \(environment.gitCommit.prefix(12))"
+        let commit = isCommit ? "commit \(environment.gitCommit.prefix(12))" + (environment.uncommittedChanges == true ? " with uncommitted changes" : "")
             : "an unknown commit (\(environment.gitCommit.replacing("unavailable: ", with: "")))"
         let processes = "\(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
             + (run.interrupted == nil ? "" : " planned, fewer where the interruption cut a case short")
         return "Suite **\(run.suite)** (\(run.cases.count) cases, \(processes), samples of at least \(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms), "
-            + "measured on \(environment.cpuModel) with \(environment.onlineCPUs) CPUs\(virtual), built by \(environment.swiftCompiler) at \(commit). "
+            + "measured on \(environment.cpuModel) with \(environment.onlineCPUs) CPUs\(virtual), built by \(environment.swiftCompiler)\(environment.benchVersion.map { " as bench \($0)" } ?? "") at \(commit). "
             + "Every number below is computed from results.json beside this file: `bench report results.json` writes this report again."
     }
 
@@ -77,7 +77,8 @@ enum MarkdownReport {
         facts.rows = [
             ["CPU", e.cpuModel], ["online CPUs", "\(e.onlineCPUs)"], ["kernel", e.kernel], ["virtual machine", e.virtualMachine],
             ["CPU frequency governor", e.cpuGovernor], ["perf_event_paranoid", e.perfEventParanoid], ["compiler", e.swiftCompiler],
-            ["commit", e.gitCommit], ["host", e.hostname], ["suite", run.suite], ["processes per case", "\(run.repetitions)" + (run.interrupted == nil ? "" : " planned (interrupted)")],
+            ["bench", e.benchVersion ?? "not recorded"],
+            ["commit", e.gitCommit + (e.uncommittedChanges == true ? " with uncommitted changes" : "")], ["host", e.hostname], ["suite", run.suite], ["processes per case", "\(run.repetitions)" + (run.interrupted == nil ? "" : " planned (interrupted)")],
             ["minimum sample time", "\(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms"],
         ]
         facts.rows += (run.calibration ?? [:]).sorted { $0.key < $1.key }.map { ["calibration: \($0.key)", Figures.value($0.value)] }

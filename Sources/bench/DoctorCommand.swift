@@ -19,7 +19,7 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let counters = CounterSet()  // first, like a child: nothing has created threads yet
-        let environment = RunEnvironment.capture(gitCommit: MeasuredRun.gitCommit())
+        let environment = BuildStamp.environment()
         print("Machine")
         print("  CPU:               \(environment.cpuModel), \(environment.onlineCPUs) online, this process may use \(CPUAffinity.current())")
         print("  kernel:            \(environment.kernel)")
@@ -27,6 +27,7 @@ struct DoctorCommand: ParsableCommand {
         print("  CPU governor:      \(environment.cpuGovernor)")
         print("  perf_event_paranoid: \(environment.perfEventParanoid)  (running as \(geteuid() == 0 ? "root" : "uid \(geteuid())"))")
         print("  compiler:          \(environment.swiftCompiler)")
+        print("  this binary:       \(BuildStamp.description)")
 
         print("\nCounters (as a child of `bench run` would see them, with the system allocator)")
         for (metric, reason) in counters.availability.sorted(by: { $0.key < $1.key }) {
