@@ -14,7 +14,7 @@ struct ReportChart {
     let section: Section
     let svg: String
 
-    static let directory = "charts"
+    static let directory = OutputDirectory.chartsFolder
     static let scalingWorkload = "queue-vs-lock"
     static let threadsParameter = "threads"
 

@@ -37,7 +37,11 @@ public enum ResultsWriter {
     public static func write(_ run: RunResults, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
         let rendered = try outputs(of: run, includingResultsJSON: includingResultsJSON)
         try OutputDirectory.create(directory)
-        if rendered.contains(where: { $0.path.hasPrefix(ReportChart.directory + "/") }) {
+        // Charts of a previous write that this one no longer draws go: a report regenerated in
+        // place must not link to, or sit beside, another run's charts.
+        let charts = Set(rendered.map(\.path).filter { $0.hasPrefix(ReportChart.directory + "/") }.map { String($0.dropFirst(ReportChart.directory.count + 1)) })
+        try OutputDirectory.removeCharts(in: directory, keeping: charts)
+        if !charts.isEmpty {
             try OutputDirectory.create(directory + "/" + ReportChart.directory)
         }
         for output in rendered {

@@ -53,7 +53,7 @@ struct ABCommand: ParsableCommand {
 
     @OptionGroup var selection: CaseSelection
 
-    @Option(help: "Pairs of processes per case (an even number balances the order: A B, B A).")
+    @Option(parsing: .unconditional, help: "Pairs of processes per case (an even number balances the order: A B, B A).")
     var pairs = 6
 
     @OptionGroup var measurement: MeasurementOptions
@@ -61,8 +61,11 @@ struct ABCommand: ParsableCommand {
     @Option(help: "A thresholds file (JSON, schema 1; Sources/Gate/README.md) overriding the defaults.")
     var thresholds: String?
 
-    @Option(help: "Directory for a.json, b.json, comparison.md and journal.jsonl (default: bench-results/ab-<time>).")
+    @Option(help: "Directory for a.json, b.json, comparison.md and journal.jsonl (default: bench-results/ab-<time>). It must be new or empty.")
     var out: String?
+
+    @Flag(help: "Write into an --out that already holds a run: bench's files in it are removed first.")
+    var overwrite = false
 
     @Flag(help: "List every row, not only regressions, improvements and what could not be compared.")
     var all = false
@@ -70,20 +73,26 @@ struct ABCommand: ParsableCommand {
     @Option(help: "Also write the comparison as Markdown (for a pull-request comment) to this file.")
     var markdown: String?
 
+    func validate() throws {
+        guard a != nil, b != nil else { throw ValidationError("both --a OLD_BENCH and --b NEW_BENCH are required: paths to two bench executables") }
+        guard pairs >= 2 else { throw ValidationError("--pairs must be at least 2 (a test needs 2 pairs), got \(pairs)") }
+        try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
+    }
+
     func run() throws {
         let files = CommandFiles(command: "ab")
-        guard let a, let b else { throw files.failure("both --a OLD_BENCH and --b NEW_BENCH are required: paths to two bench executables") }
-        guard pairs >= 2 else { throw files.failure("--pairs must be at least 2 (a test needs 2 pairs), got \(pairs)") }
+        let a = self.a!, b = self.b!  // validate() requires both
         let limits = try files.thresholds(thresholds)
         try files.checkWritable(markdown)
         for (flag, path) in [("--a", a), ("--b", b)] { try Self.requireBench(path, flag: flag, files: files) }
-        let plan: RunPlan
-        do { plan = try selection.plan(repetitions: pairs) } catch { throw files.failure(error.description) }
+        let plan = try selection.plan(repetitions: pairs)  // validate() has checked every name
         let directory = out ?? "bench-results/ab-\(MeasuredRun.timestamp())"
         let journal: ResultsJournal
         do {
-            try OutputDirectory.create(directory)
+            try OutputDirectory.prepareForRun(directory, overwrite: overwrite)
             journal = try ResultsJournal(path: directory + "/journal.jsonl")
+        } catch let refusal as OutputDirectory.Refusal {
+            throw ExitStatus.fail("bench ab", refusal)
         } catch {
             throw files.failure("cannot write to \(directory): \(error)")
         }

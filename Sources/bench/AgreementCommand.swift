@@ -36,7 +36,7 @@ struct AgreementCommand: ParsableCommand {
     @Argument(help: "Two or more results.json files, oldest first.")
     var files: [String] = []
 
-    @Option(help: "How many misses and statements not held to list per pair (0: only the counts).")
+    @Option(parsing: .unconditional, help: "How many misses and statements not held to list per pair (0: only the counts).")
     var list = 10
 
     func validate() throws {

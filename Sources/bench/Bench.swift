@@ -25,7 +25,17 @@ struct Bench: ParsableCommand {
             task ran exactly once and the resident set stayed flat. `bench fidelity` sets each \
             figure beside the same operation written directly against the runtime (C, idiomatic \
             Swift, the concrete type) and says whether the suite's own layers stay within 1.25×.
+
+            Every command exits with the same statuses:
+              0        done, nothing found wrong
+              1        it ran and found something wrong: a failed case, a regression, a row
+                       over the fidelity bound, a soak that lost a task
+              2        a file or directory cannot be read, understood or written
+              64       a mistake on the command line: an unknown option or name, a missing
+                       required option, a value out of range, an --out holding another run
+              130/143  interrupted by SIGINT/SIGTERM; what finished is kept
             """,
+        version: BuildStamp.description,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
                       ABCommand.self, AgreementCommand.self, SoakCommand.self, FidelityCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
     )

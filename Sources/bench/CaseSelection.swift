@@ -26,6 +26,8 @@ struct CaseSelection: ParsableArguments {
         guard Suite(rawValue: suite) != nil else {
             throw ValidationError("unknown suite '\(suite)'; valid: \(Suite.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        // Every name and the filter, checked here so a mistake is reported with this command's usage.
+        do { _ = try plan(repetitions: 1) } catch { throw ValidationError(error.description) }
     }
 
     /// The selected cases with `repetitions` each; every name checked first.

@@ -45,13 +45,16 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Compare this results.json instead of running the baseline's cases now.")
     var results: String?
 
-    @Option(help: "Child processes per case when running (default: the baseline's).")
+    @Option(parsing: .unconditional, help: "Child processes per case when running (default: the baseline's).")
     var repetitions: Int?
 
     @OptionGroup var measurement: MeasurementOptions
 
-    @Option(help: "Directory for the new run's results when running (default: bench-results/check-<time>).")
+    @Option(help: "Directory for the new run's results when running (default: bench-results/check-<time>). It must be new or empty.")
     var out: String?
+
+    @Flag(help: "Write into an --out that already holds a run: bench's files in it are removed first.")
+    var overwrite = false
 
     @Flag(help: "Compare times and events even though the baseline was measured on another machine.")
     var force = false
@@ -62,10 +65,15 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Also write the comparison as Markdown (for a pull-request comment) to this file.")
     var markdown: String?
 
+    func validate() throws {
+        guard baseline != nil else { throw ValidationError("--baseline FILE is required: a results.json to compare with") }
+        if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, got \(repetitions)") }
+        if results == nil { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
+    }
+
     func run() throws {
         let files = CommandFiles(command: "check")
-        guard let baseline else { throw files.failure("--baseline FILE is required: a results.json to compare with") }
-        if let repetitions, repetitions < 1 { throw files.failure("--repetitions must be at least 1, got \(repetitions)") }
+        let baseline = self.baseline!  // validate() requires it
         let limits = try files.thresholds(thresholds)
         let base = try files.results(baseline, role: "baseline")
         try files.checkWritable(markdown)
@@ -91,7 +99,7 @@ struct CheckCommand: ParsableCommand {
                 && (benchmarkCase.backend == BenchmarkCase.noBackend || Backends.ids.contains(benchmarkCase.backend))
         }
         guard !known.isEmpty else {
-            throw files.failure("\(baseline!): none of its \(base.cases.count) cases is known to this bench (`bench list` shows what is)")
+            throw files.failure("\(baseline ?? ""): none of its \(base.cases.count) cases is known to this bench (`bench list` shows what is)")
         }
         let suite = Suite(rawValue: base.suite) ?? .quick
         var measurement = measurement
@@ -103,9 +111,10 @@ struct CheckCommand: ParsableCommand {
         }
         let plan = try RunPlan(cases: known, repetitions: repetitions ?? max(2, base.repetitions))
         let directory = out ?? "bench-results/check-\(MeasuredRun.timestamp())"
-        let measured = measurement
+        let measured = measurement, overwrite = overwrite
         return try runBlocking {
-            try await MeasuredRun.run(plan, suite: suite, measurement: measured, directory: directory, label: "bench check")
+            try await MeasuredRun.run(plan, suite: suite, measurement: measured, directory: directory, overwrite: overwrite,
+                                      label: "bench check")
         }
     }
 }

@@ -14,10 +14,7 @@ struct CommandFiles {
     let command: String
 
     /// Prints "bench COMMAND: message" on standard error; the returned error exits with status 2.
-    func failure(_ message: String) -> ExitCode {
-        writeToStandardError("bench \(command): \(message)\n")
-        return ExitCode(2)
-    }
+    func failure(_ message: String) -> ExitCode { ExitStatus.fileProblem("bench \(command)", message) }
 
     /// A results file (`role`: "baseline", "base", "new"), or exit 2 naming it.
     func results(_ path: String, role: String) throws -> RunResults {

@@ -43,9 +43,9 @@ struct FidelityCommand: ParsableCommand {
             machine whose timing cannot be trusted.
 
             Exit status: 0 nothing the gate checks failed (unclear rows do not fail), 1 something \
-            did (or a row has no \
-            figure: a case failed), 2 bad input (an unknown suite, backend, allocator or gate, an \
-            unwritable --json or --out); 130/143 when interrupted.
+            did (or a row has no figure: a case failed), 2 an unwritable --json or --out, 64 a \
+            mistake on the command line (an unknown suite, backend, allocator or gate, an --out \
+            that holds another run); 130/143 when interrupted.
 
             Examples:
               bench fidelity
@@ -64,7 +64,7 @@ struct FidelityCommand: ParsableCommand {
     /// mode per process on this VM (libdispatch-c's async + drain: 127–134 ns in most processes,
     /// 191–289 in some, on both sides alike), and the median of three fell in the slow mode often
     /// enough to flip a verdict between runs.
-    @Option(help: "Child processes per case, each pair run back to back.")
+    @Option(parsing: .unconditional, help: "Child processes per case, each pair run back to back.")
     var repetitions = 5
 
     @Option(name: .customLong("allocator"), help: "Run the pairs under this allocator (repeatable): system (default), jemalloc (adds bytes allocated per operation).")
@@ -80,40 +80,48 @@ struct FidelityCommand: ParsableCommand {
     @Option(help: "Also write the rows as JSON to this file (fields operation, backend, suite_ns, direct_ns, ratio, within_bound, ...).")
     var json: String?
 
-    @Option(help: "Directory for the run's results and report (default: bench-results/fidelity-<time>).")
+    @Option(help: "Directory for the run's results and report (default: bench-results/fidelity-<time>). It must be new or empty.")
     var out: String?
+
+    @Flag(help: "Write into an --out that already holds a run: bench's files in it are removed first.")
+    var overwrite = false
+
+    /// The suite, backends, allocators and gate the options name; a name this bench does not know
+    /// is a command-line mistake.
+    private func choices() throws(PlanError) -> (suite: Suite, backends: [Backend], allocators: [Allocator], gate: Gate) {
+        guard let chosenSuite = Suite(rawValue: suite) else {
+            throw .invalid("unknown suite '\(suite)'; valid: \(Suite.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard let chosenGate = Gate(rawValue: gate) else {
+            throw .invalid("unknown gate '\(gate)'; valid: \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let chosenBackends = try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id }
+        let chosenAllocators = allocators.isEmpty
+            ? [Allocator.system] : try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue }
+        return (chosenSuite, chosenBackends, chosenAllocators, chosenGate)
+    }
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitions)") }
+        let chosen: (suite: Suite, backends: [Backend], allocators: [Allocator], gate: Gate)
+        do { chosen = try choices() } catch { throw ValidationError(error.description) }
+        if chosen.gate == .allocations, !chosen.allocators.contains(.jemalloc) {
+            throw ValidationError("--gate allocations needs --allocator jemalloc: only jemalloc counts the bytes allocated per operation")
+        }
+        try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
+    }
 
     func run() throws {
         let files = CommandFiles(command: "fidelity")
-        guard let chosenSuite = Suite(rawValue: suite) else {
-            throw files.failure("unknown suite '\(suite)'; valid: \(Suite.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        guard repetitions >= 1 else { throw files.failure("--repetitions must be at least 1, got \(repetitions)") }
-        let chosenBackends: [Backend]
-        do {
-            chosenBackends = try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id }
-        } catch {
-            throw files.failure(error.description)
-        }
-        guard let chosenGate = Gate(rawValue: gate) else {
-            throw files.failure("unknown gate '\(gate)'; valid: \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        let chosenAllocators: [Allocator]
-        do {
-            chosenAllocators = allocators.isEmpty
-                ? [.system] : try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue }
-        } catch {
-            throw files.failure(error.description)
-        }
-        if chosenGate == .allocations, !chosenAllocators.contains(.jemalloc) {
-            throw files.failure("--gate allocations needs --allocator jemalloc: only jemalloc counts the bytes allocated per operation")
-        }
+        let chosen = try choices()  // validate() has checked them
+        let (chosenSuite, chosenAllocators, chosenGate) = (chosen.suite, chosen.allocators, chosen.gate)
         try files.checkWritable(json, option: "--json")
-        let plan = try Self.plan(suite: chosenSuite, backends: chosenBackends, allocators: chosenAllocators, repetitions: repetitions)
+        let plan = try Self.plan(suite: chosenSuite, backends: chosen.backends, allocators: chosenAllocators, repetitions: repetitions)
         let directory = out ?? "bench-results/fidelity-\(MeasuredRun.timestamp())"
-        let measured = measurement
+        let measured = measurement, overwrite = overwrite
         let run = try runBlocking {
-            try await MeasuredRun.run(plan, suite: chosenSuite, measurement: measured, directory: directory, label: "bench fidelity")
+            try await MeasuredRun.run(plan, suite: chosenSuite, measurement: measured, directory: directory, overwrite: overwrite,
+                                      label: "bench fidelity")
         }
         let rows = FidelityRow.rows(in: run.cases)
         // The allocation columns only where some row has a figure (jemalloc).

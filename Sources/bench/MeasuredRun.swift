@@ -11,15 +11,18 @@ import Workloads
 /// measure the calibrations once, run every case of the plan in child processes with progress,
 /// and write results.json with every other output.
 enum MeasuredRun {
-    /// - Throws: `ValidationError` when `directory` cannot be written (before anything runs).
-    static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, directory: String,
+    /// - Throws: exit 2 when `directory` cannot be written, 64 when it holds files and
+    ///   `overwrite` is false (both before anything runs).
+    static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, directory: String, overwrite: Bool,
                     label: String) async throws -> RunResults {
         let journal: ResultsJournal
         do {
-            try OutputDirectory.create(directory)
+            try OutputDirectory.prepareForRun(directory, overwrite: overwrite)
             journal = try ResultsJournal(path: directory + "/journal.jsonl")
+        } catch let refusal as OutputDirectory.Refusal {
+            throw ExitStatus.fail(label, refusal)
         } catch {
-            throw ValidationError("cannot write results to \(directory): \(error)")
+            throw ExitStatus.fail(label, .unwritable(error as? FileError ?? FileError(path: directory, operation: "write into", errno: EIO)))
         }
         // Once, here, before any child: every case of the run then spins the same rounds for the
         // same body cost (children measuring for themselves disagreed by up to ±30%).
@@ -29,9 +32,6 @@ enum MeasuredRun {
         print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
         let spin = calibration[SpinCalibration.name].map { "\(($0 * 100).rounded() / 100)" } ?? "?"
         print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")
-        // The commit is read before the run: a commit made while it runs (a long run invites one)
-        // must not be recorded as what was measured.
-        let commit = gitCommit()
         Interruption.install()
         let loadBefore = MachineLoad.Reading.now()
         let results: [CaseResult]
@@ -44,14 +44,14 @@ enum MeasuredRun {
             throw ExitCode(2)
         }
 
-        var run = RunResults(environment: RunEnvironment.capture(gitCommit: commit),
+        var run = RunResults(environment: BuildStamp.environment(),
                              counterAvailability: RunResults.counterAvailability(of: results), suite: suite.rawValue,
                              repetitions: plan.repetitions,
                              sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: results)
         run.calibration = calibration
         run.tools = tools
         if let loadBefore, let loadAfter = MachineLoad.Reading.now() { run.load = MachineLoad(from: loadBefore, to: loadAfter) }
-        let done = results.reduce(0) { $0 + $1.records.count + $1.failures.count }
+        let done = progress.finished
         let interruption = Interruption.signal.map(Interruption.describe)
         if let interruption {
             run.interrupted = "\(interruption.name) after \(done) of \(plan.cases.count * plan.repetitions) repetitions"
@@ -91,16 +91,5 @@ enum MeasuredRun {
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         precondition(length > 0, "cannot read /proc/self/exe: \(String(cString: strerror(errno)))")
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// The project's commit, or "unavailable: <why>".
-    static func gitCommit() -> String {
-        guard let pipe = popen("git rev-parse HEAD 2>/dev/null", "r") else { return "unavailable: cannot run git" }
-        var buffer = [CChar](repeating: 0, count: 64)
-        let line = fgets(&buffer, 64, pipe).map { _ in
-            String(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).prefix { !$0.isWhitespace })
-        }
-        pclose(pipe)
-        return (line?.count == 40) ? line! : "unavailable: not run from a git checkout"
     }
 }

@@ -4,13 +4,13 @@ import Workloads
 
 /// How each child measures: `bench run`, `bench check` and `bench ab` share these.
 struct MeasurementOptions: ParsableArguments {
-    @Option(help: "Samples per child process (default: 5 for the smoke and quick suites, 10 for the full suite, 20 for `bench ab`).")
+    @Option(parsing: .unconditional, help: "Samples per child process (default: 5 for the smoke and quick suites, 10 for the full suite, 20 for `bench ab`).")
     var samples: Int?
 
-    @Option(name: .customLong("sample-ms"), help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
+    @Option(name: .customLong("sample-ms"), parsing: .unconditional, help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
     var sampleMilliseconds: Int?
 
-    @Option(help: "Seconds after which a child is killed and its repetition recorded as hung.")
+    @Option(parsing: .unconditional, help: "Seconds after which a child is killed and its repetition recorded as hung.")
     var deadline = 60
 
     @Option(help: "Pin every child to these CPUs, e.g. 1 or 0,2-3 (default: not pinned).")

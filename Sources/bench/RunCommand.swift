@@ -28,18 +28,22 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var selection: CaseSelection
 
-    @Option(help: "Child processes per case (default: 3 for the smoke suite, 4 for the quick suite, 5 for the full suite).")
+    @Option(parsing: .unconditional, help: "Child processes per case (default: 3 for the smoke suite, 4 for the quick suite, 5 for the full suite).")
     var repetitions: Int?
 
     @OptionGroup var measurement: MeasurementOptions
 
-    @Option(help: "Directory for results.json, results.csv, report.md, charts, exports and journal.jsonl (default: bench-results/<time>).")
+    @Option(help: "Directory for results.json, results.csv, report.md, charts, exports and journal.jsonl (default: bench-results/<time>). It must be new or empty, so runs never mix.")
     var out: String?
+
+    @Flag(help: "Write into an --out that already holds a run: bench's files in it (results, reports, charts, journal) are removed first.")
+    var overwrite = false
 
     private var repetitionsPerCase: Int { repetitions ?? selection.chosenSuite.defaultRepetitions }
 
     func validate() throws {
         guard repetitionsPerCase >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)") }
+        try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
     }
 
     func run() throws {
@@ -47,15 +51,10 @@ struct RunCommand: ParsableCommand {
     }
 
     private func runAsync() async throws {
-        let plan: RunPlan
-        do {
-            plan = try selection.plan(repetitions: repetitionsPerCase)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        let plan = try selection.plan(repetitions: repetitionsPerCase)  // validate() has checked every name
         let directory = out ?? "bench-results/\(MeasuredRun.timestamp())"
         let run = try await MeasuredRun.run(plan, suite: selection.chosenSuite, measurement: measurement,
-                                            directory: directory, label: "bench")
+                                            directory: directory, overwrite: overwrite, label: "bench")
         SummaryTable.print(run.cases)
         if selection.chosenSuite != .smoke {
             print("\nClaims of the dispatch guide, as this run measured them (`bench claims` reprints them):")

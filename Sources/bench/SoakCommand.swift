@@ -32,10 +32,10 @@ struct SoakCommand: ParsableCommand {
             warm-up fails the soak. A crash or hang of the child fails that backend only; the \
             others still run.
 
-            Exit status: 0 every backend passed, 1 one failed, 2 the --json file could not be \
-            written at the end (the table is printed first), 130/143 interrupted by SIGINT/SIGTERM \
-            (the backends that finished are reported), 64 a bad option or a --json path that \
-            cannot be created (checked before anything runs).
+            Exit status: 0 every backend passed, 1 one failed, 2 the --json file cannot be \
+            written (checked before anything runs; the table is printed first should it fail at \
+            the end), 64 a mistake on the command line (a bad option or value), 130/143 \
+            interrupted by SIGINT/SIGTERM (the backends that finished are reported).
 
             Examples:
               bench soak                                    # every backend, 2 minutes each
@@ -47,24 +47,24 @@ struct SoakCommand: ParsableCommand {
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable). Default: every backend.")
     var backends: [String] = []
 
-    @Option(help: "Seconds of soak per backend.")
+    @Option(parsing: .unconditional, help: "Seconds of soak per backend.")
     var duration: Double = 120
 
-    @Option(name: .customLong("warm-up"), help: "Seconds after which the reference resident set is read (default: a tenth of --duration, at most 10).")
+    @Option(name: .customLong("warm-up"), parsing: .unconditional, help: "Seconds after which the reference resident set is read (default: a tenth of --duration, at most 10).")
     var warmUp: Double?
 
-    @Option(help: "Worker threads, for backends that take a count (0: one per CPU).")
+    @Option(parsing: .unconditional, help: "Worker threads, for backends that take a count (0: one per CPU).")
     var workers: Int = 0
 
-    @Option(help: "Seed of the rounds' sizes: the same seed gives the same rounds.")
+    @Option(parsing: .unconditional, help: "Seed of the rounds' sizes: the same seed gives the same rounds.")
     var seed: UInt64 = 1
 
     /// 4 MiB: on the 2-core VM the 2-minute soaks grew by 16 to 244 KiB after their warm-up, and
     /// 5-minute soaks by −152 to +228 KiB, while one leaked 48-byte node per block would be gigabytes.
-    @Option(name: .customLong("max-growth"), help: "MiB the resident set may grow after the warm-up before the soak fails.")
+    @Option(name: .customLong("max-growth"), parsing: .unconditional, help: "MiB the resident set may grow after the warm-up before the soak fails.")
     var maxGrowth: Double = 4
 
-    @Option(name: .customLong("wait-timeout"), help: "Seconds a round waits for any one thing before it reports a hang.")
+    @Option(name: .customLong("wait-timeout"), parsing: .unconditional, help: "Seconds a round waits for any one thing before it reports a hang.")
     var waitTimeout: Double = 30
 
     @Option(help: "Also write every backend's report and verdict to this JSON file.")
@@ -78,15 +78,15 @@ struct SoakCommand: ParsableCommand {
         guard workers >= 0 else { throw ValidationError("--workers must be 0 or more, got \(workers)") }
         guard maxGrowth >= 0, maxGrowth.isFinite else { throw ValidationError("--max-growth must be 0 or more MiB, got \(maxGrowth)") }
         guard waitTimeout > 0, waitTimeout <= 3_600 else { throw ValidationError("--wait-timeout must be between 0 and 3600 seconds, got \(waitTimeout)") }
+        do { _ = try selectedBackends() } catch { throw ValidationError(error.description) }
+    }
+
+    private func selectedBackends() throws(PlanError) -> [Backend] {
+        try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id }
     }
 
     func run() throws {
-        let selected: [Backend]
-        do {
-            selected = try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id }
-        } catch {
-            throw ValidationError(error.description)
-        }
+        let selected = try selectedBackends()  // validate() has checked every name
         if let json { try Self.checkWritable(json) }
         let warmUp = self.warmUp ?? Double(SoakSettings.defaultWarmUp(for: .seconds(duration)).nanosecondsSaturating) / 1e9
         let arguments = ["--duration", "\(duration)", "--warm-up", "\(warmUp)", "--workers", "\(workers)",
@@ -196,7 +196,7 @@ struct SoakCommand: ParsableCommand {
         let probe = path + ".probe-\(getpid())"
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw ValidationError("cannot write --json \(path): \(String(cString: strerror(errno)))")
+            throw ExitStatus.fileProblem("bench soak", "cannot write --json \(path): \(String(cString: strerror(errno)))")
         }
         close(fd)
         unlink(probe)

@@ -55,7 +55,8 @@ struct FaultToleranceTests {
         #expect(mkdir(out, 0o755) == 0 && mkdir(out + "/results.json", 0o755) == 0)
         let outcome = try await ChildProcess.run(
             executable: BenchCLITests.bench,
-            arguments: ["run", "--workload", "spin", "--filter", "rounds=0/system", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out],
+            arguments: ["run", "--workload", "spin", "--filter", "rounds=0/system", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out,
+                        "--overwrite"],
             deadline: .seconds(120))
         #expect(outcome.ending == .exited(2), "\(outcome.ending)")
         #expect(outcome.standardError.contains("bench: cannot write the results: cannot rename into place \(out)/results.json: Is a directory. The 2 finished repetitions are kept in \(out)/journal.jsonl"),
@@ -172,6 +173,40 @@ struct InterruptionTests {
             #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 1)
             #expect(BenchCLITests.read(out + ".stderr")?.contains("interrupted (SIG\(signal) after 1 of 40 repetitions)") == true)
         }
+    }
+
+    @Test("Ctrl-C at a terminal (SIGINT to the whole process group): the child that dies of it is interrupted, not crashed, and the count agrees with the progress lines")
+    func ctrlCReachesTheChildToo() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/run"
+        // `set -m` gives the run its own process group, as a terminal does a foreground job, and
+        // `kill -INT -PID` signals the whole group, as Ctrl-C does: the hang case's child gets the
+        // SIGINT too and dies of it. The not-applicable case counts as a finished repetition, as
+        // it does in the progress lines. Pinned to CPU 1 for the same reason as below.
+        let script = """
+            set -m
+            RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" run --workload spin --workload fork-join --workload fault \
+                --filter 'rounds=0/system|fork-join/pthread-mutex/fib=25,form=task,split=eager/system|kind=hang/system' \
+                --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 --cpus 1 \
+                --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
+            pid=$!
+            while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done
+            sleep 0.5
+            kill -INT -$pid
+            wait $pid
+            echo "status $?"
+            """
+        let outcome = try await ChildProcess.run(executable: "/bin/bash", arguments: ["-c", script], deadline: .seconds(120))
+        let stderr = BenchCLITests.read(out + ".stderr") ?? ""
+        #expect(outcome.standardOutput.contains("status 130"), "\(outcome.standardOutput) \(stderr)")
+        #expect(!stderr.contains("crashed"), "\(stderr)")
+        #expect(stderr.contains("[2/60] fork-join/pthread-mutex/"), "\(stderr)")
+        #expect(stderr.contains("interrupted (SIGINT after 2 of 60 repetitions)"), "\(stderr)")
+        let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
+        #expect(run.cases.allSatisfy { $0.failures.isEmpty }, "\(run.cases.flatMap(\.failures))")
+        #expect(!run.cases.map(\.benchmarkCase.id).contains { $0.contains("kind=hang") }, "the interrupted case is not reported")
+        let journal = BenchCLITests.read(out + "/journal.jsonl") ?? ""
+        #expect(journal.split(separator: "\n").count == 2 && !journal.contains("crashed"), "\(journal)")
+        #expect(BenchCLITests.read(out + "/report.md")?.contains("crashed") == false)
     }
 
     @Test("SIGINT during bench ab: exit 130, no verdict, both builds' finished cases in a.json and b.json marked interrupted, no child left")

@@ -36,14 +36,23 @@ struct FidelityCLITests {
         #expect(outcome.standardOutput.contains("rows within 1.25× of the direct figure"))
     }
 
-    @Test("bad input is exit 2 with one line naming it, before anything runs",
+    @Test("a mistake on the command line is exit 64 with the reason and fidelity's usage, before anything runs",
           arguments: [["--suite", "huge"], ["--backend", "nope"], ["--gate", "vibes"], ["--allocator", "tcmalloc"],
-                      ["--repetitions", "0"], ["--json", "/nonexistent-directory/f.json"], ["--gate", "allocations"]])
-    func badInput(arguments: [String]) async throws {
+                      ["--repetitions", "0"], ["--repetitions", "-3"], ["--gate", "allocations"]])
+    func commandLineMistake(arguments: [String]) async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let outcome = try await bench(["fidelity"] + arguments + ["--out", directory + "/run"])
-        #expect(outcome.ending == .exited(2), "\(arguments): \(outcome.ending), stderr: \(outcome.standardError)")
-        #expect(outcome.standardError.hasPrefix("bench fidelity: "), "\(outcome.standardError)")
+        #expect(outcome.ending == .exited(64), "\(arguments): \(outcome.ending), stderr: \(outcome.standardError)")
+        #expect(outcome.standardError.hasPrefix("Error: ") && outcome.standardError.contains("Usage: bench fidelity"), "\(outcome.standardError)")
         #expect(BenchCLITests.read(directory + "/run/journal.jsonl") == nil, "\(arguments): something ran")
+    }
+
+    @Test("an unwritable --json is exit 2 with one line naming it, before anything runs")
+    func unwritableJSON() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let outcome = try await bench(["fidelity", "--json", "/nonexistent-directory/f.json", "--out", directory + "/run"])
+        #expect(outcome.ending == .exited(2), "\(outcome.ending), stderr: \(outcome.standardError)")
+        #expect(outcome.standardError.hasPrefix("bench fidelity: cannot write --json /nonexistent-directory/f.json"), "\(outcome.standardError)")
+        #expect(BenchCLITests.read(directory + "/run/journal.jsonl") == nil, "something ran")
     }
 }
