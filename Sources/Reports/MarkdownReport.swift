@@ -91,7 +91,8 @@ enum MarkdownReport {
     }
 
     static func striding(_ strides: StrideFigures, charts: [ReportChart]) -> [String] {
-        guard !strides.settings.isEmpty else { return [] }
+        guard strides.settings.contains(where: { $0.curves.contains { !$0.points.isEmpty || $0.automatic != nil } }) else { return [] }
+        guard strides.hasSweep else { return strideOneAgainstAutomatic(strides) }
         var table = MarkdownTable([("setting", .left), ("backend", .left), ("best stride", .right), ("ns/iteration at best", .right),
                                    ("at stride 1", .right), ("best vs stride 1", .right), ("automatic stride", .right),
                                    ("automatic chose", .right), ("automatic vs best", .right),
@@ -117,6 +118,34 @@ enum MarkdownReport {
                 + "stride gains over one iteration per block; “automatic chose” is the stride the backend used when left to choose "
                 + "(iterations per body call, counted in the loop), “automatic vs best” its time over the best fixed stride's; "
                 + "“best vs serial loop” compares the best parallel loop with the plain loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
+    }
+
+    /// Without a sweep of fixed strides (the quick and smoke suites) there is no best stride:
+    /// stride 1 beside the automatic stride, and the serial loop, is what was measured.
+    static func strideOneAgainstAutomatic(_ strides: StrideFigures) -> [String] {
+        var table = MarkdownTable([("setting", .left), ("backend", .left), ("at stride 1", .right), ("automatic stride", .right),
+                                   ("automatic chose", .right), ("automatic vs stride 1", .right),
+                                   ("serial loop", .right), ("faster of the two vs serial loop", .right)])
+        for setting in strides.settings {
+            for curve in setting.curves where curve.strideOne != nil || curve.automatic != nil {
+                let one = curve.strideOne?.nanosecondsPerIteration
+                let faster = [one, curve.automatic].compactMap { $0 }.min()
+                table.rows.append([
+                    setting.title, curve.backend, one.map(Figures.value) ?? "not run",
+                    curve.automatic.map(Figures.value) ?? "not run",
+                    curve.automaticStride.map { Figures.value($0.rounded()) } ?? "unavailable",
+                    one.flatMap { one in curve.automatic.map { speedUp(one / $0) } } ?? "—",
+                    setting.serialLoop.map(Figures.value) ?? "not run",
+                    setting.serialLoop.flatMap { serial in faster.map { speedUp(serial / $0) } } ?? "—",
+                ])
+            }
+        }
+        return ["## Apply: stride 1 against the automatic stride", "",
+                "ns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs one iteration per block "
+                + "and the stride each backend chooses (“automatic chose”: iterations per body call, counted in the loop); "
+                + "the full suite sweeps the strides between, finds the best one and draws the curves. "
+                + "“faster of the two vs serial loop” compares the faster of those two with the plain loop (apply-serial) "
+                + "running the same bodies.", ""] + table.lines
     }
 
     /// "2.35× faster" or "3.1× slower".

@@ -23,9 +23,15 @@ struct ReportChart {
     }
 
     static func strideCharts(_ strides: StrideFigures) -> [ReportChart] {
-        strides.settings.compactMap { setting in
+        // A curve needs two strides: with stride 1 alone (and the automatic one) the table says it all.
+        strides.settings.filter(\.isSweep).compactMap { setting in
             let series = setting.curves.filter { !$0.points.isEmpty }.map { curve in
                 LineChart.Series(name: curve.backend, points: curve.points.map { (Double($0.stride), $0.nanosecondsPerIteration) })
+            }
+            // The automatic stride as one marker per backend, where it landed: at the stride it chose.
+            let automatic = setting.curves.compactMap { curve -> LineChart.Series? in
+                guard let time = curve.automatic, let stride = curve.automaticStride, stride >= 1 else { return nil }
+                return LineChart.Series(name: "\(curve.backend), automatic", points: [(stride, time)])
             }
             guard !series.isEmpty else { return nil }
             let reference = setting.serialLoop.map { [LineChart.Series(name: "serial loop", reference: $0)] } ?? []
@@ -33,7 +39,7 @@ struct ReportChart {
             let chart = LineChart(title: title,
                                   x: .init(label: "stride: iterations per block (log scale)", scale: .logarithmic),
                                   y: .init(label: "ns per iteration, median (log scale)", scale: .logarithmic),
-                                  series: series + reference)
+                                  series: series + automatic + reference)
             return ReportChart(file: fileName(setting.fileStem), title: title, section: .stride, svg: chart.svg())
         }
     }

@@ -42,10 +42,16 @@ struct StrideFigures {
         let serialLoop: Double?
 
         var title: String { parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") }
+        /// Whether some backend ran more than one fixed stride: only then is there a best stride
+        /// to name, or a curve to draw (the quick suite runs stride 1 and the automatic one).
+        var isSweep: Bool { curves.contains { $0.points.count >= 2 } }
         var fileStem: String { "stride-" + parameters.map { "\($0.name)-\($0.value)" }.joined(separator: "-") }
     }
 
     let settings: [Setting]
+
+    /// Whether any setting swept the strides.
+    var hasSweep: Bool { settings.contains(where: \.isSweep) }
 
     init(_ cases: [MeasuredCase], onlineCPUs: Int) {
         let system = cases.filter { $0.benchmarkCase.allocator == .system }

@@ -51,10 +51,10 @@ struct ChartsTests {
 
     static var outputs: [String: String] { Fixture.outputs }
 
-    @Test("stride curve: one line per backend and the serial loop, log axes labelled with units")
+    @Test("stride curve: one line per backend, the automatic stride where it chose (when it says), the serial loop, log axes labelled with units")
     func strideCurve() throws {
         let reading = try Self.parse(try #require(Self.outputs["charts/stride-body-0ns-iterations-1000.svg"]))
-        #expect(reading.series == ["libdispatch", "work-stealing", "serial loop"])
+        #expect(reading.series == ["libdispatch", "work-stealing", "work-stealing, automatic", "serial loop"])
         #expect(reading.legend == reading.series)
         #expect(reading.text("axis-label") == ["stride: iterations per block (log scale)", "ns per iteration, median (log scale)"])
         #expect(reading.text("title") == ["apply-stride, body=0ns, iterations=1000: ns per iteration by stride"])

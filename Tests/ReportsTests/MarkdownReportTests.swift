@@ -110,6 +110,32 @@ struct MarkdownReportTests {
         #expect(Self.report.contains("![apply-stride, body=0ns, iterations=1000: ns per iteration by stride](charts/stride-body-0ns-iterations-1000.svg)"))
     }
 
+    @Test("without a sweep of strides (the quick and smoke suites) the section sets stride 1 beside the automatic stride, names no best stride and draws no curve")
+    func stridingWithoutASweep() throws {
+        func outputs(strides: [String]) throws -> [String: String] {
+            var cases = strides.map { stride in
+                Fixture.measured("apply-stride", "work-stealing", [("body", "0ns"), ("stride", stride), ("iterations", "1000")],
+                                 samples: Fixture.constant(stride == "1" ? 50_000 : 12_000),
+                                 figures: stride == "auto" ? ["iterations_per_piece": WorkloadMetric(62.5, unit: "iterations")] : nil)
+            }
+            cases.append(Fixture.measured("apply-serial", BenchmarkCase.noBackend, [("body", "0ns"), ("iterations", "1000")],
+                                          samples: Fixture.constant(5_000)))
+            let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: "quick", repetitions: 2,
+                                 sampleTimeNanoseconds: 5_000_000, cases: cases)
+            return Dictionary(uniqueKeysWithValues: try ResultsWriter.outputs(of: run).map { ($0.path, $0.contents) })
+        }
+        let quick = try outputs(strides: ["1", "auto"])
+        let report = try #require(quick["report.md"])
+        #expect(report.contains("## Apply: stride 1 against the automatic stride"))
+        #expect(!report.contains("best stride"), "no best stride out of one fixed stride")
+        #expect(report.contains("| body=0ns, iterations=1000 | work-stealing | 50 | 12 | 63 | 4.17× faster | 5 | 2.40× slower |"), "\(report)")
+        #expect(!quick.keys.contains { $0.hasPrefix("charts/stride-") }, "a curve of one point is not drawn")
+
+        let smoke = try outputs(strides: ["auto"])
+        let rows = try #require(smoke["report.md"]).split(separator: "\n").filter { $0.hasPrefix("| body=0ns") }
+        #expect(rows == ["| body=0ns, iterations=1000 | work-stealing | not run | 12 | 63 | — | 5 | 2.40× slower |"], "\(rows)")
+    }
+
     @Test("failed and not applicable cases are listed with their reasons, and stay out of the tables")
     func failures() throws {
         let report = Self.report
