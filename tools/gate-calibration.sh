@@ -32,11 +32,15 @@ summarize() {
         comparisons=$((comparisons + 1))
     done
     echo "$mode: $comparisons comparisons in $out, judged by $bench"
-    # Every row of every table: verdict in the first column ("no change" and "not comparable" are
-    # two words), the case in the next, then the metric.
+    # Every row of every table: a block whose first line is the verdict ("no change" and "not
+    # comparable" are two words) and the case; the next line starts with the metric (and a colon).
+    # An undecided row (moved, but too few processes to tell) was tested and is no alarm.
     cat "$out"/[0-9]*.txt | awk -v mode="$mode" '
-        $1 == "regression" || $1 == "improvement" || ($1 == "no" && $2 == "change") {
-            verdict = $1; c = ($1 == "no") ? $3 : $2; metric = ($1 == "no") ? $4 : $3
+        $1 == "regression" || $1 == "improvement" || $1 == "undecided" || ($1 == "no" && $2 == "change") {
+            verdict = $1; c = ($1 == "no") ? $3 : $2; pending = 1; next
+        }
+        pending && /^ / {
+            pending = 0; metric = $1; sub(/[:,]$/, "", metric)
             rows++; if (verdict == "regression") alarms++; if (verdict == "improvement") improvements++
             if (metric == "ns-per-op" && c ~ /^spin\/.*rounds=[1-9]/) {
                 slowed++; if (verdict == "regression") detected++

@@ -10,6 +10,9 @@ public enum ChangeVerdict: Sendable, Equatable {
     case improvement
     /// Not significant, smaller than the minimum effect, or within the regression limits: why.
     case noChange(String)
+    /// Not significant, although the estimate moved beyond the regression limits (either way): the
+    /// runs had too few processes to tell a change from their spread. Fails nothing; more decide.
+    case undecided(String)
     /// The two runs cannot be compared here: why (missing, too few processes, another machine ...).
     case notComparable(String)
 
@@ -19,6 +22,7 @@ public enum ChangeVerdict: Sendable, Equatable {
         case .newFailure: "new failure"
         case .improvement: "improvement"
         case .noChange: "no change"
+        case .undecided: "undecided"
         case .notComparable: "not comparable"
         }
     }
@@ -26,7 +30,7 @@ public enum ChangeVerdict: Sendable, Equatable {
     public var reason: String? {
         switch self {
         case .regression, .improvement: nil
-        case .newFailure(let why), .noChange(let why), .notComparable(let why): why
+        case .newFailure(let why), .noChange(let why), .undecided(let why), .notComparable(let why): why
         }
     }
 
@@ -34,17 +38,19 @@ public enum ChangeVerdict: Sendable, Equatable {
     public var fails: Bool {
         switch self {
         case .regression, .newFailure: true
-        case .improvement, .noChange, .notComparable: false
+        case .improvement, .noChange, .undecided, .notComparable: false
         }
     }
 
-    /// Tables list regressions and new failures first, then improvements, then what could not be compared.
+    /// Tables list regressions and new failures first, then improvements, then what could not be
+    /// decided or compared.
     var order: Int {
         switch self {
         case .regression, .newFailure: 0
         case .improvement: 1
-        case .notComparable: 2
-        case .noChange: 3
+        case .undecided: 2
+        case .notComparable: 3
+        case .noChange: 4
         }
     }
 }

@@ -10,10 +10,11 @@ import Harness
 /// The rule, per case and metric (Sources/Gate/README.md):
 /// 1. One value per process on each side (`ProcessValues`); at least 2 per side (2 pairs when
 ///    paired), or the row is not comparable.
-/// 2. Welch's t (unpaired) or the paired t on the logarithms (`ChangeEstimate`) gives a p-value;
-///    Holm's correction over every tested row of the table adjusts it.
-/// 3. Adjusted p ≥ α: no change. |change| < minimum effect: no change. Faster: improvement.
-///    Slower: a regression only beyond both the relative and the absolute limit.
+/// 2. Yuen–Welch's t (unpaired) or Yuen's paired t on the logarithms (`ChangeEstimate`) gives a
+///    p-value; Holm's correction over every tested row of the table adjusts it.
+/// 3. Adjusted p ≥ α: no change, or undecided when the estimate moved beyond the limits.
+///    |change| < minimum effect: no change. Faster: improvement. Slower: a regression only
+///    beyond both the relative and the absolute limit.
 public struct Comparison: Sendable {
     public enum Pairing: String, Sendable {
         /// Two runs made apart (`bench compare`, `bench check`).
@@ -47,6 +48,8 @@ public struct Comparison: Sendable {
     public let excluded: Int
     /// Case and metric pairs neither run measured (e.g. cycles without a PMU): not listed.
     public let unmeasured: Int
+    /// Cases not applicable in both runs (e.g. a workload a backend does not offer): not listed.
+    public let notApplicableInBoth: Int
 
     public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
     /// The rows that fail the gate: regressions and new failures.
@@ -74,7 +77,7 @@ public struct Comparison: Sendable {
         struct Pending { let caseID, metric: String; let limits: ResolvedLimits; let estimate: ChangeEstimate?
                          let verdict: ChangeVerdict?; let baseCount, newCount: Int }
         var pending: [Pending] = []
-        var excluded = 0, unmeasured = 0
+        var excluded = 0, unmeasured = 0, notApplicableInBoth = 0
         for id in base.cases.map(\.benchmarkCase.id) where newCases[id] == nil {
             let limits = thresholds.limits(caseID: id, workload: baseCases[id]!.benchmarkCase.workload, metric: MetricKind.nanosecondsPerOperation)
             pending.append(Pending(caseID: id, metric: "all", limits: limits, estimate: nil,
@@ -105,6 +108,10 @@ public struct Comparison: Sendable {
                 func row(_ verdict: ChangeVerdict?, _ estimate: ChangeEstimate? = nil) -> Pending {
                     Pending(caseID: id, metric: metric, limits: limits, estimate: estimate, verdict: verdict,
                             baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count)
+                }
+                if baseCase.notApplicable != nil && newCase.notApplicable != nil {
+                    if metric == MetricKind.nanosecondsPerOperation { notApplicableInBoth += 1 }
+                    continue
                 }
                 if let reason = baseCase.notApplicable ?? newCase.notApplicable {
                     if metric == MetricKind.nanosecondsPerOperation { pending.append(row(.notComparable("not applicable: \(reason)"))) }
@@ -154,14 +161,23 @@ public struct Comparison: Sendable {
         }.sorted { ($0.verdict.order, $0.caseID, $0.metric) < ($1.verdict.order, $1.caseID, $1.metric) }
         self.excluded = excluded
         self.unmeasured = unmeasured
+        self.notApplicableInBoth = notApplicableInBoth
     }
 
     /// The decision rule's step 3, for one tested row.
     public static func decide(_ estimate: ChangeEstimate, adjustedPValue: Double, limits: ResolvedLimits, metric: String) -> ChangeVerdict {
-        guard adjustedPValue < limits.significanceLevel else {
-            return .noChange("not significant: adjusted p = \(Self.format(adjustedPValue)) ≥ α = \(Self.format(limits.significanceLevel))")
-        }
         let relative = estimate.relativeChange ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
+        guard adjustedPValue < limits.significanceLevel else {
+            let notSignificant = "not significant: adjusted p = \(Self.format(adjustedPValue)) ≥ α = \(Self.format(limits.significanceLevel))"
+            // A move beyond the limits, either way, that the test cannot tell from the spread: the
+            // runs were too small to decide, which "no change" would hide (a smoke run's −41%).
+            let beyondLimits = abs(relative) >= limits.minimumEffect && abs(relative) > limits.maximumRelativeRegression
+                && abs(estimate.absoluteChange) > limits.maximumAbsoluteRegression
+            guard !beyondLimits else {
+                return .undecided("\(percent(relative)), but \(notSignificant): too few processes to tell it from their spread; more decide")
+            }
+            return .noChange(notSignificant)
+        }
         guard abs(relative) >= limits.minimumEffect else {
             return .noChange("below the minimum effect: \(percent(relative)) within ±\(percent(limits.minimumEffect))")
         }

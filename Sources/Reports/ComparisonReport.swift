@@ -9,10 +9,10 @@ public enum ComparisonReport {
     public static func summary(_ comparison: Comparison) -> String {
         // "new failure" only when there is one: most comparisons have none.
         let names = (comparison.count("new failure") > 0 ? ["regression", "new failure"] : ["regression"])
-            + ["improvement", "no change", "not comparable"]
+            + ["improvement", "no change"] + (comparison.count("undecided") > 0 ? ["undecided"] : []) + ["not comparable"]
         let counts = names.map { name -> String in
             let count = comparison.count(name)
-            return "\(count) \(count == 1 || name.hasPrefix("no") ? name : name + "s")"
+            return "\(count) \(count == 1 || name.hasPrefix("no") || name == "undecided" ? name : name + "s")"
         }
         let how = comparison.pairing == .paired
             ? "Yuen's trimmed t on pairs' log-ratios" : "Yuen–Welch trimmed t on logarithms of per-process values"
@@ -29,6 +29,15 @@ public enum ComparisonReport {
         }
         if comparison.excluded > 0 {
             notes.append("\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a thresholds file turns them on, and a thresholds entry with \"compare\": false leaves out what it selects.")
+        }
+        if comparison.count("undecided") > 0 {
+            let fewest = comparison.rows.filter { $0.verdict.name == "undecided" }.map { min($0.baseCount, $0.newCount) }.min() ?? 0
+            notes.append("\(rows(comparison.count("undecided"))) moved beyond the limits, but the runs are too small to tell "
+                         + "that from their spread (as few as \(fewest) process\(fewest == 1 ? "" : "es") a side): "
+                         + "run again with more --repetitions (or --pairs) to decide them.")
+        }
+        if comparison.notApplicableInBoth > 0 {
+            notes.append("\(comparison.notApplicableInBoth) case\(comparison.notApplicableInBoth == 1 ? "" : "s") not applicable in both runs (e.g. a workload a backend does not offer) not listed.")
         }
         if comparison.unmeasured > 0 {
             notes.append("\(comparison.unmeasured) case/metric pairs measured in neither run (e.g. hardware counters without a PMU) are not listed.")
@@ -60,28 +69,54 @@ public enum ComparisonReport {
         detail == .all ? comparison.rows : comparison.rows.filter { $0.verdict.name != "no change" }
     }
 
-    /// Plain text: aligned columns, for a terminal or a CI log.
+    /// The width a CI log shows without wrapping: the text form keeps to it.
+    public static let logWidth = 100
+
+    /// Plain text for a terminal or a CI log, within `logWidth` columns but for a case id longer
+    /// than that: a block per row, the verdict and the case on the first line (what scripts grep),
+    /// the metric and its figures on the next, the reason wrapped below.
     public static func text(_ comparison: Comparison, detail: Detail) -> String {
-        let rows = listed(comparison, detail).map(cells)
-        var lines = [summary(comparison)] + notes(comparison)
-        if rows.isEmpty {
+        let listed = listed(comparison, detail)
+        var lines = wrap(summary(comparison), indent: "") + notes(comparison).flatMap { wrap($0, indent: "") }
+        if listed.isEmpty {
             lines.append("No row to list" + (detail == .changes ? " beyond \"no change\" (--all lists every row)." : "."))
         } else {
-            let table = [header] + rows
-            let widths = header.indices.map { column in table.map { $0[column].count }.max()! }
-            let rightAligned: Set<Int> = [3, 4, 5, 7]
+            let verdictWidth = listed.map(\.verdict.name.count).max()!
+            let indent = String(repeating: " ", count: verdictWidth + 2)
             lines.append("")
-            lines += table.map { cells in
-                cells.indices.map { column -> String in
-                    let fill = String(repeating: " ", count: widths[column] - cells[column].count)
-                    return column == cells.count - 1 ? cells[column] : rightAligned.contains(column) ? fill + cells[column] : cells[column] + fill
-                }.joined(separator: "  ")
+            for row in listed {
+                let cells = cells(row)
+                lines.append(row.verdict.name + String(repeating: " ", count: verdictWidth - row.verdict.name.count) + "  " + row.caseID)
+                var figures = row.metric
+                if row.estimate != nil {
+                    figures += ": \(cells[3]) → \(cells[4]), \(cells[5])"
+                    if cells[6] != "—" { figures += " (95% CI \(cells[6]))" }
+                }
+                if let p = row.adjustedPValue { figures += ", adj. p \(Comparison.format(p))" }
+                figures += ", n \(cells[8])"
+                lines += wrap(figures, indent: indent)
+                if let reason = row.verdict.reason { lines += wrap("why: " + reason, indent: indent) }
             }
             if detail == .changes, comparison.count("no change") > 0 {
                 lines.append("(\(Self.rows(comparison.count("no change"))) with no change not listed; --all lists them)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` in lines of at most `logWidth` columns, each starting with `indent`; a word longer
+    /// than a line stays whole.
+    static func wrap(_ text: String, indent: String) -> [String] {
+        var lines: [String] = [], line = indent
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            if line.count > indent.count && line.count + 1 + word.count > logWidth {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += (line.count > indent.count ? " " : "") + word
+            }
+        }
+        return lines + [line]
     }
 
     /// Markdown for a pull-request comment: the verdict in the first line, the changes in a table,

@@ -18,7 +18,7 @@ struct GateCLITests {
     /// A results file of cases `name/none/-/system`, one process per value (its samples all equal
     /// to it), with `allocations` per operation when given.
     static func write(_ cases: [String: [Double]], allocations: Double? = nil, schema: Int = RunResults.currentSchema,
-                      failures: [String: [String]] = [:], to path: String) throws {
+                      failures: [String: [String]] = [:], notApplicable: [String: String] = [:], to path: String) throws {
         let results = cases.keys.sorted().map { name -> CaseResult in
             let benchmarkCase = BenchmarkCase(workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
             var result = CaseResult(benchmarkCase: benchmarkCase)
@@ -28,12 +28,29 @@ struct GateCLITests {
                            workers: nil, cpus: [0])
             }
             result.failures = failures[name] ?? []
+            if let reason = notApplicable[name] {
+                result.records = []
+                result.notApplicable = reason
+            }
             return result
         }
         var run = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
                              repetitions: 3, sampleTimeNanoseconds: 1_000_000, cases: results)
         run.schema = schema
         try write(try ResultsJSON.encode(run), to: path)
+    }
+
+    /// The rows of `compare`/`check`/`ab` text output, each block (verdict and case, then its
+    /// indented lines) joined into one string.
+    static func rows(_ output: String) -> [String] {
+        var rows: [String] = []
+        var afterTable = false
+        for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty { afterTable = true; continue }
+            guard afterTable else { continue }
+            if line.hasPrefix(" "), !rows.isEmpty { rows[rows.count - 1] += " " + line.trimmingCharacters(in: .whitespaces) } else { rows.append(String(line)) }
+        }
+        return rows
     }
 
     static func write(_ text: String, to path: String) throws {
@@ -83,7 +100,7 @@ struct GateCLITests {
         #expect(checked.ending == .exited(1), "\(checked.standardOutput) \(checked.standardError)")
         let lines = checked.standardOutput.split(separator: "\n")
         #expect(lines.first?.hasPrefix("0 regressions, 1 new failure, 0 improvements, 2 no change, 0 not comparable") == true, "\(checked.standardOutput)")
-        let row = lines.first { $0.hasPrefix("new failure") }
+        let row = Self.rows(checked.standardOutput).first { $0.hasPrefix("new failure") }
         #expect(row?.contains("crashy/none/-/system") == true && row?.contains("processes") == true, "\(checked.standardOutput)")
         #expect(row?.contains("1 of 3 processes failed in the new run, none in the base: crashed: killed by SIGSEGV (11)") == true,
                 "\(checked.standardOutput)")
@@ -93,6 +110,30 @@ struct GateCLITests {
         let stillBroken = try await bench(["check", "--baseline", brokenBefore, "--results", broken])
         #expect(stillBroken.ending == .exited(0), "failing before too: not new. \(stillBroken.standardOutput)")
         #expect(!stillBroken.standardOutput.contains("new failure"))
+    }
+
+    @Test("in a CI log: lines within 100 columns, cases not applicable in both runs left out, a large move the runs are too small to tell called undecided")
+    func logReadable() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let base = directory + "/base.json", new = directory + "/new.json"
+        let long = "queue-vs-lock-with-a-long-name"
+        let reason = "join is offered by the work-stealing backend only (form=group runs everywhere), so this case cannot run here at all"
+        try Self.write(["steady": [100, 101, 99], "wobbly": [100, 170], long: [60, 61, 59], "joinonly": [1], "onesided": [1]],
+                       notApplicable: ["joinonly": reason, "onesided": reason], to: base)
+        try Self.write(["steady": [100, 99, 101], "wobbly": [50, 110], long: [90, 91, 89], "joinonly": [1], "onesided": [5, 5, 5]],
+                       notApplicable: ["joinonly": reason], to: new)
+        let outcome = try await bench(["compare", base, new])
+        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        let lines = outcome.standardOutput.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 100 }, "\(lines.map(\.count).max() ?? 0) columns: \(outcome.standardOutput)")
+        let rows = Self.rows(outcome.standardOutput)
+        #expect(!rows.contains { $0.contains("joinonly/") }, "not applicable in both: no row. \(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("1 case not applicable in both runs"), "\(outcome.standardOutput)")
+        #expect(rows.contains { $0.hasPrefix("not comparable") && $0.contains("onesided/") }, "not applicable in one run only is listed")
+        #expect(rows.contains { $0.hasPrefix("undecided") && $0.contains("wobbly/") && $0.contains("too few processes to tell") }, "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("run again with more --repetitions"), "\(outcome.standardOutput)")
+        #expect(rows.contains { $0.hasPrefix("regression") && $0.contains("\(long)/") && $0.contains("ns-per-op: 60 ns → 90 ns, +50.0%") },
+                "\(outcome.standardOutput)")
     }
 
     @Test("a count regression fails the check even from another machine, where times are not comparable")
@@ -107,7 +148,7 @@ struct GateCLITests {
         let outcome = try await bench(["check", "--baseline", base, "--results", new])
         #expect(outcome.ending == .exited(1), "\(outcome.standardOutput)")
         #expect(outcome.standardOutput.contains("different machines (online CPUs: 64"), "\(outcome.standardOutput)")
-        let regression = outcome.standardOutput.split(separator: "\n").filter { $0.hasPrefix("regression") }
+        let regression = Self.rows(outcome.standardOutput).filter { $0.hasPrefix("regression") }
         #expect(regression.count == 1 && regression[0].contains("jemalloc.arena-requests"), "\(outcome.standardOutput)")
         #expect(outcome.standardOutput.contains("not comparable") && outcome.standardOutput.contains("--force compares anyway"))
         let forced = try await bench(["check", "--baseline", base, "--results", new, "--force"])
@@ -209,7 +250,7 @@ struct GateCLITests {
         let outcome = try await bench(["ab", "--a", BenchCLITests.bench, "--b", slower, "--workload", "spin", "--filter", "rounds=1000/system",
                                        "--pairs", "8", "--samples", "5", "--sample-ms", "2", "--out", out])
         #expect(outcome.ending == .exited(1), "\(outcome.standardOutput) \(outcome.standardError)")
-        let regression = outcome.standardOutput.split(separator: "\n").first { $0.hasPrefix("regression") }
+        let regression = Self.rows(outcome.standardOutput).first { $0.hasPrefix("regression") }
         #expect(regression?.contains("spin/none/rounds=1000/system") == true && regression?.contains("ns-per-op") == true,
                 "\(outcome.standardOutput)")
         for file in ["a.json", "b.json", "comparison.md", "journal.jsonl"] {

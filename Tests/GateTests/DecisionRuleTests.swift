@@ -40,6 +40,14 @@ import Testing
         #expect(comparison.regressions.isEmpty)
     }
 
+    @Test func aLargeMoveTheRunsCannotTellIsUndecidedNotNoChange() throws {
+        // A smoke run: 2 processes a side, −41%, but the two processes of each side disagree.
+        let comparison = try Comparison(base: run(["spin": [100, 170]]), new: run(["spin": [50, 110]]))
+        let verdict = try #require(comparison.rows.first?.verdict)
+        #expect(verdict.name == "undecided", "\(verdict)")
+        #expect(verdict.reason?.contains("too few processes to tell") == true && !verdict.fails, "\(verdict)")
+    }
+
     @Test func noiseIsNoChange() throws {
         // Means 100 and 103, but the processes disagree by ±10%: not significant.
         let comparison = try Comparison(base: run(["spin": [90, 110, 95, 105, 100]]),
@@ -82,7 +90,8 @@ import Testing
         let thresholds = try Thresholds.parse(#"{"schema": 1, "defaults": {"time": {"significanceLevel": 0.005}}}"#)
         let together = try Comparison(base: run(base), new: run(new), thresholds: thresholds)
         let row = try #require(together.rows.first { $0.caseID.hasPrefix("a/") })
-        #expect(row.verdict.reason?.hasPrefix("not significant") == true, "\(row.verdict)")
+        // +8% is beyond the 5% limit: not "no change" but undecided, the runs too small to tell.
+        #expect(row.verdict.name == "undecided" && row.verdict.reason?.contains("not significant") == true, "\(row.verdict)")
     }
 
     @Test func countsAreComparedAcrossMachinesTimesAreNot() throws {
@@ -127,8 +136,9 @@ import Testing
         // Both builds drift together from 100 to 130 over the run; B is 8% slower in every pair.
         let drift = [100.0, 110, 120, 130]
         let base = run(["spin": drift]), new = run(["spin": zip(drift, [1.08, 1.081, 1.079, 1.08]).map { $0 * $1 }])
-        #expect(try Comparison(base: base, new: new).rows.first?.verdict.reason?.hasPrefix("not significant") == true,
-                "unpaired, the drift hides the change")
+        let unpaired = try Comparison(base: base, new: new).rows.first?.verdict
+        #expect(unpaired?.name == "undecided" && unpaired?.reason?.contains("not significant") == true,
+                "unpaired, the drift hides the change: \(String(describing: unpaired))")
         #expect(try Comparison(base: base, new: new, pairing: .paired).rows.first?.verdict == .regression)
     }
 
