@@ -40,7 +40,8 @@ public final class JemallocCounters: CounterSource {
         } else {
             mallctl = nil
             availability = Dictionary(uniqueKeysWithValues: Self.names.map {
-                ($0, "jemalloc not preloaded (run with --allocator jemalloc; tools/install-deps.sh installs it)")
+                ($0, "jemalloc not preloaded (run with --allocator jemalloc"
+                    + (JemallocLibrary.locate() == nil ? "; tools/install-deps.sh installs it)" : ")"))
             })
         }
     }

@@ -32,6 +32,13 @@ public final class PerfEventCounters: CounterSource {
     public private(set) var availability: [String: String?] = [:]
     private var open: [(name: String, fd: Int32)] = []
 
+    /// What a user has instead of a kernel-only event when kernel events are excluded.
+    static func withoutKernelEvents(_ name: String) -> String {
+        name == "context-switches"
+            ? "rusage.voluntary-switches and rusage.involuntary-switches count them instead"
+            : "nothing else counts them: run as root, or set kernel.perf_event_paranoid to 1 or lower"
+    }
+
     public init() {
         let paranoid = PerfEventCounters.paranoidLevel()
         // As root every event may include the kernel. Otherwise, from paranoid level 2 on, the
@@ -39,7 +46,8 @@ public final class PerfEventCounters: CounterSource {
         let excludeKernel = geteuid() != 0 && (paranoid ?? 2) >= 2
         for event in Self.events {
             if excludeKernel && event.kernelOnly {
-                availability[event.name] = "kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); rusage gives context switches"
+                availability[event.name] = "kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
+                    + Self.withoutKernelEvents(event.name)
                 continue
             }
             let fd = rb_perf_event_open(event.type, event.config, excludeKernel ? 1 : 0)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backends
+import Counters
 import Harness
 import RuntimeKit
 import Workloads

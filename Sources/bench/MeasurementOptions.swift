@@ -1,4 +1,5 @@
 import ArgumentParser
+import Counters
 import Harness
 import Workloads
 

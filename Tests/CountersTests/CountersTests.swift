@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Counters
+@testable import Counters
 import Testing
 
 /// Burns `milliseconds` of this thread's own CPU time (not wall time: a busy machine cannot
@@ -110,6 +110,17 @@ struct CountersTests {
         #expect(jemalloc.read().isEmpty)
         let reason = (jemalloc.availability["jemalloc.thread-allocated-bytes"] ?? nil) ?? ""
         #expect(reason.contains("not preloaded") || reason.contains("replaces malloc"), "\(reason)")
+        // The install hint only where jemalloc is not installed: doctor told an installed machine to install it.
+        if reason.contains("not preloaded") {
+            #expect(reason.contains("tools/install-deps.sh") == (JemallocLibrary.locate() == nil), "\(reason)")
+        }
+    }
+
+    @Test("kernel events excluded without root: each reason says what counts instead, if anything")
+    func kernelEventsExcluded() {
+        #expect(PerfEventCounters.withoutKernelEvents("context-switches").contains("rusage.voluntary-switches"))
+        let migrations = PerfEventCounters.withoutKernelEvents("cpu-migrations")
+        #expect(!migrations.contains("switches") && migrations.contains("perf_event_paranoid"), "\(migrations)")
     }
 
     @Test("syscalls: the tracepoint counts at least the system calls made")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Counters
 import Harness
 import Reports
 import Testing
@@ -95,6 +96,19 @@ struct FirstHourTests {
         let again = try await bench(["report", out + "/results.json"])
         #expect(again.ending == .exited(0), "\(again.standardError)")
         #expect(BenchCLITests.read(out + "/charts/stale.svg") == nil)
+    }
+
+    @Test("bench doctor: names the binary, says what its noise verdict reads, and suggests installing jemalloc only when it is missing")
+    func doctor() async throws {
+        let outcome = try await bench(["doctor"])
+        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        let text = outcome.standardOutput
+        #expect(text.contains("this binary:       bench "), "\(text)")
+        #expect(text.contains("of the median → ") && text.contains("(quiet up to 1%, noisy above 5%)"), "\(text)")
+        #expect(text.contains("so the verdict reads the spread"), "\(text)")
+        let installed = JemallocLibrary.locate() != nil
+        let jemallocLines = text.split(separator: "\n").filter { $0.contains("jemalloc") }
+        #expect(jemallocLines.contains { $0.contains("tools/install-deps.sh") } == !installed, "installed: \(installed); \(jemallocLines)")
     }
 
     @Test("one exit rule: a command-line mistake is 64 with that command's usage, a file problem 2 with one line",
