@@ -38,6 +38,23 @@ struct RunNoise {
         return .someNoise
     }
 
+    /// Which of the thresholds decided the verdict, so two runs' verdicts can be told apart by
+    /// their figures (a run with a small typical spread is noisy when many cases disagree).
+    var because: String? {
+        guard let typicalSpread, let verdict else { return nil }
+        let share = Double(disagreeing.count) / Double(casesWithSpread)
+        switch verdict {
+        case .noisy:
+            return typicalSpread > 0.05 ? "Noisy because a typical case's processes were more than 5% apart."
+                : "Noisy because more than a quarter of the cases had processes over 10% apart (\(percent(share)))."
+        case .quiet:
+            return "Quiet because a typical case's processes agreed within 1.5% and at most one case in ten had them over 10% apart."
+        case .someNoise:
+            return "Some noise: not quiet (a typical case within 1.5%, at most one case in ten over 10%), "
+                + "not noisy (a typical case over 5%, or more than a quarter of the cases over 10%)."
+        }
+    }
+
     /// The first screen's paragraph: the verdict with its figures, and what to do about a tie.
     var markdownLines: [String] {
         guard let typicalSpread, let verdict else {
@@ -50,7 +67,8 @@ struct RunNoise {
             if let steal = load.stealPercent { facts.append("the hypervisor took \(percent(steal / 100)) of the CPU time (steal)") }
             facts.append("other processes used \(percent(load.otherProcessesPercent / 100)) of it")
         }
-        var lines = ["**Noise: \(verdict.rawValue).** While this run measured, " + facts.joined(separator: "; ") + ". "
+        let decided: String = because.map { $0 + " " } ?? ""
+        var lines = ["**Noise: \(verdict.rawValue).** While this run measured, " + facts.joined(separator: "; ") + ". " + decided
                      + "Each figure's interval is where a repeat run's figure should fall, from the spread between the case's processes "
                      + "and how far a whole run drifts; a contender is called clearly faster only where the two figures differ by more "
                      + "than their processes' spread allows, and is a tie otherwise."]

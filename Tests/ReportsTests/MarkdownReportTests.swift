@@ -72,7 +72,9 @@ struct MarkdownReportTests {
         noisy.load = MachineLoad(stealPercent: 0.006, otherProcessesPercent: 30, seconds: 100)
         let text = try #require(try ResultsWriter.outputs(of: noisy).first { $0.path == "report.md" }).contents
         #expect(text.contains("**Noise: noisy.** While this run measured, a typical case's processes differed by 28.7%; 21 of 21 cases had processes more than 10% apart; "
-                              + "the hypervisor took under 0.1% of the CPU time (steal); other processes used 30% of it."), "\(text.prefix(2000))")
+                              + "the hypervisor took under 0.1% of the CPU time (steal); other processes used 30% of it. "
+                              + "Noisy because a typical case's processes were more than 5% apart."), "\(text.prefix(2000))")
+        #expect(report.contains("apart. Quiet because a typical case's processes agreed within 1.5%"), "the verdict says what decided it")
     }
 
     @Test("the first screen answers from the data: a clear win with its margin, a tie called a tie, the claims' verdicts")
