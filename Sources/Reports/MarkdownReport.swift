@@ -163,8 +163,8 @@ enum MarkdownReport {
             "`\(counter.metric)` (\(run.counterAvailability[counter.metric] ?? "not recorded by this run"))"
         }
         var lines = ["## Results by family", "",
-                     "One table per parameter set: every contender under every allocator, best first. A figure is the geometric "
-                     + "mean of the median sample of each process; “a repeat run” is where 95 of 100 repeat runs' figures should "
+                     "One table per parameter set: every contender under every allocator, best first. A figure is the median "
+                     + "over the case's processes of each process's median sample; “a repeat run” is where 95 of 100 repeat runs' figures should "
                      + "fall, from the spread between the processes (samples of one process are not independent) and the drift of a "
                      + "whole run. “× best” is a figure over the best's; “tie” where the two differ by less than their processes' "
                      + "spread allows, so a repeat run could order them either way (the run's drift moves both alike and does not "
@@ -215,7 +215,8 @@ enum MarkdownReport {
             row += figures.map { measured.workloadMetric($0).map { Figures.value($0.value) } ?? "unavailable" }
             table.rows.append(row)
         }
-        return table.lines
+        let notes = FigureNotes.lines(for: figures)
+        return table.lines + (notes.isEmpty ? [] : [""] + notes)
     }
 
     static func failures(_ cases: [MeasuredCase]) -> [String] {

@@ -138,6 +138,15 @@ struct MarkdownReportTests {
         #expect(rows == ["| body=0ns, iterations=1000 | work-stealing | not run | 12 | 63 | — | 5 | 2.40× slower |"], "\(rows)")
     }
 
+    @Test("a table with a latency percentile says what it measures beside ns/op, once, under the table")
+    func figureNotes() throws {
+        let note = "`handoff_ns.p50`/`.p99` is one hand-off's latency"
+        #expect(Self.report.components(separatedBy: note).count - 1 == Self.report.components(separatedBy: "| handoff_ns.p50 (ns) |").count - 1,
+                "one note per table with the figure")
+        #expect(Self.report.contains("their hand-offs overlap, so ns/op is a throughput figure"))
+        #expect(Self.report.contains("A figure is the median over the case's processes of each process's median sample"))
+    }
+
     @Test("failed and not applicable cases are listed with their reasons, and stay out of the tables")
     func failures() throws {
         let report = Self.report
