@@ -1,9 +1,14 @@
 import Harness
 
-/// The end-of-run table: each case's figure (ns per operation) and the interval a repeat run's
-/// figure should fall in.
+/// The end of a run on the terminal: for a small run, each case's figure (ns per operation) and
+/// the interval a repeat run's figure should fall in; for a large one, counts and the cases that
+/// failed, since hundreds of rows would bury the pointer to report.md, which has them all.
 enum SummaryTable {
+    /// Above this many cases the terminal gets counts, not a row per case.
+    static let largestTable = 30
+
     static func print(_ results: [CaseResult]) {
+        guard results.count <= largestTable else { return printCounts(results) }
         let estimates = RunEstimates(results)
         let header = ["case", "ns/op", "a repeat run", "processes", "status"]
         let rows = results.map { result -> [String] in
@@ -14,6 +19,15 @@ enum SummaryTable {
                     "\(result.records.count)", result.status]
         }
         printColumns([header] + rows) { $0 == 1 || $0 == 2 }
+    }
+
+    static func printCounts(_ results: [CaseResult]) {
+        let notApplicable = results.filter { $0.notApplicable != nil }
+        let failing = results.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
+        let measured = results.filter { $0.notApplicable == nil && !$0.records.isEmpty }
+        Swift.print("\(results.count) cases: \(measured.count) measured, \(failing.count) with failures, \(notApplicable.count) not applicable here. "
+                    + "Every figure, its interval and the reasons are in report.md (a table per family) and results.csv.")
+        for result in failing { Swift.print("  \(result.benchmarkCase.id): \(result.status)") }
     }
 
     /// Prints `rows` (the first is the header) in columns two spaces apart, each as wide as its

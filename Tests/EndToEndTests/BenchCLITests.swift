@@ -64,6 +64,10 @@ struct BenchCLITests {
         // The reports are written at the end of the run, and the run says where.
         for file in ["report.md", "jmh-result.json", "smaller-is-better.json"] { #expect(Self.read(out + "/" + file) != nil, "no \(file)") }
         #expect(outcome.standardOutput.contains("bench: wrote \(out)/: results.json, results.csv, report.md"), "\(outcome.standardOutput)")
+        // The smoke suite's 110 cases: counts on the terminal, not a row per case before the pointer to report.md.
+        #expect(outcome.standardOutput.contains("\(run.cases.count) cases: "), "\(outcome.standardOutput)")
+        #expect(!outcome.standardOutput.contains("a repeat run  processes"), "no per-case table: \(outcome.standardOutput.prefix(2000))")
+        #expect(outcome.standardOutput.split(separator: "\n").count < 30, "\(outcome.standardOutput.prefix(3000))")
     }
 
     @Test("bench report regenerates every output into --out, and leaves the input alone when writing beside it")

@@ -66,6 +66,8 @@ struct FirstHourTests {
                          "--out", out]
         let first = try await bench(arguments)
         #expect(first.ending == .exited(0), "\(first.standardError)")
+        #expect(first.standardOutput.contains("ns/op  a repeat run") && first.standardOutput.contains("spin/none/rounds=0/system"),
+                "a small run gets its table on the terminal: \(first.standardOutput)")
         // A chart of a case the next run does not have, and a file of the user's.
         #expect(mkdir(out + "/charts", 0o755) == 0 || errno == EEXIST)
         fclose(fopen(out + "/charts/stale.svg", "w"))
