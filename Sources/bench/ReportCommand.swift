@@ -26,8 +26,10 @@ struct ReportCommand: ParsableCommand {
               results.json            a copy of the input, only when DIR is not its directory
 
             Every figure is computed from the file: regenerate after changing the report code, or \
-            to put a run's report somewhere else. Exit status: 0 written, 2 unreadable, malformed \
-            or incompatible results file, or DIR cannot be written (nothing is then half-written).
+            to put a run's report somewhere else (a directory that is new or empty, or \
+            --overwrite). Exit status: 0 written, 2 unreadable, malformed or incompatible results \
+            file, or DIR cannot be written (nothing is then half-written), 64 a mistake on the \
+            command line (a DIR holding other files without --overwrite).
 
             Examples:
               bench report bench-results/20261122-190000/results.json
@@ -38,8 +40,17 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "A results.json written by `bench run`.")
     var results: String
 
-    @Option(help: "Directory to write into (default: the results file's directory). Created if missing.")
+    @Option(help: "Directory to write into (default: the results file's directory). Created if missing; another directory must be new or empty.")
     var out: String?
+
+    @Flag(help: "Write into an --out that already holds files: bench's files in it are removed first.")
+    var overwrite = false
+
+    func validate() throws {
+        // Writing beside its own results file is what `report` is for; anywhere else, another
+        // run's results there would be replaced without a word.
+        if let out, !Self.sameFile(results, out + "/results.json") { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
+    }
 
     func run() throws {
         let directory = out ?? Self.directory(of: results)
@@ -53,6 +64,9 @@ struct ReportCommand: ParsableCommand {
         }
         let written: [String]
         do {
+            if overwrite, out != nil, !Self.sameFile(results, directory + "/results.json") {
+                try OutputDirectory.prepareForRun(directory, overwrite: true)
+            }
             written = try ResultsWriter.write(run, to: directory, includingResultsJSON: !Self.sameFile(results, directory + "/results.json"))
         } catch {
             throw Self.failure("cannot write the report to \(directory): \(error)")

@@ -98,6 +98,16 @@ struct FirstHourTests {
         let again = try await bench(["report", out + "/results.json"])
         #expect(again.ending == .exited(0), "\(again.standardError)")
         #expect(BenchCLITests.read(out + "/charts/stale.svg") == nil)
+
+        // Into another directory that holds files: refused unless --overwrite, as for run.
+        let other = BenchCLITests.temporaryDirectory()
+        fclose(fopen(other + "/results.json", "w"))
+        let refused = try await bench(["report", out + "/results.json", "--out", other])
+        #expect(refused.ending == .exited(64) && refused.standardError.contains("--overwrite"), "\(refused.standardError)")
+        #expect(BenchCLITests.read(other + "/report.md") == nil)
+        let replaced = try await bench(["report", out + "/results.json", "--out", other, "--overwrite"])
+        #expect(replaced.ending == .exited(0), "\(replaced.standardError)")
+        #expect(BenchCLITests.read(other + "/report.md") != nil && (BenchCLITests.read(other + "/results.json")?.count ?? 0) > 0)
     }
 
     @Test("bench doctor: names the binary, says what its noise verdict reads, and suggests installing jemalloc only when it is missing")
