@@ -29,5 +29,5 @@ head_bench="$(swift build -c release --product bench --show-bin-path)/bench"
 
 status=0
 "$head_bench" ab --a "$base_bench" --b "$head_bench" --markdown "${MARKDOWN:-gate.md}" "$@" || status=$?
-echo "ci-regression: bench ab exited $status (0 no regression, 1 regression, 2 error); comment in ${MARKDOWN:-gate.md}"
+echo "ci-regression: bench ab exited $status (0 no regression, 1 regression, 2 an unusable binary or file, 64 a bad option); comment in ${MARKDOWN:-gate.md}"
 exit "$status"
