@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Backends", "RuntimeKit", "Counters",
+                "Backends", "RuntimeKit",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),  // FilePath, on Linux
             ]
