@@ -84,7 +84,8 @@ struct ABCommand: ParsableCommand {
         let a = self.a!, b = self.b!  // validate() requires both
         let limits = try files.thresholds(thresholds)
         try files.checkWritable(markdown)
-        for (flag, path) in [("--a", a), ("--b", b)] { try Self.requireBench(path, flag: flag, files: files) }
+        let identityA = try Self.requireBench(a, flag: "--a", files: files)
+        let identityB = try Self.requireBench(b, flag: "--b", files: files)
         let plan = try selection.plan(repetitions: pairs)  // validate() has checked every name
         let directory = out ?? "bench-results/ab-\(MeasuredRun.timestamp())"
         let journal: ResultsJournal
@@ -103,7 +104,11 @@ struct ABCommand: ParsableCommand {
         if measurement.samples == nil { measurement.samples = Sampler.defaultSamples }
         let runner = PairedRunner(a: Self.absolute(a), b: Self.absolute(b), launcher: measurement.launcher(for: suite, calibration: calibration))
         print("bench ab: \(plan.cases.count) cases × \(pairs) pairs (A B, B A, ...) → \(directory)")
-        print("bench ab: A = \(a)\nbench ab: B = \(b)")
+        func named(_ identity: BuildStamp.Identity) -> String {
+            identity.commit.hasPrefix("unavailable: ") ? "commit unknown"
+                : "commit \(identity.commit.prefix(12))" + (identity.uncommittedChanges == true ? " with uncommitted changes" : "")
+        }
+        print("bench ab: A = \(a) (\(named(identityA)))\nbench ab: B = \(b) (\(named(identityB)))")
         let progress = ProgressReporter(total: plan.cases.count * pairs * 2)
         let cases = plan.cases
         let pairCount = pairs
@@ -111,8 +116,9 @@ struct ABCommand: ParsableCommand {
         let (resultsA, resultsB) = try runBlocking {
             try await runner.run(cases, pairs: pairCount, journal: journal, progress: progress.report)
         }
-        let environment = RunEnvironment.capture(gitCommit: "unavailable: bench ab measures builds given by path")
-        func results(_ cases: [CaseResult], executable: String) -> RunResults {
+        func results(_ cases: [CaseResult], executable: String, identity: BuildStamp.Identity) -> RunResults {
+            let environment = RunEnvironment.capture(gitCommit: identity.commit, benchVersion: identity.version,
+                                                     uncommittedChanges: identity.uncommittedChanges)
             var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
                                  suite: suite.rawValue, repetitions: pairCount,
                                  sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: cases)
@@ -121,7 +127,8 @@ struct ABCommand: ParsableCommand {
             run.executable = executable
             return run
         }
-        var runA = results(resultsA, executable: Self.absolute(a)), runB = results(resultsB, executable: Self.absolute(b))
+        var runA = results(resultsA, executable: Self.absolute(a), identity: identityA)
+        var runB = results(resultsB, executable: Self.absolute(b), identity: identityB)
         if let interruption = Interruption.signal.map(Interruption.describe) {
             let what = "\(interruption.name) after \(resultsA.count + resultsB.count) case results of \(plan.cases.count * 2)"
             runA.interrupted = what
@@ -148,8 +155,9 @@ struct ABCommand: ParsableCommand {
         try files.finish(comparison, detail: all ? .all : .changes, markdown: markdown, failOnRegression: true)
     }
 
-    /// Exit 2 unless `path` is an executable that answers `list --ids-only` as a bench does.
-    static func requireBench(_ path: String, flag: String, files: CommandFiles) throws {
+    /// Exit 2 unless `path` is an executable that answers `list --ids-only` as a bench does; its
+    /// identity from `--version`, recorded with its results.
+    static func requireBench(_ path: String, flag: String, files: CommandFiles) throws -> BuildStamp.Identity {
         guard access(path, F_OK) == 0 else { throw files.failure("\(flag) \(path): no such file") }
         guard access(path, X_OK) == 0 else { throw files.failure("\(flag) \(path): not executable") }
         let probe: ChildOutcome
@@ -164,6 +172,10 @@ struct ABCommand: ParsableCommand {
         guard probe.ending == .exited(0), !ids.isEmpty, ids.allSatisfy({ !$0.contains(" ") }) else {
             throw files.failure("\(flag) \(path): not a bench executable (`\(path) list --ids-only` did not list backends: \(probe.ending))")
         }
+        let version = try? runBlocking {
+            try await ChildProcess.run(executable: path, arguments: ["--version"], deadline: .seconds(30))
+        }
+        return version.flatMap { BuildStamp.Identity(versionLine: $0.standardOutput) } ?? .unknown(path)
     }
 
     /// `path` made absolute, so children find it whatever their working directory.

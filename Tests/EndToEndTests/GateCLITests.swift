@@ -261,6 +261,12 @@ struct GateCLITests {
         #expect(order.joined() == "ABBAABBAABBAABBA", "pairs alternate their order: \(order)")
         let b = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/b.json")))
         #expect(b.cases.first?.records.first?.workloadMetrics?["injected-slowdown"]?.value == 3, "B's record says it was slowed")
+        // Each build's identity, read from its own --version (here both are this bench).
+        let version = try await bench(["--version"])
+        #expect(b.environment.benchVersion != nil && b.environment.benchVersion != "unknown", "\(b.environment)")
+        #expect(version.standardOutput.contains("commit \(b.environment.gitCommit)") || b.environment.gitCommit.hasPrefix("unavailable: "),
+                "\(b.environment.gitCommit) vs \(version.standardOutput)")
+        #expect(outcome.standardOutput.contains("bench ab: B = \(slower) (commit "), "\(outcome.standardOutput)")
         let again = try await bench(["compare", "--paired", out + "/a.json", out + "/b.json", "--changes-only"])
         #expect(again.standardOutput.contains("regression"), "the files redo the comparison: \(again.standardOutput)")
     }
