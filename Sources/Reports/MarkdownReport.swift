@@ -140,9 +140,11 @@ enum MarkdownReport {
                 ])
             }
         }
-        return ["## Apply: stride 1 against the automatic stride", "",
-                "ns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs one iteration per block "
-                + "and the stride each backend chooses (“automatic chose”: iterations per body call, counted in the loop); "
+        let ranStrideOne = strides.settings.contains { $0.curves.contains { $0.strideOne != nil } }
+        return ["## Apply: " + (ranStrideOne ? "stride 1 against the automatic stride" : "the automatic stride"), "",
+                "ns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs "
+                + (ranStrideOne ? "one iteration per block and " : "only ")
+                + "the stride each backend chooses (“automatic chose”: iterations per body call, counted in the loop); "
                 + "the full suite sweeps the strides between, finds the best one and draws the curves. "
                 + "“faster of the two vs serial loop” compares the faster of those two with the plain loop (apply-serial) "
                 + "running the same bodies.", ""] + table.lines

@@ -136,6 +136,7 @@ struct MarkdownReportTests {
         let smoke = try outputs(strides: ["auto"])
         let rows = try #require(smoke["report.md"]).split(separator: "\n").filter { $0.hasPrefix("| body=0ns") }
         #expect(rows == ["| body=0ns, iterations=1000 | work-stealing | not run | 12 | 63 | — | 5 | 2.40× slower |"], "\(rows)")
+        #expect(try #require(smoke["report.md"]).contains("## Apply: the automatic stride\n\nns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs only the stride"))
     }
 
     @Test("a table with a latency percentile says what it measures beside ns/op, once, under the table")
