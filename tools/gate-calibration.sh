@@ -39,6 +39,8 @@ summarize() {
         $1 == "regression" || $1 == "improvement" || $1 == "undecided" || ($1 == "no" && $2 == "change") {
             verdict = $1; c = ($1 == "no") ? $3 : $2; pending = 1; next
         }
+        # A long case id continues on indented lines before the metric line, which ends in ", n A/B".
+        pending && /^ / && !/, n [0-9]+\/[0-9]+$/ { c = c $1; next }
         pending && /^ / {
             pending = 0; metric = $1; sub(/[:,]$/, "", metric)
             rows++; if (verdict == "regression") alarms++; if (verdict == "improvement") improvements++

@@ -86,7 +86,8 @@ public enum ComparisonReport {
             lines.append("")
             for row in listed {
                 let cells = cells(row)
-                lines.append(row.verdict.name + String(repeating: " ", count: verdictWidth - row.verdict.name.count) + "  " + row.caseID)
+                lines += caseLines(row.verdict.name + String(repeating: " ", count: verdictWidth - row.verdict.name.count) + "  ",
+                                   row.caseID, indent: indent)
                 var figures = row.metric
                 if row.estimate != nil {
                     figures += ": \(cells[3]) → \(cells[4]), \(cells[5])"
@@ -102,6 +103,20 @@ public enum ComparisonReport {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The verdict and the case id; an id too long for the line is broken after a "," or "/" and
+    /// continued under itself (the queue-vs-lock ids reach 103 characters).
+    static func caseLines(_ lead: String, _ id: String, indent: String) -> [String] {
+        var lines: [String] = [], rest = Substring(id), start = lead
+        while start.count + rest.count > logWidth {
+            let room = logWidth - start.count
+            guard let cut = rest.prefix(room).lastIndex(where: { $0 == "," || $0 == "/" }) else { break }
+            lines.append(start + rest[...cut])
+            rest = rest[rest.index(after: cut)...]
+            start = indent
+        }
+        return lines + [start + rest]
     }
 
     /// `text` in lines of at most `logWidth` columns, each starting with `indent`; a word longer
