@@ -18,10 +18,10 @@ public struct RunEnvironment: Sendable, Codable, Equatable {
     public let gitCommit: String
     public let hostname: String
     /// `bench`'s version (its VERSION file at build time); nil in files written before it was recorded.
-    public var benchVersion: String?
+    public let benchVersion: String?
     /// Whether tracked files differed from `gitCommit` when `bench` was built: the figures then
     /// belong to that commit plus changes no one can see. nil in files written before it was recorded.
-    public var uncommittedChanges: Bool?
+    public let uncommittedChanges: Bool?
 
     public static func capture(gitCommit: String, benchVersion: String? = nil, uncommittedChanges: Bool? = nil) -> RunEnvironment {
         var name = utsname()

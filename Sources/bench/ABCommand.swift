@@ -88,15 +88,7 @@ struct ABCommand: ParsableCommand {
         let identityB = try Self.requireBench(b, flag: "--b", files: files)
         let plan = try selection.plan(repetitions: pairs)  // validate() has checked every name
         let directory = out ?? "bench-results/ab-\(MeasuredRun.timestamp())"
-        let journal: ResultsJournal
-        do {
-            try OutputDirectory.prepareForRun(directory, overwrite: overwrite)
-            journal = try ResultsJournal(path: directory + "/journal.jsonl")
-        } catch let refusal as OutputDirectory.Refusal {
-            throw ExitStatus.fail("bench ab", refusal)
-        } catch {
-            throw files.failure("cannot write to \(directory): \(error)")
-        }
+        let journal = try MeasuredRun.openJournal(in: directory, overwrite: overwrite, label: "bench ab")
         let suite = selection.chosenSuite
         let calibration = WorkloadCalibration.measure()
         // The gate's error rates were measured with 20 samples per process (Sources/Gate/README.md).

@@ -15,15 +15,7 @@ enum MeasuredRun {
     ///   `overwrite` is false (both before anything runs).
     static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, directory: String, overwrite: Bool,
                     label: String) async throws -> RunResults {
-        let journal: ResultsJournal
-        do {
-            try OutputDirectory.prepareForRun(directory, overwrite: overwrite)
-            journal = try ResultsJournal(path: directory + "/journal.jsonl")
-        } catch let refusal as OutputDirectory.Refusal {
-            throw ExitStatus.fail(label, refusal)
-        } catch {
-            throw ExitStatus.fail(label, .unwritable(error as? FileError ?? FileError(path: directory, operation: "write into", errno: EIO)))
-        }
+        let journal = try openJournal(in: directory, overwrite: overwrite, label: label)
         // Once, here, before any child: every case of the run then spins the same rounds for the
         // same body cost (children measuring for themselves disagreed by up to ±30%).
         let calibration = WorkloadCalibration.measure()
@@ -69,6 +61,13 @@ enum MeasuredRun {
             throw ExitCode(interruption.status)
         }
         return run
+    }
+
+    /// `directory` prepared for a run (`OutputDirectory.prepareForRun`) and its journal opened;
+    /// exit 2 or 64 (`ExitStatus.fail`) before anything runs when it cannot take the run.
+    static func openJournal(in directory: String, overwrite: Bool, label: String) throws -> ResultsJournal {
+        do { try OutputDirectory.prepareForRun(directory, overwrite: overwrite) } catch { throw ExitStatus.fail(label, error) }
+        do { return try ResultsJournal(path: directory + "/journal.jsonl") } catch { throw ExitStatus.fail(label, .unwritable(error)) }
     }
 
     /// The optional tools a run looked for, and what it found.

@@ -107,8 +107,5 @@ struct ReportCommand: ParsableCommand {
 
     /// Prints `message` to standard error; the error exits with status 2 (ArgumentParser prints
     /// nothing more for an `ExitCode`, so no usage text buries the message).
-    static func failure(_ message: String) -> ExitCode {
-        writeToStandardError("bench report: \(message)\n")
-        return ExitCode(2)
-    }
+    static func failure(_ message: String) -> ExitCode { ExitStatus.fileProblem("bench report", message) }
 }
