@@ -13,7 +13,7 @@ import Synchronization
 /// lives until its last node is freed: `references` counts the cache's nodes plus one for its
 /// thread. When the thread ends, the cache frees the nodes it holds and swaps `orphanedMark` into
 /// `remote`, which makes every later `pushRemote` free its node instead; whoever takes
-/// `references` to zero frees the cache (README.md, "Node caches").
+/// `references` to zero frees the cache (README.md, "Node recycling (NodeCache)").
 @usableFromInline
 final class NodeCache: @unchecked Sendable {
     /// Nodes kept per thread at most; past that a finished node is freed.

@@ -27,7 +27,7 @@ final class WorkerPool: @unchecked Sendable {
     static let spinRounds = 16
     /// `pause`s between two looks: a worker that just pushed the next block of a chain looks
     /// again before a spinning neighbour does, and keeps the chain on its own cache (README,
-    /// "Parking").
+    /// "Parking (WorkerPool)").
     static let pausesPerLook = 8
     static let yieldRounds = 4
     static let retireAfter: Duration = .seconds(1)

@@ -10,7 +10,7 @@ import RuntimeKit
 /// then its own, on its own thread. A caller that finds a drain job still queued on the pool
 /// (not yet running) takes the strand over from it in the same way, and the job, when it runs,
 /// finds the strand no longer waiting for a drain and does nothing. So when every worker is a
-/// `sync` caller there is still always one running the strand (README.md, "Strand").
+/// `sync` caller there is still always one running the strand (README.md, "Strand (serial queue on a pool)").
 public final class Strand: SerialQueue, @unchecked Sendable {
     /// Blocks one drain job runs before it yields its worker and goes to the back of the pool, so
     /// a busy strand cannot starve other strands or plain blocks sharing the pool.

@@ -2,7 +2,7 @@ import PThreadPrimitives
 import Synchronization
 
 /// Where idle workers sleep, how many search, and the protocol that loses no wake-up (README.md,
-/// "Parking" and "Searching").
+/// "Parking and searching (Sleepers)").
 ///
 /// A worker about to sleep first announces itself (`sleeping += 1`), then looks at every queue
 /// once more, and only then waits, for the epoch it read before looking to change. A submitter
@@ -53,9 +53,9 @@ final class Sleepers: @unchecked Sendable {
     }
 
     /// Called by a worker that pushed surplus work onto its own deque: no fence (README.md,
-    /// "Searching"). Wakes a sleeper only when nobody is searching already, since a searcher will
-    /// find the job anyway; missing a sleeper that is just announcing itself costs parallelism, not
-    /// progress, because the pushing worker is awake and runs its own deque.
+    /// "Searchers absorb wake-ups"). Wakes a sleeper only when nobody is searching already, since
+    /// a searcher will find the job anyway; missing a sleeper that is just announcing itself costs
+    /// parallelism, not progress, because the pushing worker is awake and runs its own deque.
     @usableFromInline
     func notifyIfIdle() {
         guard sleeping.pointee.load(ordering: .relaxed) > 0, searching.pointee.load(ordering: .relaxed) == 0 else { return }

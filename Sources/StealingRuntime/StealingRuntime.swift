@@ -119,7 +119,8 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         }
     }
 
-    /// The injector, with the fence that makes the wake-up impossible to lose (README, "Parking").
+    /// The injector, with the fence that makes the wake-up impossible to lose (README.md, "Parking
+    /// and searching (Sleepers)").
     func inject(_ job: JobRef) {
         injector.push(job)
         sleepers.notifyOne()
@@ -142,7 +143,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     /// A worker about to block (semaphore or group wait with nothing to help with): whatever it
     /// left in its own deque must not wait for it, so wake a sleeper, with the fence that makes the
-    /// wake-up certain (README.md, "Blocking inside a block").
+    /// wake-up certain (README.md, "Waiting inside the pool").
     func publishBeforeBlocking() {
         guard let worker = CurrentWorker.of(self), worker.deque.count > 0 else { return }
         sleepers.notifyOne()
@@ -240,8 +241,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         return nil
     }
 
-    /// Sleep until a submitter wakes us (README.md, "Parking"). If the last look finds work, take
-    /// it instead: a worker that was not allowed to search must not spin on work it can see.
+    /// Sleep until a submitter wakes us (README.md, "Parking and searching (Sleepers)"). If the
+    /// last look finds work, take it instead: a worker that was not allowed to search must not
+    /// spin on work it can see.
     private func park(_ worker: Worker) -> JobRef? {
         let seen = sleepers.prepareToSleep()
         if hasVisibleWork() || stopping.load(ordering: .acquiring) {

@@ -29,7 +29,7 @@ struct ClosureTask<Output>: JoinTask {
 /// A join's right half in the joiner's stack frame. The joiner pushes its address; if nobody
 /// steals it, the joiner pops it back and runs `task` itself (the rest of this struct is then
 /// never used). If a thief takes it, the thief runs `task`, stores `result` and sets `done`; the
-/// joiner's frame stays alive until it sees `done` (README.md, "Join").
+/// joiner's frame stays alive until it sees `done` (README.md, "Jobs").
 @usableFromInline
 struct TaskJob<Task: JoinTask>: ~Copyable {
     /// First, where `JobRef.run` and `runStolenTaskJob` read it without knowing `Task`.

@@ -44,8 +44,8 @@ public final class WorkDeque: @unchecked Sendable {
     }
 
     /// Owner only. Pushes `job` at the bottom; returns false (without taking it) when the ring is
-    /// full, and the owner must move jobs out first. Also reports whether the deque held jobs
-    /// before: the pool wakes a sleeper only for such surplus work.
+    /// full, and the owner must move jobs out first. `pushReportingSurplus` also says whether the
+    /// deque held jobs before (the pool wakes a sleeper only for such surplus work).
     @inlinable @inline(__always)
     public func push(_ job: JobRef) -> Bool {
         pushReportingSurplus(job) != nil

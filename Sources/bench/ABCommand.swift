@@ -17,8 +17,8 @@ struct ABCommand: ParsableCommand {
             Every selected case runs --pairs times from each build, each run a child process of \
             that build's executable (`bench case`), the two of a pair back to back, in the order \
             A B, B A, A B ... A slow minute of the machine then lands on both halves of a pair, \
-            and the comparison works on each pair's log-ratio (the paired t test, Holm-corrected \
-            over every row), which cancels the drift that makes two separate runs disagree. \
+            and the comparison works on each pair's log-ratio (Yuen's paired t test on trimmed \
+            means, Holm-corrected over every row), which cancels the drift that makes two separate runs disagree. \
             tools/ci-regression.sh is the CI recipe: build the base revision and the head, run \
             this, gate on its exit status:
               0  nothing regressed        1  a regression, or a case failing only in B

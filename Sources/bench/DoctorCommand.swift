@@ -11,8 +11,8 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Check what this machine can measure: counters, allocators, timing noise, with advice.",
         discussion: """
-            Prints the environment a run would record, which metrics are available (and why the
-            others are not), whether jemalloc can be preloaded, and a one-second noise estimate:
+            Prints the environment a run would record, which metrics are available (and why the \
+            others are not), whether jemalloc can be preloaded, and a one-second noise estimate: \
             the spread of a fixed spin sampled 50 times. Use it before trusting small differences.
             """
     )

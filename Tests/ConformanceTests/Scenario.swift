@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 
 /// The backends the conformance suite runs on: all registered ones, or the comma-separated ids in
-/// CONFORMANCE_BACKENDS (the ThreadSanitizer run in .ci/run uses it to leave out the libdispatch
-/// adapters, whose internal synchronization TSan cannot see on Linux).
+/// CONFORMANCE_BACKENDS, to run fewer (the ThreadSanitizer run in .ci/run includes every backend:
+/// this toolchain's TSan intercepts libdispatch; should it ever report inside libdispatch, that
+/// run can leave out its adapters with this variable).
 let conformanceBackends: [Backend] = {
     guard let wanted = Environment.value("CONFORMANCE_BACKENDS"), !wanted.isEmpty else { return Backends.all }
     let ids = wanted.split(separator: ",").map { String($0).trimmingWhitespace() }
