@@ -1,7 +1,7 @@
 /// Counters the sampler reads around every sample. Reading must not allocate: the jemalloc
 /// counters run on the measuring thread, and an allocation made while reading would be counted
-/// as the workload's (a `[String: Double]` per read added ~2 bytes per operation to a 4 KiB
-/// malloc workload before this took its shape).
+/// as the workload's (a `[String: Double]` per read adds ~2 bytes per operation to a 4 KiB
+/// malloc workload).
 public protocol SampleCounters: AnyObject {
     /// The metrics `read(into:)` writes, in slot order.
     var names: [String] { get }

@@ -12,9 +12,9 @@ import Synchronization
 /// successful poll needed.
 ///
 /// Every `probeEvery`th poll under the maximum polls for the whole maximum. Without it, two
-/// threads passing a token back and forth got stuck asleep: once one slept, its partner's reply
-/// came a wake-up later than the other's short poll, so that one slept too, and no poll ever
-/// succeeded to grow the budget again (a ping-pong hop went from 0.6 to 23 µs). One long poll in
+/// threads passing a token back and forth get stuck asleep: once one sleeps, its partner's reply
+/// comes a wake-up later than the other's short poll, so that one sleeps too, and no poll ever
+/// succeeds to grow the budget again (a ping-pong hop takes 23 µs instead of 0.6). One long poll in
 /// 32 lets the pair catch each other awake, and costs a busy machine 31 rounds per wait on average.
 ///
 /// The limit is a hint, not a protocol: relaxed loads and stores, written only when it changes

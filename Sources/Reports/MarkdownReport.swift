@@ -43,8 +43,8 @@ enum MarkdownReport {
     static func context(_ run: RunResults) -> String {
         let environment = run.environment
         let virtual = environment.virtualMachine.hasPrefix("yes") ? ", a virtual machine" : ""
-        // A commit id is 40 hex digits ("unavailable: not run from a git checkout" is 40 characters
-        // too, and used to print as "commit unavailable:"); anything else reads as an unknown commit.
+        // A commit id is 40 hex digits (a reason can be 40 characters too: "unavailable: not run
+        // from a git checkout"); anything else reads as an unknown commit.
         let isCommit = environment.gitCommit.count == 40 && environment.gitCommit.allSatisfy(\.isHexDigit)
         let commit = isCommit ? "commit \(environment.gitCommit.prefix(12))" + (environment.uncommittedChanges == true ? " with uncommitted changes" : "")
             : "an unknown commit (\(environment.gitCommit.replacing("unavailable: ", with: "")))"
