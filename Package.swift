@@ -177,13 +177,18 @@ let package = Package(
             name: "GateTests",
             dependencies: ["Gate", "Harness"]
         ),
+        // Test helpers shared by test targets: temporary directories removed when the tests end.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "HarnessTests",
-            dependencies: ["Harness"]
+            dependencies: ["Harness", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "Soak"]
+            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "Soak", "TestSupport"]
         ),
         .testTarget(
             name: "StealingTests",

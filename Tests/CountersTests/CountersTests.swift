@@ -77,8 +77,6 @@ struct CountersTests {
                        "rusage.voluntary-switches", "jemalloc.thread-allocated-bytes"] {
             #expect(counters.availability[metric] != nil, "\(metric) is missing from availability")
         }
-        print("counter availability here: " + counters.availability.sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value ?? "available")" }.joined(separator: "; "))
     }
 
     @Test("hardware counters on a machine without a PMU say so, with perf_event_open's reason")
@@ -97,7 +95,6 @@ struct CountersTests {
     func papi() {
         let probe = PAPIProbe()
         #expect(probe.summary.hasPrefix("available") || probe.summary.hasPrefix("unavailable: "))
-        print("PAPI: \(probe.summary)")
         if access("/usr/lib/x86_64-linux-gnu/libpapi.so.7.0", R_OK) == 0 {
             if case .notInstalled = probe.state { Issue.record("libpapi.so.7.0 is installed but the probe did not load it") }
         }

@@ -5,6 +5,7 @@ import Counters
 import Harness
 import Reports
 import Testing
+import TestSupport
 
 /// Runs the built `bench` executable as a user would and checks what it leaves on disk.
 @Suite("bench CLI end to end")
@@ -17,10 +18,7 @@ struct BenchCLITests {
         return String(testBinary[..<(testBinary.lastIndex(of: "/") ?? testBinary.endIndex)]) + "/bench"
     }()
 
-    static func temporaryDirectory() -> String {
-        var template = Array("/tmp/runtimebench-e2e-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
+    static func temporaryDirectory() -> String { TestFiles.directory() }
 
     static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }

@@ -3,13 +3,11 @@ import Glibc
 #endif
 import Harness
 import Testing
+import TestSupport
 
 @Suite("results files: journal appends survive, final files replace atomically")
 struct ResultsFilesTests {
-    private func temporaryDirectory() -> String {
-        var template = Array("/tmp/runtimebench-test-XXXXXX".utf8CString)
-        return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
+    private func temporaryDirectory() -> String { TestFiles.directory() }
 
     private func contents(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }

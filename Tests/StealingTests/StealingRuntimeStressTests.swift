@@ -74,7 +74,6 @@ struct StealingRuntimeStressTests {
             sleepFor(milliseconds: idle)
             return runtime.workerCPUTime() - before
         }
-        print("idle work-stealing pool, 2 workers: \(used) of CPU in \(idle) ms")
         // Spinning workers would burn twice the idle time; parked ones a few µs. The bound is a
         // tenth of one core's time, far from both, so a busy machine cannot flip the verdict.
         #expect(used < .milliseconds(idle / 10), "an idle pool used \(used) of CPU in \(idle) ms")
