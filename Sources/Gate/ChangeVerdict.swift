@@ -16,16 +16,25 @@ public enum ChangeVerdict: Sendable, Equatable {
     /// The two runs cannot be compared here: why (missing, too few processes, another machine ...).
     case notComparable(String)
 
-    public var name: String {
+    /// The verdict without its reason: what tables count and filter by. Its raw value is the
+    /// name printed in the first column.
+    public enum Kind: String, Sendable, CaseIterable {
+        case regression, newFailure = "new failure", improvement, noChange = "no change", undecided, notComparable = "not comparable"
+    }
+
+    public var kind: Kind {
         switch self {
-        case .regression: "regression"
-        case .newFailure: "new failure"
-        case .improvement: "improvement"
-        case .noChange: "no change"
-        case .undecided: "undecided"
-        case .notComparable: "not comparable"
+        case .regression: .regression
+        case .newFailure: .newFailure
+        case .improvement: .improvement
+        case .noChange: .noChange
+        case .undecided: .undecided
+        case .notComparable: .notComparable
         }
     }
+
+    /// "regression", "no change", ...: the kind as printed.
+    public var name: String { kind.rawValue }
 
     public var reason: String? {
         switch self {

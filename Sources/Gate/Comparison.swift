@@ -54,7 +54,7 @@ public struct Comparison: Sendable {
     public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
     /// The rows that fail the gate: regressions and new failures.
     public var failing: [Row] { rows.filter(\.verdict.fails) }
-    public func count(_ name: String) -> Int { rows.filter { $0.verdict.name == name }.count }
+    public func count(_ kind: ChangeVerdict.Kind) -> Int { rows.filter { $0.verdict.kind == kind }.count }
 
     public struct Problem: Error, CustomStringConvertible, Equatable {
         public let description: String

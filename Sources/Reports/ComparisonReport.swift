@@ -7,12 +7,13 @@ public enum ComparisonReport {
     public enum Detail: Sendable { case all, changes }
 
     public static func summary(_ comparison: Comparison) -> String {
-        // "new failure" only when there is one: most comparisons have none.
-        let names = (comparison.count("new failure") > 0 ? ["regression", "new failure"] : ["regression"])
-            + ["improvement", "no change"] + (comparison.count("undecided") > 0 ? ["undecided"] : []) + ["not comparable"]
-        let counts = names.map { name -> String in
-            let count = comparison.count(name)
-            return "\(count) \(count == 1 || name.hasPrefix("no") || name == "undecided" ? name : name + "s")"
+        // "new failure" and "undecided" only when there is one: most comparisons have none.
+        let kinds: [ChangeVerdict.Kind] = (comparison.count(.newFailure) > 0 ? [.regression, .newFailure] : [.regression])
+            + [.improvement, .noChange] + (comparison.count(.undecided) > 0 ? [.undecided] : []) + [.notComparable]
+        let counts = kinds.map { kind -> String in
+            let count = comparison.count(kind)
+            let plural = count != 1 && [.regression, .newFailure, .improvement].contains(kind)
+            return "\(count) \(kind.rawValue)\(plural ? "s" : "")"
         }
         let how = comparison.pairing == .paired
             ? "Yuen's trimmed t on pairs' log-ratios" : "Yuen–Welch trimmed t on logarithms of per-process values"
@@ -30,9 +31,9 @@ public enum ComparisonReport {
         if comparison.excluded > 0 {
             notes.append("\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a thresholds file turns them on, and a thresholds entry with \"compare\": false leaves out what it selects.")
         }
-        if comparison.count("undecided") > 0 {
-            let fewest = comparison.rows.filter { $0.verdict.name == "undecided" }.map { min($0.baseCount, $0.newCount) }.min() ?? 0
-            notes.append("\(rows(comparison.count("undecided"))) moved beyond the limits, but the runs are too small to tell "
+        if comparison.count(.undecided) > 0 {
+            let fewest = comparison.rows.filter { $0.verdict.kind == .undecided }.map { min($0.baseCount, $0.newCount) }.min() ?? 0
+            notes.append("\(rows(comparison.count(.undecided))) moved beyond the limits, but the runs are too small to tell "
                          + "that from their spread (as few as \(fewest) process\(fewest == 1 ? "" : "es") a side): "
                          + "run again with more --repetitions (or --pairs) to decide them.")
         }
@@ -66,7 +67,7 @@ public enum ComparisonReport {
     }
 
     static func listed(_ comparison: Comparison, _ detail: Detail) -> [Comparison.Row] {
-        detail == .all ? comparison.rows : comparison.rows.filter { $0.verdict.name != "no change" }
+        detail == .all ? comparison.rows : comparison.rows.filter { $0.verdict.kind != .noChange }
     }
 
     /// The width a CI log shows without wrapping: the text form keeps to it.
@@ -98,8 +99,8 @@ public enum ComparisonReport {
                 lines += wrap(figures, indent: indent)
                 if let reason = row.verdict.reason { lines += wrap("why: " + reason, indent: indent) }
             }
-            if detail == .changes, comparison.count("no change") > 0 {
-                lines.append("(\(Self.rows(comparison.count("no change"))) with no change not listed; --all lists them)")
+            if detail == .changes, comparison.count(.noChange) > 0 {
+                lines.append("(\(Self.rows(comparison.count(.noChange))) with no change not listed; --all lists them)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -137,7 +138,7 @@ public enum ComparisonReport {
     /// Markdown for a pull-request comment: the verdict in the first line, the changes in a table,
     /// the unchanged rows folded away.
     public static func markdown(_ comparison: Comparison, title: String = "RuntimeBench regression gate") -> String {
-        let regressions = comparison.count("regression"), failures = comparison.count("new failure")
+        let regressions = comparison.count(.regression), failures = comparison.count(.newFailure)
         var verdict = regressions == 0 ? "no regression" : regressions == 1 ? "1 regression" : "\(regressions) regressions"
         if failures > 0 { verdict += failures == 1 ? ", 1 new failure" : ", \(failures) new failures" }
         var lines = ["### \(title): \(verdict)", "", summary(comparison) + "."]
@@ -148,9 +149,9 @@ public enum ComparisonReport {
             table.rows = rows.map(cells).map { cells in cells.enumerated().map { $0 == 1 ? "`\($1)`" : $1 } }
             return table.lines
         }
-        let changes = comparison.rows.filter { $0.verdict.name != "no change" }
+        let changes = comparison.rows.filter { $0.verdict.kind != .noChange }
         if !changes.isEmpty { lines += [""] + table(changes) }
-        let unchanged = comparison.rows.filter { $0.verdict.name == "no change" }
+        let unchanged = comparison.rows.filter { $0.verdict.kind == .noChange }
         if !unchanged.isEmpty {
             lines += ["", "<details><summary>\(rows(unchanged.count)) with no change</summary>", ""] + table(unchanged) + ["", "</details>"]
         }
