@@ -4,13 +4,30 @@ import StealingRuntime
 import RuntimeKit
 import SystemRuntimes
 
-/// A registered backend: its runtime type, opened by generic code (`workload(backend.runtime)`
-/// calls a `<R: ConcurrencyRuntime>` function with `R` bound to the concrete type, so the
-/// workload runs specialized, with no existential on its hot path).
+/// A registered backend: which runtime it is, opened by generic code (`specialized` calls a
+/// `<R: ConcurrencyRuntime>` function with `R` bound to the concrete type, so the workload runs
+/// specialized, with no existential on its hot path).
 public struct Backend: Sendable, CustomStringConvertible {
-    public let runtime: any ConcurrencyRuntime.Type
+    /// One case per backend, in report order. Every switch over it is exhaustive, so a new
+    /// backend that is missing from one is a compile error, not a trap at run time.
+    public enum Kind: CaseIterable, Sendable {
+        case pthreadMutex, workStealing, fifoDispatch, libdispatch, libdispatchC, swiftConcurrency
+    }
 
-    public init<R: ConcurrencyRuntime>(_ runtime: R.Type) { self.runtime = runtime }
+    public let kind: Kind
+
+    public init(_ kind: Kind) { self.kind = kind }
+
+    public var runtime: any ConcurrencyRuntime.Type {
+        switch kind {
+        case .pthreadMutex: PThreadRuntime.self
+        case .workStealing: StealingRuntime.self
+        case .fifoDispatch: FIFODispatch.self
+        case .libdispatch: DispatchRuntime.self
+        case .libdispatchC: CDispatchRuntime.self
+        case .swiftConcurrency: SwiftConcurrencyRuntime.self
+        }
+    }
 
     public var id: String { runtime.id }
     public var summary: String { runtime.summary }
@@ -19,16 +36,10 @@ public struct Backend: Sendable, CustomStringConvertible {
 }
 
 /// Every backend the suite knows, in report order. A new backend is one folder under Sources
-/// conforming to `ConcurrencyRuntime`, plus one line here.
+/// conforming to `ConcurrencyRuntime`, a case of `Backend.Kind`, and the two switch lines the
+/// compiler then asks for (`runtime`, `specialized`).
 public enum Backends {
-    public static let all: [Backend] = [
-        Backend(PThreadRuntime.self),
-        Backend(StealingRuntime.self),
-        Backend(FIFODispatch.self),
-        Backend(DispatchRuntime.self),
-        Backend(CDispatchRuntime.self),
-        Backend(SwiftConcurrencyRuntime.self),
-    ]
+    public static let all: [Backend] = Backend.Kind.allCases.map(Backend.init)
 
     public static var ids: [String] { all.map(\.id) }
 
@@ -48,21 +59,19 @@ extension Backend {
     ///
     /// Calling a generic function with the opened existential `runtime` binds `R` only at run
     /// time: the workload then runs unspecialized, and every generic step on its hot path pays for
-    /// it (a serial queue's `sync` looked up `Result<T, E>`'s metadata on every call). This switch
+    /// it (a serial queue's `sync` looks up `Result<T, E>`'s metadata on every call). This switch
     /// names each type, so inlined into the caller it becomes one specialized call per backend.
     /// Code reached through an existential (`any MeasuredOperation`) is still not specialized:
     /// build the hot path's closures here, where the types are known (see `ResourceGuard`).
-    /// - Precondition: every backend of `Backends.all` has a case here (a test checks it).
     @inlinable
     public func specialized<C: RuntimeTypeConsumer>(_ consumer: C) throws -> C.Output {
-        switch runtime {
-        case is PThreadRuntime.Type: try consumer(PThreadRuntime.self)
-        case is StealingRuntime.Type: try consumer(StealingRuntime.self)
-        case is FIFODispatch.Type: try consumer(FIFODispatch.self)
-        case is DispatchRuntime.Type: try consumer(DispatchRuntime.self)
-        case is CDispatchRuntime.Type: try consumer(CDispatchRuntime.self)
-        case is SwiftConcurrencyRuntime.Type: try consumer(SwiftConcurrencyRuntime.self)
-        default: preconditionFailure("backend \(id) is in Backends.all but has no case in Backend.specialized")
+        switch kind {
+        case .pthreadMutex: try consumer(PThreadRuntime.self)
+        case .workStealing: try consumer(StealingRuntime.self)
+        case .fifoDispatch: try consumer(FIFODispatch.self)
+        case .libdispatch: try consumer(DispatchRuntime.self)
+        case .libdispatchC: try consumer(CDispatchRuntime.self)
+        case .swiftConcurrency: try consumer(SwiftConcurrencyRuntime.self)
         }
     }
 }
