@@ -21,15 +21,13 @@ public struct CaseRecord: Sendable, Codable, Equatable {
     /// Figures the workload measured itself (`MeasuredOperation.workloadMetrics`); nil when it
     /// has none, and in records written before they existed.
     public let workloadMetrics: [String: WorkloadMetric]?
-    /// The workers the runtime really used (a backend may ignore the request).
-    public let workers: Int?
     /// The CPUs the child could run on while measuring (all of them unless pinned).
     public let cpus: [Int]
 
     public init(version: Int = CaseRecord.currentVersion, caseID: String, repetition: Int, batch: Int,
                 nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double],
                 unavailable: [String: String], workloadMetrics: [String: WorkloadMetric]? = nil,
-                workers: Int?, cpus: [Int]) {
+                cpus: [Int]) {
         self.workloadMetrics = workloadMetrics
         self.cpus = cpus
         self.version = version
@@ -39,6 +37,5 @@ public struct CaseRecord: Sendable, Codable, Equatable {
         self.nanosecondsPerOperation = nanosecondsPerOperation
         self.metricsPerOperation = metricsPerOperation
         self.unavailable = unavailable
-        self.workers = workers
     }
 }

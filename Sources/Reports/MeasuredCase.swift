@@ -52,8 +52,6 @@ struct MeasuredCase {
     /// The names of the workload's own figures that any process reported.
     var workloadMetricNames: Set<String> { Set(result.records.flatMap { $0.workloadMetrics?.keys.map { $0 } ?? [] }) }
 
-    /// The workers the runtime really used (the first process's answer), when it said.
-    var workers: Int? { result.records.lazy.compactMap(\.workers).first }
 
     private func median(_ values: [Double]) -> Double? {
         values.isEmpty ? nil : SampleStatistics.percentile(values.sorted(), 0.5)

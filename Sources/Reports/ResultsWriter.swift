@@ -19,7 +19,7 @@ public enum ResultsWriter {
         let estimates = RunEstimates(run.cases)
         let cases = MeasuredCase.all(run, estimates: estimates)
         let families = Family.arrange(cases)
-        let strides = StrideFigures(cases, onlineCPUs: run.environment.onlineCPUs)
+        let strides = StrideFigures(cases)
         let charts = ReportChart.all(families: families, strides: strides, onlineCPUs: run.environment.onlineCPUs)
         var outputs = includingResultsJSON ? [Output(path: "results.json", contents: try ResultsJSON.encode(run))] : []
         outputs.append(Output(path: "results.csv", contents: ResultsCSV.encode(run, estimates: estimates)))

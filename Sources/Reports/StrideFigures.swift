@@ -5,8 +5,8 @@ import Harness
 /// stride it chose and how far it is from the best fixed one), and the plain serial loop (apply-serial, same body and iterations) that a parallel loop must beat. System allocator.
 ///
 /// One apply is one operation, so ns per iteration = ns per operation / `iterations`. The
-/// `per-worker` stride is resolved to iterations / workers, with the workers the child reported,
-/// or else one per online CPU (what a runtime made with `workers: 0` uses).
+/// `per-worker` stride is placed at the stride the loop really used: the workload's own
+/// `iterations_per_piece`, counted in the loop, so no worker count is guessed here.
 struct StrideFigures {
     static let workload = "apply-stride"
     static let serialWorkload = "apply-serial"
@@ -53,7 +53,7 @@ struct StrideFigures {
     /// Whether any setting swept the strides.
     var hasSweep: Bool { settings.contains(where: \.isSweep) }
 
-    init(_ cases: [MeasuredCase], onlineCPUs: Int) {
+    init(_ cases: [MeasuredCase]) {
         let system = cases.filter { $0.benchmarkCase.allocator == .system }
         var serial: [[Parameter]: Double] = [:]
         for measured in system where measured.benchmarkCase.workload == Self.serialWorkload {
@@ -75,7 +75,7 @@ struct StrideFigures {
             }
             let curves = backends.map { backend in
                 let members = byBackend[backend]!
-                let points = members.compactMap { Self.point($0, onlineCPUs: onlineCPUs) }.sorted { $0.stride < $1.stride }
+                let points = members.compactMap(Self.point).sorted { $0.stride < $1.stride }
                 let automaticCase = members.first { $0.benchmarkCase.parameter(Self.strideParameter) == Self.automatic }
                 return Curve(backend: backend, points: points, automatic: automaticCase.flatMap(Self.perIteration),
                              automaticStride: automaticCase?.workloadMetric(Self.iterationsPerPiece)?.value)
@@ -92,14 +92,13 @@ struct StrideFigures {
         return median / Double(iterations)
     }
 
-    /// A numeric stride's point; `per-worker` resolved with the reported workers; nil for `auto`.
-    static func point(_ measured: MeasuredCase, onlineCPUs: Int) -> Point? {
+    /// A numeric stride's point; `per-worker` at the stride the loop used (nil when the workload
+    /// did not say); nil for `auto`.
+    static func point(_ measured: MeasuredCase) -> Point? {
         guard let label = measured.benchmarkCase.parameter(strideParameter), let perIteration = perIteration(measured) else { return nil }
         if let stride = Int(label) { return Point(stride: stride, label: label, nanosecondsPerIteration: perIteration) }
-        let workers = measured.workers ?? onlineCPUs
-        guard label == perWorker, workers > 0,
-              let iterations = measured.benchmarkCase.parameter(iterationsParameter).flatMap(Int.init) else { return nil }
-        return Point(stride: max(1, iterations / workers), label: "\(perWorker) (\(max(1, iterations / workers)))",
-                     nanosecondsPerIteration: perIteration)
+        guard label == perWorker, let used = measured.workloadMetric(iterationsPerPiece)?.value, used >= 1 else { return nil }
+        let stride = Int(used.rounded())
+        return Point(stride: stride, label: "\(perWorker) (\(stride))", nanosecondsPerIteration: perIteration)
     }
 }

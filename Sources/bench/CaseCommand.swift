@@ -58,8 +58,7 @@ struct CaseCommand: ParsableCommand {
                 version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
                 batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
                 metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable,
-                workloadMetrics: operation.workloadMetrics.isEmpty ? nil : operation.workloadMetrics, workers: nil,
-                cpus: CPUAffinity.current())
+                workloadMetrics: operation.workloadMetrics.isEmpty ? nil : operation.workloadMetrics, cpus: CPUAffinity.current())
             print(String(decoding: try JSONEncoder().encode(record), as: UTF8.self))
         } catch let error as WorkloadError {
             if case .notApplicable(let why) = error {

@@ -16,7 +16,7 @@ struct ClaimsTests {
         let samples = (0..<20).map { nanoseconds * (0.99 + 0.001 * Double($0)) }
         result.records = (0..<3).map { repetition in
             CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 100, nanosecondsPerOperation: samples.map { $0 * (1 + 0.002 * Double(repetition)) },
-                       metricsPerOperation: counters, unavailable: unavailable, workers: nil, cpus: [0])
+                       metricsPerOperation: counters, unavailable: unavailable, cpus: [0])
         }
         return result
     }
@@ -134,6 +134,6 @@ struct ClaimsTests {
 extension CaseRecord {
     func with(workloadMetrics: [String: WorkloadMetric]) -> CaseRecord {
         CaseRecord(version: version, caseID: caseID, repetition: repetition, batch: batch, nanosecondsPerOperation: nanosecondsPerOperation,
-                   metricsPerOperation: metricsPerOperation, unavailable: unavailable, workloadMetrics: workloadMetrics, workers: workers, cpus: cpus)
+                   metricsPerOperation: metricsPerOperation, unavailable: unavailable, workloadMetrics: workloadMetrics, cpus: cpus)
     }
 }

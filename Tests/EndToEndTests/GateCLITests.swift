@@ -25,7 +25,7 @@ struct GateCLITests {
             result.records = cases[name]!.enumerated().map { repetition, value in
                 CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 1, nanosecondsPerOperation: [value, value],
                            metricsPerOperation: allocations.map { ["jemalloc.arena-requests": $0] } ?? [:], unavailable: [:],
-                           workers: nil, cpus: [0])
+                           cpus: [0])
             }
             result.failures = failures[name] ?? []
             if let reason = notApplicable[name] {

@@ -42,7 +42,7 @@ struct FidelityTests {
         var result = CaseResult(benchmarkCase: benchmarkCase)
         result.records = processes.enumerated().map { repetition, samples in
             CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 1, nanosecondsPerOperation: samples,
-                       metricsPerOperation: [:], unavailable: [:], workloadMetrics: nil, workers: nil, cpus: [0])
+                       metricsPerOperation: [:], unavailable: [:], workloadMetrics: nil, cpus: [0])
         }
         return result
     }

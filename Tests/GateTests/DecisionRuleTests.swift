@@ -153,7 +153,7 @@ import Testing
             result.records = cases[name]!.enumerated().map { repetition, value in
                 CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 1, nanosecondsPerOperation: [value, value, value],
                            metricsPerOperation: allocations.map { ["jemalloc.arena-requests": $0[repetition]] } ?? [:],
-                           unavailable: [:], workers: nil, cpus: [0])
+                           unavailable: [:], cpus: [0])
             }
             return result
         }

@@ -36,7 +36,7 @@ import Testing
                 for (result, scale) in [(0, 1.0), (1, factor)] {
                     let value = process(centre * scale)
                     let record = CaseRecord(caseID: benchmarkCase.id, repetition: pair, batch: 1, nanosecondsPerOperation: [value],
-                                            metricsPerOperation: [:], unavailable: [:], workers: nil, cpus: [1])
+                                            metricsPerOperation: [:], unavailable: [:], cpus: [1])
                     if result == 0 { resultA.records.append(record) } else { resultB.records.append(record) }
                 }
             }

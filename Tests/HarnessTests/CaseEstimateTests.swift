@@ -65,7 +65,7 @@ struct CaseEstimateTests {
             var result = CaseResult(benchmarkCase: BenchmarkCase(workload: workload, backend: backend, parameters: [], allocator: .system))
             result.records = medians.enumerated().map { index, median in
                 CaseRecord(caseID: result.benchmarkCase.id, repetition: index, batch: 1, nanosecondsPerOperation: [median * 0.99, median, median * 1.01],
-                           metricsPerOperation: [:], unavailable: [:], workers: nil, cpus: [])
+                           metricsPerOperation: [:], unavailable: [:], cpus: [])
             }
             return result
         }

@@ -16,7 +16,7 @@ struct AgreementTests {
                 CaseRecord(caseID: record.caseID, repetition: record.repetition, batch: record.batch,
                            nanosecondsPerOperation: record.nanosecondsPerOperation.map { $0 * factor },
                            metricsPerOperation: record.metricsPerOperation, unavailable: record.unavailable,
-                           workloadMetrics: record.workloadMetrics, workers: record.workers, cpus: record.cpus)
+                           workloadMetrics: record.workloadMetrics, cpus: record.cpus)
             }
             return result
         }

@@ -27,7 +27,7 @@ enum Fixture {
         let half = (samples.count + 1) / 2
         result.records = [Array(samples.prefix(half)), Array(samples.dropFirst(half))].filter { !$0.isEmpty }.enumerated().map { repetition, samples in
             CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 10, nanosecondsPerOperation: samples,
-                       metricsPerOperation: counters, unavailable: unavailable, workloadMetrics: figures, workers: nil, cpus: [0, 1])
+                       metricsPerOperation: counters, unavailable: unavailable, workloadMetrics: figures, cpus: [0, 1])
         }
         return result
     }

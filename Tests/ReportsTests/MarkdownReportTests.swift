@@ -65,7 +65,7 @@ struct MarkdownReportTests {
                 CaseRecord(caseID: record.caseID, repetition: record.repetition, batch: record.batch,
                            nanosecondsPerOperation: record.nanosecondsPerOperation.map { $0 * (record.repetition == 0 ? 1 : 1.5) },
                            metricsPerOperation: record.metricsPerOperation, unavailable: record.unavailable, workloadMetrics: record.workloadMetrics,
-                           workers: record.workers, cpus: record.cpus)
+                           cpus: record.cpus)
             }
             return result
         }
@@ -137,6 +137,19 @@ struct MarkdownReportTests {
         let rows = try #require(smoke["report.md"]).split(separator: "\n").filter { $0.hasPrefix("| body=0ns") }
         #expect(rows == ["| body=0ns, iterations=1000 | work-stealing | not run | 12 | 63 | — | 5 | 2.40× slower |"], "\(rows)")
         #expect(try #require(smoke["report.md"]).contains("## Apply: the automatic stride\n\nns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs only the stride"))
+    }
+
+    @Test("the per-worker stride is placed where the loop really cut it (its own iterations per piece), not at a guessed worker count")
+    func perWorkerStride() throws {
+        let cases = [("1", 50_000.0), ("4", 20_000), ("per-worker", 8_000)].map { stride, nanoseconds in
+            Fixture.measured("apply-stride", "work-stealing", [("body", "0ns"), ("stride", stride), ("iterations", "1000")],
+                             samples: Fixture.constant(nanoseconds),
+                             figures: ["iterations_per_piece": WorkloadMetric(stride == "per-worker" ? 333.3 : Double(stride)!, unit: "iterations")])
+        }
+        let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: "full", repetitions: 2,
+                             sampleTimeNanoseconds: 5_000_000, cases: cases)
+        let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }).contents
+        #expect(report.contains("| body=0ns, iterations=1000 | work-stealing | per-worker (333) | 8 | 50 | 6.25× faster |"), "\(report)")
     }
 
     @Test("a table with a latency percentile says what it measures beside ns/op, once, under the table")
