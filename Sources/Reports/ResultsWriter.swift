@@ -14,9 +14,14 @@ public enum ResultsWriter {
 
     /// Every output of `run`, results.json first when `includingResultsJSON` (a report
     /// regenerated next to the results file it read leaves that file alone).
-    /// Every case's figure is estimated once (`RunEstimates`) and read by every output.
     public static func outputs(of run: RunResults, includingResultsJSON: Bool = true) throws -> [Output] {
-        let estimates = RunEstimates(run.cases)
+        try outputs(of: RunAnalysis(run), includingResultsJSON: includingResultsJSON)
+    }
+
+    /// Every output of an analysed run: every case's figure is estimated once (`RunAnalysis`)
+    /// and read by every output.
+    public static func outputs(of analysis: RunAnalysis, includingResultsJSON: Bool = true) throws -> [Output] {
+        let run = analysis.run, estimates = analysis.estimates
         let cases = MeasuredCase.all(run, estimates: estimates)
         let families = Family.arrange(cases)
         let strides = StrideFigures(cases)
@@ -24,7 +29,7 @@ public enum ResultsWriter {
         var outputs = includingResultsJSON ? [Output(path: "results.json", contents: try ResultsJSON.encode(run))] : []
         outputs.append(Output(path: "results.csv", contents: ResultsCSV.encode(run, estimates: estimates)))
         outputs.append(Output(path: "report.md", contents: MarkdownReport.render(run, cases: cases, families: families, strides: strides,
-                                                                                  charts: charts, verdicts: Claim.verdicts(for: run, estimates: estimates))))
+                                                                                  charts: charts, verdicts: analysis.verdicts)))
         outputs += charts.map { Output(path: $0.file, contents: $0.svg) }
         outputs.append(Output(path: JMHExport.fileName, contents: try JMHExport.encode(run, cases: cases)))
         outputs.append(Output(path: SmallerIsBetterExport.fileName, contents: try SmallerIsBetterExport.encode(cases)))
@@ -35,7 +40,13 @@ public enum ResultsWriter {
     /// its charts/ folder). Returns what was written, as relative paths in `outputs` order.
     @discardableResult
     public static func write(_ run: RunResults, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
-        let rendered = try outputs(of: run, includingResultsJSON: includingResultsJSON)
+        try write(RunAnalysis(run), to: directory, includingResultsJSON: includingResultsJSON)
+    }
+
+    /// `write` for a run already analysed (`bench run` prints from the same analysis).
+    @discardableResult
+    public static func write(_ analysis: RunAnalysis, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
+        let rendered = try outputs(of: analysis, includingResultsJSON: includingResultsJSON)
         try OutputDirectory.create(directory)
         // Charts of a previous write that this one no longer draws go: a report regenerated in
         // place must not link to, or sit beside, another run's charts.

@@ -114,7 +114,7 @@ struct CheckCommand: ParsableCommand {
         let measured = measurement, overwrite = overwrite
         return try runBlocking {
             try await MeasuredRun.run(plan, suite: suite, measurement: measured, directory: directory, overwrite: overwrite,
-                                      label: "bench check")
+                                      label: "bench check").run
         }
     }
 }

@@ -121,7 +121,7 @@ struct FidelityCommand: ParsableCommand {
         let measured = measurement, overwrite = overwrite
         let run = try runBlocking {
             try await MeasuredRun.run(plan, suite: chosenSuite, measurement: measured, directory: directory, overwrite: overwrite,
-                                      label: "bench fidelity")
+                                      label: "bench fidelity").run
         }
         let rows = FidelityRow.rows(in: run.cases)
         // The allocation columns only where some row has a figure (jemalloc).

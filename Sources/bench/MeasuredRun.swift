@@ -14,7 +14,7 @@ enum MeasuredRun {
     /// - Throws: exit 2 when `directory` cannot be written, 64 when it holds files and
     ///   `overwrite` is false (both before anything runs).
     static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, directory: String, overwrite: Bool,
-                    label: String) async throws -> RunResults {
+                    label: String) async throws -> RunAnalysis {
         let journal = try openJournal(in: directory, overwrite: overwrite, label: label)
         // Once, here, before any child: every case of the run then spins the same rounds for the
         // same body cost (children measuring for themselves disagreed by up to ±30%).
@@ -48,9 +48,10 @@ enum MeasuredRun {
         if let interruption {
             run.interrupted = "\(interruption.name) after \(done) of \(plan.cases.count * plan.repetitions) repetitions"
         }
+        let analysis = RunAnalysis(run)
         let written: [String]
         do {
-            written = try ResultsWriter.write(run, to: directory)
+            written = try ResultsWriter.write(analysis, to: directory)
         } catch {
             writeToStandardError("\(label): cannot write the results: \(error). The \(done) finished repetitions are kept in \(journal.path), one JSON record per line\n")
             throw ExitCode(2)
@@ -60,7 +61,7 @@ enum MeasuredRun {
             writeToStandardError("\(label): interrupted (\(what)); the results and reports hold the cases that finished\n")
             throw ExitCode(interruption.status)
         }
-        return run
+        return analysis
     }
 
     /// `directory` prepared for a run (`OutputDirectory.prepareForRun`) and its journal opened;

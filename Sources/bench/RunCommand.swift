@@ -1,6 +1,7 @@
 import ArgumentParser
 import Claims
 import Harness
+import Reports
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -53,12 +54,13 @@ struct RunCommand: ParsableCommand {
     private func runAsync() async throws {
         let plan = try selection.plan(repetitions: repetitionsPerCase)  // validate() has checked every name
         let directory = out ?? "bench-results/\(MeasuredRun.timestamp())"
-        let run = try await MeasuredRun.run(plan, suite: selection.chosenSuite, measurement: measurement,
-                                            directory: directory, overwrite: overwrite, label: "bench")
-        SummaryTable.print(run.cases)
+        let analysis = try await MeasuredRun.run(plan, suite: selection.chosenSuite, measurement: measurement,
+                                                 directory: directory, overwrite: overwrite, label: "bench")
+        let run = analysis.run
+        SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {
             print("\nClaims of the dispatch guide, as this run measured them (`bench claims` reprints them):")
-            ClaimsCommand.show(Claim.verdicts(for: run))
+            ClaimsCommand.show(analysis.verdicts)
         }
         print("bench: read \(directory)/report.md first; `bench report \(directory)/results.json` writes the outputs again")
         let failed = run.cases.filter { $0.notApplicable == nil && !$0.failures.isEmpty }

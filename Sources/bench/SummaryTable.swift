@@ -7,9 +7,8 @@ enum SummaryTable {
     /// Above this many cases the terminal gets counts, not a row per case.
     static let largestTable = 30
 
-    static func print(_ results: [CaseResult]) {
+    static func print(_ results: [CaseResult], estimates: RunEstimates) {
         guard results.count <= largestTable else { return printCounts(results) }
-        let estimates = RunEstimates(results)
         let header = ["case", "ns/op", "a repeat run", "processes", "status"]
         let rows = results.map { result -> [String] in
             guard let estimate = estimates[result.benchmarkCase.id] else { return [result.benchmarkCase.id, "—", "—", "0", result.status] }
