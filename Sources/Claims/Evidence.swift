@@ -24,11 +24,7 @@ public struct Evidence: Sendable {
 
         /// The counter per operation, or the workload's own figure of that name (median over
         /// the processes), or nil.
-        func counter(_ name: String) -> Double? {
-            var values = result.records.compactMap { $0.metricsPerOperation[name] }
-            if values.isEmpty { values = result.records.compactMap { $0.workloadMetrics?[name]?.value } }
-            return values.isEmpty ? nil : SampleStatistics.percentile(values.sorted(), 0.5)
-        }
+        func counter(_ name: String) -> Double? { result.counterMedian(name) ?? result.figureMedian(name)?.value }
 
         var timing: String {
             let interval = estimate.repeatInterval

@@ -66,12 +66,12 @@ enum JMHExport {
                                  scorePercentiles: Dictionary(uniqueKeysWithValues: percentiles.map { ($0.key, SampleStatistics.percentile(all, $0.fraction)) }),
                                  scoreUnit: "ns/op", rawData: records.map(\.nanosecondsPerOperation))
             var secondary: [String: Metric] = [:]
-            for name in Set(records.flatMap(\.metricsPerOperation.keys)) {
-                secondary[name] = perProcess(records.compactMap { $0.metricsPerOperation[name] }, unit: unit(ofCounter: name))
+            for name in measured.result.counterNames {
+                secondary[name] = perProcess(measured.result.counterPerProcess(name), unit: unit(ofCounter: name))
             }
             for name in measured.workloadMetricNames {
-                let figures = records.compactMap { $0.workloadMetrics?[name] }
-                secondary[name] = perProcess(figures.map(\.value), unit: figures[0].unit)
+                guard let figure = measured.result.figurePerProcess(name) else { continue }
+                secondary[name] = perProcess(figure.values, unit: figure.unit)
             }
             return Benchmark(benchmark: "runtimebench.\(c.workload).\(c.backend)", forks: records.count,
                              measurementIterations: records.map(\.nanosecondsPerOperation.count).max() ?? 0,

@@ -33,9 +33,7 @@ struct MeasuredCase {
     var benchmarkCase: BenchmarkCase { result.benchmarkCase }
 
     /// A counter per operation (median over the processes), or nil when no process measured it.
-    func counter(_ name: String) -> Double? {
-        median(result.records.compactMap { $0.metricsPerOperation[name] })
-    }
+    func counter(_ name: String) -> Double? { result.counterMedian(name) }
 
     /// Why `name` has no value in this case, as its first process gave it.
     func unavailableReason(_ name: String) -> String? {
@@ -43,17 +41,8 @@ struct MeasuredCase {
     }
 
     /// The workload's own figure (median over the processes) and its unit, or nil.
-    func workloadMetric(_ name: String) -> (value: Double, unit: String)? {
-        let figures = result.records.compactMap { $0.workloadMetrics?[name] }
-        guard let value = median(figures.map(\.value)) else { return nil }
-        return (value, figures[0].unit)
-    }
+    func workloadMetric(_ name: String) -> (value: Double, unit: String)? { result.figureMedian(name) }
 
     /// The names of the workload's own figures that any process reported.
-    var workloadMetricNames: Set<String> { Set(result.records.flatMap { $0.workloadMetrics?.keys.map { $0 } ?? [] }) }
-
-
-    private func median(_ values: [Double]) -> Double? {
-        values.isEmpty ? nil : SampleStatistics.percentile(values.sorted(), 0.5)
-    }
+    var workloadMetricNames: Set<String> { result.figureNames }
 }

@@ -38,18 +38,15 @@ public enum ResultsCSV {
             for (metric, value) in timing {
                 lines.append(row(prefix + [metric, "ns", number(value), "", "", samples, repetitions, ""]))
             }
-            for name in Set(result.records.flatMap { $0.metricsPerOperation.keys }).sorted() {
-                let values = result.records.compactMap { $0.metricsPerOperation[name] }.sorted()
-                lines.append(row(prefix + [name + ".per_op", "count", number(SampleStatistics.percentile(values, 0.5)),
+            for name in result.counterNames.sorted() {
+                let values = result.counterPerProcess(name)
+                lines.append(row(prefix + [name + ".per_op", "count", number(result.counterMedian(name) ?? .nan),
                                            "", "", samples, "\(values.count)", ""]))
             }
             // The workload's own figures: the median over the repetitions, each one process's value.
-            let ownFigures = result.records.compactMap(\.workloadMetrics)
-            for name in Set(ownFigures.flatMap(\.keys)).sorted() {
-                let figures = ownFigures.compactMap { $0[name] }
-                let values = figures.map(\.value).sorted()
-                lines.append(row(prefix + [name, figures[0].unit, number(SampleStatistics.percentile(values, 0.5)),
-                                           "", "", samples, "\(values.count)", ""]))
+            for name in result.figureNames.sorted() {
+                guard let figure = result.figurePerProcess(name), let median = result.figureMedian(name) else { continue }
+                lines.append(row(prefix + [name, figure.unit, number(median.value), "", "", samples, "\(figure.values.count)", ""]))
             }
             for (name, reason) in (result.records.first?.unavailable ?? [:]).sorted(by: { $0.key < $1.key }) {
                 lines.append(row(prefix + [name + ".per_op", "count", "", "", "", samples, repetitions, reason]))
