@@ -61,11 +61,7 @@ struct ABCommand: ParsableCommand {
     @Option(help: "A thresholds file (JSON, schema 1; Sources/Gate/README.md) overriding the defaults.")
     var thresholds: String?
 
-    @Option(help: "Directory for a.json, b.json, comparison.md and journal.jsonl (default: bench-results/ab-<time>). It must be new or empty.")
-    var out: String?
-
-    @Flag(help: "Write into an --out that already holds a run: bench's files in it are removed first.")
-    var overwrite = false
+    @OptionGroup var output: RunOutput
 
     @Flag(help: "List every row, not only regressions, improvements and what could not be compared.")
     var all = false
@@ -76,7 +72,6 @@ struct ABCommand: ParsableCommand {
     func validate() throws {
         guard a != nil, b != nil else { throw ValidationError("both --a OLD_BENCH and --b NEW_BENCH are required: paths to two bench executables") }
         guard pairs >= 2 else { throw ValidationError("--pairs must be at least 2 (a test needs 2 pairs), got \(pairs)") }
-        try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
     }
 
     func run() throws {
@@ -87,8 +82,8 @@ struct ABCommand: ParsableCommand {
         let identityA = try Self.requireBench(a, flag: "--a", files: files)
         let identityB = try Self.requireBench(b, flag: "--b", files: files)
         let plan = try selection.plan(repetitions: pairs)  // validate() has checked every name
-        let directory = out ?? "bench-results/ab-\(MeasuredRun.timestamp())"
-        let journal = try MeasuredRun.openJournal(in: directory, overwrite: overwrite, label: "bench ab")
+        let directory = output.directory(prefix: "ab-")
+        let journal = try MeasuredRun.openJournal(in: directory, overwrite: output.overwrite, label: "bench ab")
         let suite = selection.chosenSuite
         let calibration = WorkloadCalibration.measure()
         // The gate's error rates were measured with 20 samples per process (Sources/Gate/README.md).

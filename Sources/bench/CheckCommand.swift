@@ -50,11 +50,7 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var measurement: MeasurementOptions
 
-    @Option(help: "Directory for the new run's results when running (default: bench-results/check-<time>). It must be new or empty.")
-    var out: String?
-
-    @Flag(help: "Write into an --out that already holds a run: bench's files in it are removed first.")
-    var overwrite = false
+    @OptionGroup var output: RunOutput
 
     @Flag(help: "Compare times and events even though the baseline was measured on another machine.")
     var force = false
@@ -68,7 +64,6 @@ struct CheckCommand: ParsableCommand {
     func validate() throws {
         guard baseline != nil else { throw ValidationError("--baseline FILE is required: a results.json to compare with") }
         if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, got \(repetitions)") }
-        if results == nil { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
     }
 
     func run() throws {
@@ -110,8 +105,8 @@ struct CheckCommand: ParsableCommand {
             measurement.samples = samples
         }
         let plan = try RunPlan(cases: known, repetitions: repetitions ?? max(2, base.repetitions))
-        let directory = out ?? "bench-results/check-\(MeasuredRun.timestamp())"
-        let measured = measurement, overwrite = overwrite
+        let directory = output.directory(prefix: "check-")
+        let measured = measurement, overwrite = output.overwrite
         return try runBlocking {
             try await MeasuredRun.run(plan, suite: suite, measurement: measured, directory: directory, overwrite: overwrite,
                                       label: "bench check").run

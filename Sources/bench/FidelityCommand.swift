@@ -80,11 +80,7 @@ struct FidelityCommand: ParsableCommand {
     @Option(help: "Also write the rows as JSON to this file (fields operation, backend, suite_ns, direct_ns, ratio, within_bound, ...).")
     var json: String?
 
-    @Option(help: "Directory for the run's results and report (default: bench-results/fidelity-<time>). It must be new or empty.")
-    var out: String?
-
-    @Flag(help: "Write into an --out that already holds a run: bench's files in it are removed first.")
-    var overwrite = false
+    @OptionGroup var output: RunOutput
 
     /// The suite, backends, allocators and gate the options name; a name this bench does not know
     /// is a command-line mistake.
@@ -108,7 +104,6 @@ struct FidelityCommand: ParsableCommand {
         if chosen.gate == .allocations, !chosen.allocators.contains(.jemalloc) {
             throw ValidationError("--gate allocations needs --allocator jemalloc: only jemalloc counts the bytes allocated per operation")
         }
-        try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
     }
 
     func run() throws {
@@ -117,8 +112,8 @@ struct FidelityCommand: ParsableCommand {
         let (chosenSuite, chosenAllocators, chosenGate) = (chosen.suite, chosen.allocators, chosen.gate)
         try files.checkWritable(json, option: "--json")
         let plan = try Self.plan(suite: chosenSuite, backends: chosen.backends, allocators: chosenAllocators, repetitions: repetitions)
-        let directory = out ?? "bench-results/fidelity-\(MeasuredRun.timestamp())"
-        let measured = measurement, overwrite = overwrite
+        let directory = output.directory(prefix: "fidelity-")
+        let measured = measurement, overwrite = output.overwrite
         let run = try runBlocking {
             try await MeasuredRun.run(plan, suite: chosenSuite, measurement: measured, directory: directory, overwrite: overwrite,
                                       label: "bench fidelity").run

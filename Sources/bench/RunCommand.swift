@@ -34,17 +34,12 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var measurement: MeasurementOptions
 
-    @Option(help: "Directory for results.json, results.csv, report.md, charts, exports and journal.jsonl (default: bench-results/<time>). It must be new or empty, so runs never mix.")
-    var out: String?
-
-    @Flag(help: "Write into an --out that already holds a run: bench's files in it (results, reports, charts, journal) are removed first.")
-    var overwrite = false
+    @OptionGroup var output: RunOutput
 
     private var repetitionsPerCase: Int { repetitions ?? selection.chosenSuite.defaultRepetitions }
 
     func validate() throws {
         guard repetitionsPerCase >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)") }
-        try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
     }
 
     func run() throws {
@@ -53,9 +48,9 @@ struct RunCommand: ParsableCommand {
 
     private func runAsync() async throws {
         let plan = try selection.plan(repetitions: repetitionsPerCase)  // validate() has checked every name
-        let directory = out ?? "bench-results/\(MeasuredRun.timestamp())"
+        let directory = output.directory(prefix: "")
         let analysis = try await MeasuredRun.run(plan, suite: selection.chosenSuite, measurement: measurement,
-                                                 directory: directory, overwrite: overwrite, label: "bench")
+                                                 directory: directory, overwrite: output.overwrite, label: "bench")
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {
