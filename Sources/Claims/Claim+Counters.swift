@@ -1,3 +1,5 @@
+import Harness
+
 /// Claims about counts of events (system calls, page faults), which have no sampling interval:
 /// a count per operation is a median over the processes, and the verdicts use wide margins
 /// instead (a threshold far from the boundary, a factor between two counts).
@@ -16,7 +18,7 @@ extension Claim {
     }
 
     static func format(_ value: Double) -> String {
-        value == 0 ? "0" : value < 0.001 ? "<0.001" : Evidence.Measured.format(value)
+        value == 0 ? "0" : value < 0.001 ? "<0.001" : Figures.value(value)
     }
 
     /// A counter's value per operation and its evidence line.

@@ -71,7 +71,7 @@ extension Claim {
             case .failure(let missing): return Judgement(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
             }
             let ratio = baseline.estimate.value / claimed.estimate.value
-            var lines = [claimed.timing, baseline.timing, "\(other.label) / \(claimed.label): \(Evidence.Measured.format(ratio))×"]
+            var lines = [claimed.timing, baseline.timing, "\(other.label) / \(claimed.label): \(Figures.ratio(ratio))"]
             if measured.count > 1 {
                 lines.append("the fastest of \(measured.map(\.label).joined(separator: ", ")) speaks for the claim")
             }

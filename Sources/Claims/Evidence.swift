@@ -28,15 +28,8 @@ public struct Evidence: Sendable {
 
         var timing: String {
             let interval = estimate.repeatInterval
-            let repeatRun = interval.upper.isFinite ? "\(Self.format(interval.lower))–\(Self.format(interval.upper))" : "unbounded, one process"
-            return "\(label): \(Self.format(estimate.value)) ns (a repeat: \(repeatRun))"
-        }
-
-        static func format(_ value: Double) -> String {
-            guard value.isFinite else { return "\(value)" }
-            if value >= 100 { return "\(Int(value.rounded()))" }
-            if value >= 10 { return "\((value * 10).rounded() / 10)" }
-            return "\((value * 100).rounded() / 100)"
+            let repeatRun = Figures.interval(interval)
+            return "\(label): \(Figures.value(estimate.value)) ns (a repeat: \(repeatRun))"
         }
     }
 

@@ -168,7 +168,7 @@ public struct Comparison: Sendable {
     public static func decide(_ estimate: ChangeEstimate, adjustedPValue: Double, limits: ResolvedLimits, metric: String) -> ChangeVerdict {
         let relative = estimate.relativeChange ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
         guard adjustedPValue < limits.significanceLevel else {
-            let notSignificant = "not significant: adjusted p = \(Self.format(adjustedPValue)) ≥ α = \(Self.format(limits.significanceLevel))"
+            let notSignificant = "not significant: adjusted p = \(Figures.value(adjustedPValue)) ≥ α = \(Figures.value(limits.significanceLevel))"
             // A move beyond the limits, either way, that the test cannot tell from the spread: the
             // runs were too small to decide, which "no change" would hide (a smoke run's −41%).
             let beyondLimits = abs(relative) >= limits.minimumEffect && abs(relative) > limits.maximumRelativeRegression
@@ -187,7 +187,7 @@ public struct Comparison: Sendable {
             return .noChange("within the limit: \(percent(relative)) ≤ \(percent(limits.maximumRelativeRegression))")
         }
         if estimate.absoluteChange <= limits.maximumAbsoluteRegression {
-            return .noChange("within the limit: +\(format(estimate.absoluteChange)) \(unit) ≤ \(format(limits.maximumAbsoluteRegression)) \(unit)")
+            return .noChange("within the limit: +\(Figures.value(estimate.absoluteChange)) \(unit) ≤ \(Figures.value(limits.maximumAbsoluteRegression)) \(unit)")
         }
         return .regression
     }
@@ -197,25 +197,5 @@ public struct Comparison: Sendable {
         guard fraction.isFinite else { return fraction > 0 ? "+∞" : "−∞" }
         let tenths = (fraction * 1000).rounded() / 10
         return (tenths > 0 ? "+" : tenths < 0 ? "−" : "±") + "\(abs(tenths))%"
-    }
-
-    /// Three significant figures, exponent form below 0.001.
-    public static func format(_ value: Double) -> String {
-        guard value.isFinite, value != 0 else { return value == 0 ? "0" : "\(value)" }
-        let magnitude = abs(value)
-        if magnitude < 0.001 {
-            let exponent = Int((log10(magnitude)).rounded(.down))
-            let mantissa = (value / pow(10, Double(exponent)) * 100).rounded() / 100
-            return "\(mantissa)e\(exponent)"
-        }
-        if magnitude >= 100 { return "\(Int(value.rounded()))" }
-        let digits = 2 - Int(log10(magnitude).rounded(.down))
-        let factor = pow(10, Double(digits))
-        var text = "\((value * factor).rounded() / factor)"
-        if text.contains("."), !text.contains("e") {
-            while text.hasSuffix("0") { text.removeLast() }
-            if text.hasSuffix(".") { text.removeLast() }
-        }
-        return text
     }
 }

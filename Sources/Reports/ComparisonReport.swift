@@ -1,4 +1,5 @@
 import Gate
+import Harness
 
 /// A `Comparison` as text for a terminal or a CI log, and as Markdown for a pull-request
 /// comment: a summary line, then the rows, regressions first.
@@ -60,7 +61,7 @@ public enum ComparisonReport {
             estimate.map { Figures.value($0.new) + " " + unit } ?? "—",
             estimate.map { $0.relativeChange.map(Comparison.percent) ?? "\(Figures.value($0.absoluteChange)) \(unit)" } ?? "—",
             estimate?.relativeInterval.map { "\(Comparison.percent($0.lower)) … \(Comparison.percent($0.upper))" } ?? "—",
-            row.adjustedPValue.map(Comparison.format) ?? "—",
+            row.adjustedPValue.map(Figures.value) ?? "—",
             "\(row.baseCount)/\(row.newCount)",
             row.verdict.reason ?? "",
         ]
@@ -94,7 +95,7 @@ public enum ComparisonReport {
                     figures += ": \(cells[3]) → \(cells[4]), \(cells[5])"
                     if cells[6] != "—" { figures += " (95% CI \(cells[6]))" }
                 }
-                if let p = row.adjustedPValue { figures += ", adj. p \(Comparison.format(p))" }
+                if let p = row.adjustedPValue { figures += ", adj. p \(Figures.value(p))" }
                 figures += ", n \(cells[8])"
                 lines += wrap(figures, indent: indent)
                 if let reason = row.verdict.reason { lines += wrap("why: " + reason, indent: indent) }

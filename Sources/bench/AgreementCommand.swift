@@ -82,6 +82,6 @@ struct AgreementCommand: ParsableCommand {
     }
 
     private func percent(_ fraction: Double) -> String { "\((fraction * 1000).rounded() / 10)%" }
-    private func number(_ value: Double) -> String { SummaryTable.format(value) }
+    private func number(_ value: Double) -> String { Figures.value(value) }
     private func ratio(_ value: Double) -> String { "\(((value) * 100).rounded() / 100)×" }
 }

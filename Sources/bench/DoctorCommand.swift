@@ -48,7 +48,7 @@ struct DoctorCommand: ParsableCommand {
         print("\nTiming noise (spin of 100 rounds, \(NoiseEstimate.samples) samples of \(NoiseEstimate.sampleTime))")
         // The verdict reads the spread alone; the CV is shown apart, said to be outlier-driven, so
         // that a CV of 9% beside "some noise" and one of 4% beside "noisy" do not read as a contradiction.
-        print("  median \(SummaryTable.format(stats.median)) ns, p10–p90 \(SummaryTable.format(stats.p10))–\(SummaryTable.format(stats.p90)) ns: "
+        print("  median \(Figures.value(stats.median)) ns, p10–p90 \(Figures.value(stats.p10))–\(Figures.value(stats.p90)) ns: "
               + "spread \(percent(noise.spreadPercent)) of the median → \(noise.verdict) "
               + "(quiet up to 1%, noisy above \(Int(NoiseEstimate.noisyAbovePercent))%)")
         print("  CV \(percent(noise.variationPercent)) with \(stats.outliers.total) outlier\(stats.outliers.total == 1 ? "" : "s"): "
@@ -90,5 +90,5 @@ struct DoctorCommand: ParsableCommand {
         return lines.isEmpty ? ["nothing to change"] : lines
     }
 
-    private func percent(_ value: Double) -> String { "\(SummaryTable.format(value))%" }
+    private func percent(_ value: Double) -> String { "\(Figures.value(value))%" }
 }

@@ -13,8 +13,8 @@ enum SummaryTable {
         let rows = results.map { result -> [String] in
             guard let estimate = estimates[result.benchmarkCase.id] else { return [result.benchmarkCase.id, "—", "—", "0", result.status] }
             let interval = estimate.repeatInterval
-            return [result.benchmarkCase.id, format(estimate.value),
-                    interval.upper.isFinite ? "\(format(interval.lower))–\(format(interval.upper))" : "unbounded",
+            return [result.benchmarkCase.id, Figures.value(estimate.value),
+                    Figures.interval(interval),
                     "\(result.records.count)", result.status]
         }
         printColumns([header] + rows) { $0 == 1 || $0 == 2 }
@@ -41,14 +41,6 @@ enum SummaryTable {
             }
             Swift.print(cells.joined(separator: "  "))
         }
-    }
-
-    /// Three significant figures at most: ns figures are not known better than that.
-    static func format(_ value: Double) -> String {
-        guard value.isFinite else { return "\(value)" }
-        if value >= 100 { return "\(Int(value.rounded()))" }
-        if value >= 10 { return "\((value * 10).rounded() / 10)" }
-        return "\((value * 100).rounded() / 100)"
     }
 }
 

@@ -1,15 +1,14 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Harness
 
-/// How numbers read in the report. Three significant figures at most: a median of noisy
-/// samples is not known better than that, and more digits only hide the difference that
-/// matters.
-enum Figures {
+/// How numbers read everywhere a person reads them (report.md, the terminal, the claims'
+/// evidence, the gate's tables). Three significant figures at most: a median of noisy samples is
+/// not known better than that, and more digits only hide the difference that matters.
+public enum Figures {
     /// A time or a count: "0.713", "12.3", "456", "12345"; below 0.001 in exponent form
     /// ("3.73e-7"), so a rare event is not rounded away to a zero it never was.
-    static func value(_ value: Double) -> String {
+    public static func value(_ value: Double) -> String {
         guard value.isFinite else { return "\(value)" }
         if value == 0 { return "0" }
         let magnitude = abs(value)
@@ -25,15 +24,15 @@ enum Figures {
     }
 
     /// An interval, "12.1–12.6".
-    static func interval(_ lower: Double, _ upper: Double) -> String { "\(value(lower))–\(value(upper))" }
+    public static func interval(_ lower: Double, _ upper: Double) -> String { "\(value(lower))–\(value(upper))" }
 
     /// A repeat interval, "12.1–12.6", or "unbounded" when one process had nothing to compare with.
-    static func interval(_ interval: RepeatInterval) -> String {
+    public static func interval(_ interval: RepeatInterval) -> String {
         interval.upper.isFinite ? self.interval(interval.lower, interval.upper) : "unbounded (one process)"
     }
 
     /// A ratio, "1.00×", "2.35×", "15.2×", "123×".
-    static func ratio(_ ratio: Double) -> String {
+    public static func ratio(_ ratio: Double) -> String {
         if ratio >= 100 { return "\(Int(ratio.rounded()))×" }
         if ratio >= 10 { return trimmed((ratio * 10).rounded() / 10, digits: 1, keep: true) + "×" }
         return trimmed((ratio * 100).rounded() / 100, digits: 2, keep: true) + "×"
