@@ -74,10 +74,13 @@ let package = Package(
             dependencies: ["CPerfEvent"],
             exclude: ["README.md"]
         ),
+        // What a run produced, readable without any runtime: cases, records, results files, the
+        // machine, statistics and estimates, how numbers read.
+        .target(name: "Results"),
         .target(
             name: "Harness",
             dependencies: [
-                "Backends", "RuntimeKit",
+                "Results", "Backends", "RuntimeKit",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),  // FilePath, on Linux
             ]
@@ -85,17 +88,17 @@ let package = Package(
         // The regression gate's decisions: thresholds, tests of change, Holm's correction.
         .target(
             name: "Gate",
-            dependencies: ["Harness"],
+            dependencies: ["Results"],
             exclude: ["README.md"]
         ),
         // Fidelity: each suite figure beside the same operation written directly against the runtime.
         .target(
             name: "Fidelity",
-            dependencies: ["Harness", "Gate"]
+            dependencies: ["Results", "Gate"]
         ),
         .target(
             name: "Claims",
-            dependencies: ["Harness"]
+            dependencies: ["Results"]
         ),
         // The soak: every backend under a long mixed load, each task checked to run exactly once.
         .target(
@@ -128,7 +131,7 @@ let package = Package(
         .target(name: "Charts"),
         .target(
             name: "Reports",
-            dependencies: ["Harness", "Claims", "Charts", "Gate", "Fidelity"]
+            dependencies: ["Results", "Claims", "Charts", "Gate", "Fidelity"]
         ),
         .target(
             name: "Backends",
@@ -146,7 +149,7 @@ let package = Package(
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .testTarget(
             name: "ClaimsTests",
-            dependencies: ["Claims", "Harness"]
+            dependencies: ["Claims", "Results"]
         ),
         .testTarget(
             name: "ConformanceTests",
@@ -171,11 +174,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Charts", "Harness"]
+            dependencies: ["Reports", "Charts", "Results"]
         ),
         .testTarget(
             name: "GateTests",
-            dependencies: ["Gate", "Harness"]
+            dependencies: ["Gate", "Results", "Harness"]
         ),
         // Test helpers shared by test targets: temporary directories removed when the tests end.
         .target(
@@ -212,7 +215,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FidelityTests",
-            dependencies: ["Fidelity", "Harness"]
+            dependencies: ["Fidelity", "Results"]
         ),
     ],
     swiftLanguageModes: [.v6]

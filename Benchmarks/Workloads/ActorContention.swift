@@ -1,5 +1,6 @@
 import CBodyCost
 import Harness
+import Results
 
 /// queue-vs-lock's actor: the resource is an actor's state and every critical section is a call
 /// into it. The participants are Swift tasks (an actor is reached with `await`), created for each

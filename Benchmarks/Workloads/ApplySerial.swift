@@ -1,6 +1,7 @@
 import Backends
 import CBodyCost
 import Harness
+import Results
 
 /// `apply-serial`: the plain loop `apply-stride` is measured against: the same bodies (spin, and
 /// the loop's piece tally) over the same iterations, on the calling thread, no runtime. Speed-up of

@@ -2,6 +2,7 @@ import Backends
 import CBodyCost
 import CReferences
 import Harness
+import Results
 import RuntimeKit
 
 /// `apply-stride`: one `runtime.apply` over `iterations` iterations whose body spins for `body`,

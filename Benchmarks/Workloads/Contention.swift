@@ -1,5 +1,6 @@
 import CBodyCost
 import Harness
+import Results
 import PThreadPrimitives
 
 /// The threads (or tasks) of one queue-vs-lock case, hammering one guard. `perform` runs one

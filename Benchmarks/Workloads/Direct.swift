@@ -1,5 +1,6 @@
 import Backends
 import Harness
+import Results
 import RuntimeKit
 import SystemRuntimes
 

@@ -1,6 +1,7 @@
 import CReferences
 import Glibc
 import Harness
+import Results
 import RuntimeKit
 
 /// A `direct` reference written in C (Benchmarks/CReferences): pthreads, POSIX semaphores and

@@ -1,5 +1,6 @@
 import Dispatch
 import Harness
+import Results
 import RuntimeKit
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Harness
+import Results
 import Synchronization
 
 /// The `direct` reference for queue-vs-lock's swift-mutex guard: `Mutex.withLock` in a plain loop,

@@ -1,5 +1,6 @@
 import Backends
 import Harness
+import Results
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Harness
+import Results
 import RuntimeKit
 
 /// `group`, pattern `enter-leave`: the measuring thread enters and leaves one group, nothing

@@ -1,4 +1,5 @@
 import Harness
+import Results
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization

@@ -1,5 +1,6 @@
 import Backends
 import Harness
+import Results
 import RuntimeKit
 
 /// `group`: dispatch groups (shared/seeds/man-dispatch_group.txt), in three patterns (the

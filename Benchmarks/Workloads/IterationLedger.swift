@@ -1,4 +1,5 @@
 import Harness
+import Results
 
 /// One counter per index of a loop that runs again and again: after `loops` complete loops every
 /// counter must read `loops`. A skipped index reads less, a repeated one more, and an index

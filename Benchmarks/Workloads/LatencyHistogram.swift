@@ -1,4 +1,5 @@
 import Harness
+import Results
 import Histogram
 
 /// Latencies in nanoseconds, kept by one thread at a time in an HdrHistogram: fixed memory

@@ -1,5 +1,6 @@
 import Backends
 import Harness
+import Results
 import PThreadPrimitives
 
 /// `mutex-uncontended`: `pthread_mutex_lock` + `pthread_mutex_unlock` on one thread. The design

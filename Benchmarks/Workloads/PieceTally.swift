@@ -1,5 +1,6 @@
 import CReferences
 import Harness
+import Results
 
 /// The cheap check of every timed loop (Benchmarks/CReferences/include/PieceTally.h): each thread
 /// adds the pieces it ran, as a count and an index sum, to a slot 128 bytes from any other

@@ -1,5 +1,6 @@
 import Backends
 import Harness
+import Results
 import RuntimeKit
 
 /// `queue-vs-lock`: one shared resource (`SharedResource`: a counter, or a small dictionary)

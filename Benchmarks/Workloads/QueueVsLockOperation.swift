@@ -1,4 +1,5 @@
 import Harness
+import Results
 
 /// One queue-vs-lock case in the child: runs quotas of critical sections through a `Contention`,
 /// checks the resource after every run, and reports how fairly the sections were shared.

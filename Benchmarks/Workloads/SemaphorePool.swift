@@ -1,5 +1,6 @@
 import CBodyCost
 import Harness
+import Results
 import RuntimeKit
 import Synchronization
 

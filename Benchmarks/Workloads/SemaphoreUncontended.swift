@@ -1,4 +1,5 @@
 import Harness
+import Results
 import RuntimeKit
 
 /// `semaphore`, pattern `uncontended`: the measuring thread alone takes and returns the one

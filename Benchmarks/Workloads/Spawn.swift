@@ -1,5 +1,6 @@
 import Backends
 import Harness
+import Results
 import RuntimeKit
 
 /// `spawn`: what it costs to start a unit of work, in four patterns (the `pattern` parameter):

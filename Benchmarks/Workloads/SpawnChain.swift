@@ -1,4 +1,5 @@
 import Harness
+import Results
 import RuntimeKit
 import Synchronization
 

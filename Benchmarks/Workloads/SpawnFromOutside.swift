@@ -1,4 +1,5 @@
 import Harness
+import Results
 import RuntimeKit
 
 /// `spawn`, pattern `outside`: the measuring thread submits `count` empty tasks with

@@ -1,6 +1,7 @@
 import Backends
 import CBodyCost
 import Harness
+import Results
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Harness
+import Results
 import StealingRuntime
 
 /// A perfect binary tree of heap nodes, built once per case, whose values the fork-join

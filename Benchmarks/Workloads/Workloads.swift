@@ -1,4 +1,5 @@
 import Harness
+import Results
 
 /// Every workload the suite knows, in report order. A new workload is one file in this folder
 /// and one line here.

@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// Claims about counts of events (system calls, page faults), which have no sampling interval:
 /// a count per operation is a median over the processes, and the verdicts use wide margins

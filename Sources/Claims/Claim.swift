@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// A claim of the source documents that the suite's measurements can test, and how.
 public struct Claim: Sendable {

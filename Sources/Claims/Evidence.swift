@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// The cases of a run as the claims look them up: by workload, backend and parameters, under
 /// the system allocator (the claims are about runtimes, not allocators), with their timing and

@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// A suite case and the `direct` case that performs the same operation directly against the same
 /// runtime: the two halves of one row of `bench fidelity` and of the report's fidelity table.

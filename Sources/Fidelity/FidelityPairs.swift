@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// Which suite case each `direct` case references. The `direct` workload's `operation` parameter
 /// names the operation; the suite case is the one of the same operation, backend and allocator in

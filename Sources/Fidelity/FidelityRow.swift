@@ -1,5 +1,5 @@
 import Gate
-import Harness
+import Results
 
 /// One row of a fidelity table: a pair's two figures, per unit, and whether the suite's is within
 /// the bound; with jemalloc preloaded, also the bytes each allocates per operation. Each figure is

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Harness
+import Results
 
 /// How much a metric moved from a base run to a new one, with its 95% confidence interval and
 /// the p-value of "it did not move", from per-process values.

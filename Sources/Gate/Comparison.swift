@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-import Harness
+import Results
 
 /// Every case and metric of a base run set against a new run: the change, its interval, whether
 /// it is significant once corrected for the number of comparisons, and the verdict.

@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// What must be equal for two runs' times to be comparable: the CPU, how many of them, whether
 /// the machine is virtual, and the kernel. Not the host name (CI containers get a new one every

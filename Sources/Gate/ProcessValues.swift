@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// One figure per process (per repetition) of a case for one metric: what the gate's tests treat
 /// as independent observations. Samples inside one process share its memory layout, its threads'

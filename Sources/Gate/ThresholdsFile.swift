@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Harness
+import Results
 
 /// Reading a thresholds file: strict, so a misspelt field ("minimumEfect") is an error naming
 /// it instead of a default silently applied; every number is checked for its range.

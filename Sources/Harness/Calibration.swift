@@ -1,3 +1,4 @@
+import Results
 /// Chooses how many operations one sample runs, so that a sample lasts long enough for the
 /// clock's resolution and the cost of reading counters to vanish in it.
 public enum Calibration {

@@ -1,3 +1,4 @@
+import Results
 import FoundationEssentials
 
 /// Runs one repetition of one case in a child process of a given `bench` executable and says

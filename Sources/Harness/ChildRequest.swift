@@ -1,3 +1,4 @@
+import Results
 import FoundationEssentials
 
 /// What the parent asks a child to measure, passed as one JSON argument to the hidden

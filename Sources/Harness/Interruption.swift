@@ -1,3 +1,4 @@
+import Results
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Results
 /// How steady this machine's timing is right now: the same fixed operation sampled repeatedly in
 /// this process. Its coefficient of variation is the floor under any difference a run can
 /// resolve; `bench doctor` reports it with advice.

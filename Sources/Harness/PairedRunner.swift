@@ -1,3 +1,4 @@
+import Results
 /// The parent side of `bench ab`: every case from two builds, A and B, one child process each per
 /// pair, the two processes of a pair run back to back, in the order A B, then B A, A B, B A ...
 /// Whatever drifts during the run (a neighbour's load, thermal state, the page cache) hits both

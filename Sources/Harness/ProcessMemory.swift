@@ -1,3 +1,4 @@
+import Results
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import Results
 /// The number of threads in this process now (the `Threads:` line of /proc/self/status), or
 /// nil where that file does not exist. Workloads whose cost depends on the process's shape use
 /// it to refuse a condition they cannot produce instead of measuring another one.

@@ -1,3 +1,4 @@
+import Results
 import Backends
 
 /// The cases of a run, in the order they will run: workload, then parameter set, then backend,

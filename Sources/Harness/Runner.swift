@@ -1,3 +1,4 @@
+import Results
 import FoundationEssentials
 
 /// The parent side of a run: one child process per case and repetition, each record journaled

@@ -1,3 +1,4 @@
+import Results
 import RuntimeKit
 
 /// The child's measuring loop for one case: warm up, calibrate the batch, take the samples.

@@ -1,3 +1,4 @@
+import Results
 /// SplitMix64 (Steele, Lea, Flood: "Fast splittable pseudorandom number generators", OOPSLA
 /// 2014): a tiny generator with a fixed seed, so a soak's rounds and a test's simulated runs are
 /// the same every time.

@@ -1,3 +1,4 @@
+import Results
 import Backends
 
 /// A family of measurements the harness can run: it names its parameter sets per suite and, in
@@ -47,16 +48,6 @@ extension MeasuredOperation {
     public var workloadMetrics: [String: WorkloadMetric] { [:] }
 }
 
-/// One figure a workload measured itself, with its unit ("ns", "share", "count").
-public struct WorkloadMetric: Sendable, Codable, Equatable {
-    public let value: Double
-    public let unit: String
-
-    public init(_ value: Double, unit: String) {
-        self.value = value
-        self.unit = unit
-    }
-}
 
 public enum WorkloadError: Error, Equatable, CustomStringConvertible {
     case badParameter(String)

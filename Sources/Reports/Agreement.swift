@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Claims
-import Harness
+import Results
 
 /// Whether a repeat run agrees with a first one, in the two ways a reader relies on:
 /// - **figures**: how often the repeat's figure of a case falls outside the first run's repeat

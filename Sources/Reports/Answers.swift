@@ -1,5 +1,5 @@
 import Claims
-import Harness
+import Results
 
 /// "What should I use?", computed from the run: per family, which contender is clearly best
 /// (fastest, or smallest where the family ranks by memory) in how many parameter sets and by how

@@ -1,5 +1,5 @@
 import Gate
-import Harness
+import Results
 
 /// A `Comparison` as text for a terminal or a CI log, and as Markdown for a pull-request
 /// comment: a summary line, then the rows, regressions first.

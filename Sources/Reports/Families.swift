@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// The cases of a run arranged for comparison: per workload family, per parameter set, the
 /// contenders side by side.

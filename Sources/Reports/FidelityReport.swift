@@ -1,6 +1,6 @@
 import Fidelity
 import FoundationEssentials
-import Harness
+import Results
 
 /// The fidelity rows as they read: report.md's "How faithful are these figures?", the columns of
 /// `bench fidelity`, and its `--json` rows.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Harness
+import Results
 
 /// jmh-result.json: the run in the JSON layout of JMH (the Java Microbenchmark Harness), which JMH
 /// visualizers and CI plugins read: an array with one object per case that has samples.

@@ -1,6 +1,6 @@
 import Claims
 import Fidelity
-import Harness
+import Results
 
 /// report.md: what people read. The first screen says how noisy the run was and answers "what
 /// should I use?" and gives the claims' verdicts, all computed from the run; then the machine and

@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// One case as the report reads it: its figures with their repeat intervals (estimated once per
 /// run), and its counters and the workload's own figures as medians over the processes.

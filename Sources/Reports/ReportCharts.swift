@@ -1,5 +1,5 @@
 import Charts
-import Harness
+import Results
 
 /// The report's charts, each an SVG file under charts/ with the section of the report that links
 /// it: stride curves (one per body cost), thread scaling of queue-vs-lock (one per setting and

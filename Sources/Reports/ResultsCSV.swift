@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// results.csv: tidy, one row per case and metric, columns in a fixed order, RFC 4180 quoting.
 /// A metric that could not be measured has an empty value and its reason in `unavailable`, never

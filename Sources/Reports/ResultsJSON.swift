@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Harness
+import Results
 
 /// results.json: the whole run, versioned (`RunResults.schema`), with every raw sample, so every
 /// other output can be regenerated from it.

@@ -1,5 +1,5 @@
 import Claims
-import Harness
+import Results
 
 /// Every output of a run, rendered in memory first and then written into a directory, each file
 /// through a temporary file and a rename: a failure while rendering writes nothing, and no file

@@ -1,5 +1,5 @@
 import Claims
-import Harness
+import Results
 
 /// What every output of a run reads, computed once: each case's estimate (`RunEstimates`) and
 /// the claims' verdicts on them. `ResultsWriter` renders from it, and `bench run` prints its

@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// How noisy a run was, read from the run itself: how far its cases' processes disagreed, and
 /// what else used the machine meanwhile. The report says it on its first screen, beside the

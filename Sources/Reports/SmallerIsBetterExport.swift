@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Harness
+import Results
 
 /// smaller-is-better.json: one entry per case with samples, `{name, unit, value, range, extra}`,
 /// the `customSmallerIsBetter` input of github-action-benchmark and similar CI dashboards, which

@@ -1,5 +1,5 @@
 import Claims
-import Harness
+import Results
 
 /// The contenders of one parameter set, best first by their family's figure (`Ranking`), and
 /// whether the best is clearly so: its comparison interval lies wholly below the runner-up's (the rule

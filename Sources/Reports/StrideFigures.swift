@@ -1,4 +1,4 @@
-import Harness
+import Results
 
 /// The apply-stride family's derived figures: per body cost and backend, ns per iteration at each
 /// stride, the best stride, its speed-up over stride 1, the automatic stride (its figure, the

@@ -1,4 +1,5 @@
 import Harness
+import Results
 
 /// One backend's soak, as the child measured it: what ran, the resident set along the way, and
 /// the failure that stopped it, if any. The parent judges the memory (`SoakVerdict`).

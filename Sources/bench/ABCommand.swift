@@ -1,6 +1,7 @@
 import ArgumentParser
 import Gate
 import Harness
+import Results
 import Reports
 import Workloads
 #if canImport(Glibc)

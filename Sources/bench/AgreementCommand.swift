@@ -1,5 +1,6 @@
 import ArgumentParser
 import Harness
+import Results
 import Reports
 
 /// `bench agreement RUN.json RUN.json …`: does each run agree with the one before it?

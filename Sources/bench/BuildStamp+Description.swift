@@ -1,4 +1,5 @@
 import Harness
+import Results
 
 extension BuildStamp {
     /// `bench --version`: "bench 0.9.0, commit <40 hex digits>", with ", with uncommitted changes"

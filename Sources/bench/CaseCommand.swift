@@ -3,6 +3,7 @@ import Backends
 import Counters
 import FoundationEssentials
 import Harness
+import Results
 import Workloads
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Backends
 import Harness
+import Results
 import Workloads
 
 /// Which cases to run: `bench run` and `bench ab` select them the same way.

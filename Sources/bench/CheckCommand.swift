@@ -2,6 +2,7 @@ import ArgumentParser
 import Backends
 import Gate
 import Harness
+import Results
 import Workloads
 
 /// `bench check --baseline FILE`: the CI gate. Exit 0 nothing regressed, 1 something did,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Claims
 import FoundationEssentials
 import Harness
+import Results
 import Reports
 #if canImport(Glibc)
 import Glibc

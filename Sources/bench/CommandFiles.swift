@@ -1,6 +1,7 @@
 import ArgumentParser
 import Gate
 import Harness
+import Results
 import Reports
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Counters
 import Harness
+import Results
 import Workloads
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Harness
+import Results
 
 /// One rule for every command's exit status (the top-level help and README.md say the same):
 ///   0    done, nothing found wrong

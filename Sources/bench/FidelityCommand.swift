@@ -2,6 +2,7 @@ import ArgumentParser
 import Backends
 import Fidelity
 import Harness
+import Results
 import Reports
 import Workloads
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Backends
 import Counters
 import Harness
+import Results
 import RuntimeKit
 import Workloads
 

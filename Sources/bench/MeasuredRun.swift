@@ -4,6 +4,7 @@ import Glibc
 #endif
 import Counters
 import Harness
+import Results
 import Reports
 import Workloads
 
@@ -22,7 +23,7 @@ enum MeasuredRun {
         let runner = Runner(executable: ownExecutable(), launcher: measurement.launcher(for: suite, calibration: calibration))
         let progress = ProgressReporter(total: plan.cases.count * plan.repetitions)
         print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
-        let spin = calibration[SpinCalibration.name].map { "\(($0 * 100).rounded() / 100)" } ?? "?"
+        let spin = calibration[SpinCalibration.name].map(Figures.value) ?? "?"
         print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")
         Interruption.install()
         let loadBefore = MachineLoad.Reading.now()

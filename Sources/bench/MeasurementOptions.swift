@@ -1,6 +1,7 @@
 import ArgumentParser
 import Counters
 import Harness
+import Results
 import Workloads
 
 /// How each child measures: `bench run`, `bench check` and `bench ab` share these.

@@ -1,4 +1,5 @@
 import Harness
+import Results
 #if canImport(Glibc)
 import Glibc
 #endif

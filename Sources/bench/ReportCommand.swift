@@ -1,5 +1,6 @@
 import ArgumentParser
 import Harness
+import Results
 import Reports
 #if canImport(Glibc)
 import Glibc

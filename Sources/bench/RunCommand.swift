@@ -1,6 +1,7 @@
 import ArgumentParser
 import Claims
 import Harness
+import Results
 import Reports
 
 struct RunCommand: ParsableCommand {

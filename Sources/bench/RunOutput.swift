@@ -1,5 +1,6 @@
 import ArgumentParser
 import Harness
+import Results
 
 /// Where a command that measures writes (`run`, `check`, `fidelity`, `ab`): a new or empty
 /// directory, so two runs never mix, unless `--overwrite` replaces bench's files in it.

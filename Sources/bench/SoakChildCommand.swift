@@ -2,6 +2,7 @@ import ArgumentParser
 import Backends
 import FoundationEssentials
 import Harness
+import Results
 import Soak
 import Workloads
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Harness
+import Results
 
 /// The end of a run on the terminal: for a small run, each case's figure (ns per operation) and
 /// the interval a repeat run's figure should fall in; for a large one, counts and the cases that

@@ -1,5 +1,5 @@
 import Claims
-import Harness
+import Results
 import Testing
 
 /// The claims logic on hand-made results: a clear difference is supported or refuted, overlapping

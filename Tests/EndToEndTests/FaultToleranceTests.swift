@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Harness
+import Results
 import Reports
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Harness
+import Results
 import Testing
 
 /// `bench fidelity` as a user runs it: every row of the pairs it planned, in the table and in

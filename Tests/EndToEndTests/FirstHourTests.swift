@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Counters
 import Harness
+import Results
 import Reports
 import Testing
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import Harness
+import Results
 import Reports
 import Testing
 

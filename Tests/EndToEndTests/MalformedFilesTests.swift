@@ -4,6 +4,7 @@ import Glibc
 import FoundationEssentials
 import Gate
 import Harness
+import Results
 import Reports
 import Testing
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Fidelity
-import Harness
+import Results
 import Testing
 
 @Suite("fidelity: the bound, the pairs, and the rows a run's results give")

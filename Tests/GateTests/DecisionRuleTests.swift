@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Gate
-import Harness
+import Results
 import Testing
 
 /// The decision rule on hand-made runs: a clear regression, a clear improvement, noise, a change

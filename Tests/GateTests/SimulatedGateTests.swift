@@ -3,7 +3,8 @@ import Glibc
 #endif
 import FoundationEssentials
 import Gate
-import Harness
+import Harness  // SeededGenerator
+import Results
 import Testing
 
 /// The gate's error rates on simulated runs, seeded, so the figures are the same on every run and

@@ -1,5 +1,5 @@
 import Gate
-import Harness
+import Results
 import Testing
 
 /// The gate's arithmetic against scipy 1.17: scipy.stats.t, ttest_ind(equal_var=False, trim=0.2)

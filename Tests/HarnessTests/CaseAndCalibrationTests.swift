@@ -1,4 +1,5 @@
 import Harness
+import Results
 import Testing
 
 @Suite("case ids and batch calibration")

@@ -1,4 +1,5 @@
 import Harness
+import Results
 import Testing
 
 /// Expected values from numpy and scipy.stats.t for the same process values: the figure is

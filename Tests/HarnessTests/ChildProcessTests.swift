@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Harness
+import Results
 import Testing
 
 /// Real child processes (/bin/sh) that behave and misbehave: the verdicts the runner records.

@@ -1,4 +1,5 @@
 import Harness
+import Results
 import Testing
 
 /// Expected values computed independently with numpy (np.percentile, linear interpolation;

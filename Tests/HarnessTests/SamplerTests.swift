@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Harness
+import Results
 import Testing
 
 /// The sampler keeps to its time when an operation slows down after calibration.

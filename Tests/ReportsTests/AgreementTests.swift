@@ -1,4 +1,4 @@
-import Harness
+import Results
 import Reports
 import Testing
 

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Harness
+import Results
 import Reports
 
 /// A small hand-made run whose every figure is known in advance: each case has two processes, the

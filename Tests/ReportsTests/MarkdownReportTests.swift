@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Harness
+import Results
 import Reports
 import Testing
 

@@ -1,6 +1,7 @@
 import Backends
 import Fidelity
 import Harness
+import Results
 import PThreadPrimitives
 import Testing
 import Workloads

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Backends
 import Harness
+import Results
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization

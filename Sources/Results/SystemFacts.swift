@@ -4,9 +4,9 @@ import Glibc
 
 /// Small readers of /proc and /sys, each returning nil when the file is absent or unreadable,
 /// so callers can say "unavailable: <why>" instead of guessing.
-enum SystemFacts {
+public enum SystemFacts {
     /// The whole text of a small file, or nil.
-    static func read(_ path: String) -> String? {
+    public static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var text = ""
@@ -18,12 +18,12 @@ enum SystemFacts {
     }
 
     /// The first line of a file, trimmed, or nil.
-    static func firstLine(_ path: String) -> String? {
+    public static func firstLine(_ path: String) -> String? {
         read(path)?.split(whereSeparator: \.isNewline).first.map { String($0).trimmed }
     }
 
     /// The value of the first `key : value` line in /proc/cpuinfo.
-    static func cpuinfo(_ key: String) -> String? {
+    public static func cpuinfo(_ key: String) -> String? {
         read("/proc/cpuinfo")?.split(whereSeparator: \.isNewline).lazy
             .map { $0.split(separator: ":", maxSplits: 1) }
             .first { $0.count == 2 && $0[0].trimmed == key }
@@ -32,5 +32,5 @@ enum SystemFacts {
 }
 
 extension StringProtocol {
-    var trimmed: String { String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }
+    public var trimmed: String { String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed()) }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import RuntimeKit
 
 /// How busy the machine was with things other than the run, between two readings: the CPU time
 /// the hypervisor gave to other guests (steal) and the CPU time of processes other than this one
@@ -48,7 +47,8 @@ public struct MachineLoad: Sendable, Codable, Equatable {
     /// The load between two readings, or nil when no time passed.
     public init?(from start: Reading, to end: Reading) {
         let ticks = end.machineTicks - start.machineTicks
-        let seconds = Double((end.instant - start.instant).nanosecondsSaturating) / 1e9
+        let elapsed = (end.instant - start.instant).components
+        let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         guard ticks > 0, seconds > 0 else { return nil }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
         let busy = (end.busyTicks - start.busyTicks) / ticksPerSecond
