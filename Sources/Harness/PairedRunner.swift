@@ -15,8 +15,13 @@ public struct PairedRunner: Sendable {
         self.launcher = launcher
     }
 
+    /// One of the two builds; its raw value is how the journal and the progress lines name it.
+    public enum Build: String, Sendable, Codable {
+        case a = "A", b = "B"
+    }
+
     /// Which build ran first in pair `pair`: A in even pairs, B in odd ones (A B B A A B ...).
-    public static func order(ofPair pair: Int) -> [String] { pair.isMultiple(of: 2) ? ["A", "B"] : ["B", "A"] }
+    public static func order(ofPair pair: Int) -> [Build] { pair.isMultiple(of: 2) ? [.a, .b] : [.b, .a] }
 
     /// Runs `pairs` pairs of every case. Pairs are the outer loop, so each case's pairs are spread
     /// over the whole run (as `Runner` spreads repetitions). Process i of A and process i of B both
@@ -24,24 +29,27 @@ public struct PairedRunner: Sendable {
     public func run(_ cases: [BenchmarkCase], pairs: Int, journal: ResultsJournal,
                     progress: (Runner.Event) -> Void) async throws -> (a: [CaseResult], b: [CaseResult]) {
         precondition(pairs >= 1)
-        var results = ["A": cases.map { CaseResult(benchmarkCase: $0) }, "B": cases.map { CaseResult(benchmarkCase: $0) }]
+        var resultsA = cases.map { CaseResult(benchmarkCase: $0) }, resultsB = resultsA
         let total = cases.count * pairs * 2
         var index = 0
         for pair in 0..<pairs {
             for (position, benchmarkCase) in cases.enumerated() {
                 for build in Self.order(ofPair: pair) {
-                    guard Interruption.signal == nil else { return (results["A"]!.finished, results["B"]!.finished) }
+                    guard Interruption.signal == nil else { return (resultsA.finished, resultsB.finished) }
                     index += 1
-                    let label = "\(benchmarkCase.id) [\(build)]"
+                    let label = "\(benchmarkCase.id) [\(build.rawValue)]"
                     progress(.started(index: index, total: total, id: label, repetition: pair))
-                    let outcome = try await launcher.run(benchmarkCase, repetition: pair, executable: build == "A" ? a : b)
-                    if outcome == .interrupted { return (results["A"]!.finished, results["B"]!.finished) }
-                    results[build]![position].file(outcome)
+                    let outcome = try await launcher.run(benchmarkCase, repetition: pair, executable: build == .a ? a : b)
+                    if outcome == .interrupted { return (resultsA.finished, resultsB.finished) }
+                    switch build {
+                    case .a: resultsA[position].file(outcome)
+                    case .b: resultsB[position].file(outcome)
+                    }
                     try journal.append(JournalEntry(benchmarkCase.id, repetition: pair, outcome, build: build).line)
                     progress(.finished(index: index, total: total, id: label, repetition: pair, outcome: outcome.summary))
                 }
             }
         }
-        return (results["A"]!, results["B"]!)
+        return (resultsA, resultsB)
     }
 }

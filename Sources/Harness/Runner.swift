@@ -60,10 +60,10 @@ struct JournalEntry: Codable {
     let repetition: Int
     let outcome: String
     let record: CaseRecord?
-    /// Which build ran it in a paired run ("A", "B"); nil in a plain run.
-    var build: String? = nil
+    /// Which build ran it in a paired run ("A", "B" in the file); nil in a plain run.
+    var build: PairedRunner.Build? = nil
 
-    init(_ caseID: String, repetition: Int, _ outcome: CaseLauncher.Outcome, build: String? = nil) {
+    init(_ caseID: String, repetition: Int, _ outcome: CaseLauncher.Outcome, build: PairedRunner.Build? = nil) {
         self.caseID = caseID
         self.repetition = repetition
         self.outcome = outcome.summary
