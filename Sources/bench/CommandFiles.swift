@@ -23,7 +23,7 @@ struct CommandFiles {
         do {
             return try ResultsJSON.decode(text)
         } catch {
-            throw failure("\(role) \(path) is not a results file this bench can read: \(ReportCommand.describe(error))")
+            throw failure("\(role) \(path) is not a results file this bench can read: \(CommandFiles.describe(error))")
         }
     }
 
@@ -40,18 +40,21 @@ struct CommandFiles {
 
     /// The whole file, or exit 2 with the system's reason ("No such file or directory", too large).
     private func text(_ path: String, role: String) throws -> String {
-        do { return try ClaimsCommand.readText(path) } catch let error as ValidationError {
+        do { return try CommandFiles.readText(path) } catch let error as ValidationError {
             throw failure("\(role) \(error.message)")
         }
     }
 
-    /// Refuses, before any work, an output path (given with `option`) whose directory cannot be written.
+    /// Refuses, before any work, an output file (given with `option`) that cannot be created:
+    /// a probe file beside it is created and removed, so a missing or read-only directory, or a
+    /// full disk, is found now rather than after the measuring.
     func checkWritable(_ path: String?, option: String = "--markdown") throws {
         guard let path else { return }
-        let directory = ReportCommand.directory(of: path)
-        guard access(directory, W_OK) == 0 else {
-            throw failure("cannot write \(option) \(path): \(directory): \(String(cString: strerror(errno)))")
-        }
+        let probe = path + ".probe-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw failure("cannot write \(option) \(path): \(String(cString: strerror(errno)))") }
+        close(fd)
+        unlink(probe)
     }
 
     /// Prints the comparison, writes its Markdown when asked, and exits 1 on a regression.
@@ -64,5 +67,67 @@ struct CommandFiles {
             print("bench \(command): wrote \(markdown)")
         }
         if failOnRegression, !comparison.failing.isEmpty { throw ExitCode(1) }
+    }
+
+    // MARK: - Reading and naming files, for every command
+
+    /// The largest file `readText` reads: far above any results file (the full suite's is about
+    /// 15 MB), far below what would exhaust memory once decoded.
+    static let maximumFileSize: Int64 = 512 * 1_048_576
+
+    /// The whole file as text, or an error with the reason in the system's words ("No such file
+    /// or directory", "Is a directory"), not Foundation's error dump.
+    static func readText(_ path: String) throws -> String {
+        guard let file = fopen(path, "r") else {
+            throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var facts = stat()
+        if fstat(fileno(file), &facts) == 0, Int64(facts.st_size) > maximumFileSize {
+            let megabytes = Int64(facts.st_size) / 1_048_576
+            throw ValidationError("\(path) is \(megabytes) MB; a results or thresholds file is at most \(maximumFileSize / 1_048_576) MB (the full suite's results.json is about 15 MB)")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes.append(contentsOf: chunk[0..<count])
+            if count < chunk.count {
+                if ferror(file) != 0 { throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))") }
+                break
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The directory part of `path` ("." for a bare file name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// True when both paths name the same existing file.
+    static func sameFile(_ one: String, _ other: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(one, &first) == 0, stat(other, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
+    /// A decoding error in one line: what is wrong and where, without Swift's error dump.
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.isEmpty ? "" : " at " + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch decoding {
+        case .dataCorrupted(let context):
+            return "not valid JSON (truncated or malformed)\(path(context))"
+        case .keyNotFound(let key, let context):
+            return "missing field '\(key.stringValue)'\(path(context))"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(context.debugDescription.prefix(120))\(path(context))"
+        @unknown default:
+            return "\(error)"
+        }
     }
 }

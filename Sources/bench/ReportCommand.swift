@@ -50,60 +50,29 @@ struct ReportCommand: ParsableCommand {
     func validate() throws {
         // Writing beside its own results file is what `report` is for; anywhere else, another
         // run's results there would be replaced without a word.
-        if let out, !Self.sameFile(results, out + "/results.json") { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
+        if let out, !CommandFiles.sameFile(results, out + "/results.json") { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
     }
 
     func run() throws {
-        let directory = out ?? Self.directory(of: results)
+        let directory = out ?? CommandFiles.directory(of: results)
         let run: RunResults
         do {
-            run = try ResultsJSON.decode(try ClaimsCommand.readText(results))
+            run = try ResultsJSON.decode(try CommandFiles.readText(results))
         } catch let error as ValidationError {
             throw Self.failure(error.message)
         } catch {
-            throw Self.failure("\(results) is not a results file this bench can read: \(Self.describe(error))")
+            throw Self.failure("\(results) is not a results file this bench can read: \(CommandFiles.describe(error))")
         }
         let written: [String]
         do {
-            if overwrite, out != nil, !Self.sameFile(results, directory + "/results.json") {
+            if overwrite, out != nil, !CommandFiles.sameFile(results, directory + "/results.json") {
                 try OutputDirectory.prepareForRun(directory, overwrite: true)
             }
-            written = try ResultsWriter.write(run, to: directory, includingResultsJSON: !Self.sameFile(results, directory + "/results.json"))
+            written = try ResultsWriter.write(run, to: directory, includingResultsJSON: !CommandFiles.sameFile(results, directory + "/results.json"))
         } catch {
             throw Self.failure("cannot write the report to \(directory): \(error)")
         }
         print("bench: wrote \(directory)/: \(ResultsWriter.summary(written))")
-    }
-
-    /// The directory part of `path` ("." for a bare file name).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// True when both paths name the same existing file.
-    static func sameFile(_ one: String, _ other: String) -> Bool {
-        var first = stat(), second = stat()
-        guard stat(one, &first) == 0, stat(other, &second) == 0 else { return false }
-        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
-    }
-
-    /// A decoding error in one line: what is wrong and where, without Swift's error dump.
-    static func describe(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.isEmpty ? "" : " at " + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        }
-        switch decoding {
-        case .dataCorrupted(let context):
-            return "not valid JSON (truncated or malformed)\(path(context))"
-        case .keyNotFound(let key, let context):
-            return "missing field '\(key.stringValue)'\(path(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(context.debugDescription.prefix(120))\(path(context))"
-        @unknown default:
-            return "\(error)"
-        }
     }
 
     /// Prints `message` to standard error; the error exits with status 2 (ArgumentParser prints

@@ -88,7 +88,7 @@ struct SoakCommand: ParsableCommand {
 
     func run() throws {
         let selected = try selectedBackends()  // validate() has checked every name
-        if let json { try Self.checkWritable(json) }
+        try CommandFiles(command: "soak").checkWritable(json, option: "--json")
         let warmUp = self.warmUp ?? Double(SoakSettings.defaultWarmUp(for: .seconds(duration)).nanosecondsSaturating) / 1e9
         let arguments = ["--duration", "\(duration)", "--warm-up", "\(warmUp)", "--workers", "\(workers)",
                          "--seed", "\(seed)", "--wait-timeout", "\(waitTimeout)"]
@@ -190,17 +190,6 @@ struct SoakCommand: ParsableCommand {
             }
             preconditionFailure("the body's task always returns a value")
         }
-    }
-
-    /// Fails before any soak runs when `path` cannot be created.
-    static func checkWritable(_ path: String) throws {
-        let probe = path + ".probe-\(getpid())"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw ExitStatus.fileProblem("bench soak", "cannot write --json \(path): \(String(cString: strerror(errno)))")
-        }
-        close(fd)
-        unlink(probe)
     }
 }
 
