@@ -35,18 +35,15 @@ public struct PairedRunner: Sendable {
         for pair in 0..<pairs {
             for (position, benchmarkCase) in cases.enumerated() {
                 for build in Self.order(ofPair: pair) {
-                    guard Interruption.signal == nil else { return (resultsA.finished, resultsB.finished) }
                     index += 1
-                    let label = "\(benchmarkCase.id) [\(build.rawValue)]"
-                    progress(.started(index: index, total: total, id: label, repetition: pair))
-                    let outcome = try await launcher.run(benchmarkCase, repetition: pair, executable: build == .a ? a : b)
-                    if outcome == .interrupted { return (resultsA.finished, resultsB.finished) }
+                    guard let outcome = try await launcher.step(benchmarkCase, repetition: pair, executable: build == .a ? a : b,
+                                                                build: build, index: index, total: total, journal: journal,
+                                                                progress: progress)
+                    else { return (resultsA.finished, resultsB.finished) }
                     switch build {
                     case .a: resultsA[position].file(outcome)
                     case .b: resultsB[position].file(outcome)
                     }
-                    try journal.append(JournalEntry(benchmarkCase.id, repetition: pair, outcome, build: build).line)
-                    progress(.finished(index: index, total: total, id: label, repetition: pair, outcome: outcome.summary))
                 }
             }
         }

@@ -33,17 +33,31 @@ public struct Runner: Sendable {
         // whole duration, so a slow minute of the machine does not land on one case alone.
         for repetition in 0..<plan.repetitions {
             for (position, benchmarkCase) in plan.cases.enumerated() {
-                guard Interruption.signal == nil else { return results.finished }
                 index += 1
-                progress(.started(index: index, total: total, id: benchmarkCase.id, repetition: repetition))
-                let outcome = try await launcher.run(benchmarkCase, repetition: repetition, executable: executable)
-                if outcome == .interrupted { return results.finished }
+                guard let outcome = try await launcher.step(benchmarkCase, repetition: repetition, executable: executable,
+                                                            build: nil, index: index, total: total, journal: journal, progress: progress)
+                else { return results.finished }
                 results[position].file(outcome)
-                try journal.append(JournalEntry(benchmarkCase.id, repetition: repetition, outcome).line)
-                progress(.finished(index: index, total: total, id: benchmarkCase.id, repetition: repetition, outcome: outcome.summary))
             }
         }
         return results
+    }
+}
+
+extension CaseLauncher {
+    /// One repetition as both runners take it: unless the run was interrupted, announce it, run
+    /// its child, journal the outcome and report it. Returns nil when the run was interrupted,
+    /// before or during the child (nothing is journaled then).
+    func step(_ benchmarkCase: BenchmarkCase, repetition: Int, executable: String, build: PairedRunner.Build?,
+              index: Int, total: Int, journal: ResultsJournal, progress: (Runner.Event) -> Void) async throws -> Outcome? {
+        guard Interruption.signal == nil else { return nil }
+        let label = build.map { "\(benchmarkCase.id) [\($0.rawValue)]" } ?? benchmarkCase.id
+        progress(.started(index: index, total: total, id: label, repetition: repetition))
+        let outcome = try await run(benchmarkCase, repetition: repetition, executable: executable)
+        if outcome == .interrupted { return nil }
+        try journal.append(JournalEntry(benchmarkCase.id, repetition: repetition, outcome, build: build).line)
+        progress(.finished(index: index, total: total, id: label, repetition: repetition, outcome: outcome.summary))
+        return outcome
     }
 }
 
