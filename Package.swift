@@ -183,6 +183,7 @@ let package = Package(
         // Test helpers shared by test targets: temporary directories removed when the tests end.
         .target(
             name: "TestSupport",
+            dependencies: ["Results"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

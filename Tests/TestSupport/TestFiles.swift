@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Results
 
 /// Where the tests write files: one directory per test process, holding a fresh directory
 /// per use, removed with everything in it when the process exits. RUNTIMEBENCH_KEEP_TEST_FILES=1
@@ -29,14 +30,8 @@ public enum TestFiles {
     static func removeTree(_ path: String) {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
-        if (status.st_mode & S_IFMT) == S_IFDIR, let directory = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(directory)
-            for name in names { removeTree(path + "/" + name) }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            for name in OutputDirectory.entries(of: path) { removeTree(path + "/" + name) }
             rmdir(path)
         } else {
             unlink(path)
