@@ -71,7 +71,7 @@ let package = Package(
         ),
         .target(
             name: "Counters",
-            dependencies: ["CPerfEvent"],
+            dependencies: ["CPerfEvent", "Results"],
             exclude: ["README.md"]
         ),
         // What a run produced, readable without any runtime: cases, records, results files, the
@@ -174,11 +174,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Charts", "Results"]
+            dependencies: ["Reports", "Charts", "Results", "Counters"]
         ),
         .testTarget(
             name: "GateTests",
-            dependencies: ["Gate", "Results", "Harness"]
+            dependencies: ["Gate", "Results", "Harness", "Counters"]
         ),
         // Test helpers shared by test targets: temporary directories removed when the tests end.
         .target(

@@ -195,7 +195,7 @@ final class ApplyOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     var workloadMetrics: [String: WorkloadMetric] {
         let loops = body.tally.loops - before.loops, pieces = body.tally.pieces - before.pieces
         guard loops > 0, pieces > 0 else { return [:] }
-        return [Self.iterationsPerPiece: WorkloadMetric(Double(loops * body.tally.iterations) / Double(pieces), unit: "iterations")]
+        return [Self.iterationsPerPiece: WorkloadMetric(Double(loops * body.tally.iterations) / Double(pieces), unit: .iterations)]
     }
 
     static var iterationsPerPiece: String { "iterations_per_piece" }

@@ -103,8 +103,8 @@ final class FootprintOperation: MeasuredOperation {
         }
         guard let during else { holder.close(); throw WorkloadError.notApplicable("/proc/self/statm became unreadable") }
         figures = [
-            "footprint.resident_bytes_per_unit": WorkloadMetric(Double(during.residentBytes - before.residentBytes) / Double(units), unit: "bytes"),
-            "footprint.virtual_bytes_per_unit": WorkloadMetric(Double(during.virtualBytes - before.virtualBytes) / Double(units), unit: "bytes"),
+            "footprint.resident_bytes_per_unit": WorkloadMetric(Double(during.residentBytes - before.residentBytes) / Double(units), unit: .bytes),
+            "footprint.virtual_bytes_per_unit": WorkloadMetric(Double(during.virtualBytes - before.virtualBytes) / Double(units), unit: .bytes),
         ]
     }
 

@@ -41,8 +41,8 @@ struct LatencyHistogram {
     func percentileMetrics(prefix: String) -> [String: WorkloadMetric] {
         guard count > 0 else { return [:] }
         return [
-            "\(prefix).p50": WorkloadMetric(Double(histogram.valueAtPercentile(50)), unit: "ns"),
-            "\(prefix).p99": WorkloadMetric(Double(histogram.valueAtPercentile(99)), unit: "ns"),
+            "\(prefix).p50": WorkloadMetric(Double(histogram.valueAtPercentile(50)), unit: .nanoseconds),
+            "\(prefix).p99": WorkloadMetric(Double(histogram.valueAtPercentile(99)), unit: .nanoseconds),
         ]
     }
 }

@@ -85,7 +85,7 @@ final class SemaphorePool<S: CountingSemaphore>: MeasuredOperation, @unchecked S
 
     var workloadMetrics: [String: WorkloadMetric] {
         let most = userRecords.map { $0.mostSinceSamples.load(ordering: .relaxed) }.max() ?? 0
-        return ["max_holders": WorkloadMetric(Double(most), unit: "count")]
+        return ["max_holders": WorkloadMetric(Double(most), unit: .count)]
     }
 
     func finish() throws {

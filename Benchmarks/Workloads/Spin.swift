@@ -55,7 +55,7 @@ final class SpinOperation: MeasuredOperation {
     }
 
     var workloadMetrics: [String: WorkloadMetric] {
-        injectedSlowdown.map { ["injected-slowdown": WorkloadMetric($0, unit: "factor")] } ?? [:]
+        injectedSlowdown.map { ["injected-slowdown": WorkloadMetric($0, unit: .factor)] } ?? [:]
     }
 
     func run(_ count: Int) throws {

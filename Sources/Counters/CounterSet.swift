@@ -1,3 +1,5 @@
+import Results
+
 /// Every counter source, opened in the order that makes them count what they should: perf events
 /// first (with inherit, they count only threads created after they are opened), so the child
 /// opens a CounterSet before it builds the runtime under test.
@@ -9,8 +11,14 @@ public final class CounterSet {
     /// 4.7 bytes per malloc(4096) in a small CI batch).
     private let slotCounts: [Int]
 
+    /// Every source, in opening order: perf events first. A new source is one file and one entry here.
+    static let registered: [any CounterSource.Type] = [PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self]
+
+    /// Every metric any source can report, described: what results.json carries (`RunResults.metrics`).
+    public static let catalogue: [Metric] = registered.flatMap { $0.catalogue }
+
     public init() {
-        sources = [PerfEventCounters(), SyscallCounters(), RUsageCounters(), JemallocCounters()]
+        sources = Self.registered.map { $0.init() }
         slotCounts = sources.map(\.metrics.count)
     }
 

@@ -1,7 +1,14 @@
+import Results
+
 /// A source of cumulative counters (perf events, rusage, jemalloc, ...). It is opened once, in the
 /// child, before the runtime under test creates any thread, and read around every sample; the
 /// harness keeps differences between readings, never absolute values.
 public protocol CounterSource: AnyObject {
+    /// Opens the source's counters; what cannot be opened is in `availability`, with the reason.
+    init()
+    /// Every metric this source can report, described (unit, kind, heading), whether or not it
+    /// can be measured here: the results file carries these, and the gate and the report read them.
+    static var catalogue: [Metric] { get }
     /// Short name for reports: "perf_event", "rusage", "jemalloc", "syscalls".
     var id: String { get }
     /// Every metric this source knows, each nil when it can be measured here, or the reason

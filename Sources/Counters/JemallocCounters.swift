@@ -2,6 +2,8 @@
 import Glibc
 #endif
 
+import Results
+
 /// jemalloc's own statistics through `mallctl`, found with `dlsym`: present only when the child
 /// runs with jemalloc preloaded (the `jemalloc` allocator) or linked.
 ///
@@ -24,7 +26,12 @@ public final class JemallocCounters: CounterSource {
 
     /// jemalloc's MALLCTL_ARENAS_ALL: the arena index that sums every arena.
     static let allArenas = 4096
-    static let names = ["jemalloc.thread-allocated-bytes", "jemalloc.arena-requests"]
+    /// In the order `read(into:)` writes them. Both are counts that do not depend on timing.
+    public static let catalogue = [
+        Metric("jemalloc.thread-allocated-bytes", unit: .bytes, kind: .count, heading: "bytes allocated/op", tableColumn: true),
+        Metric("jemalloc.arena-requests", unit: .allocations, kind: .count, heading: "arena requests/op"),
+    ]
+    static let names = catalogue.map(\.name)
 
     public init() {
         if let sanitizer = sanitizerReplacingMalloc() {

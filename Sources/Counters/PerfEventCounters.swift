@@ -1,4 +1,5 @@
 import CPerfEvent
+import Results
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,24 +11,37 @@ public final class PerfEventCounters: CounterSource {
     public let id = "perf_event"
 
     struct Event {
-        let name: String
+        let metric: Metric
         let type: UInt32
         let config: UInt64
         /// Counted only in the kernel: with kernel events excluded it would read 0, so it is
         /// reported unavailable instead.
         let kernelOnly: Bool
+
+        var name: String { metric.name }
     }
 
     static let events: [Event] = [
-        Event(name: "task-clock", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_TASK_CLOCK), kernelOnly: false),
-        Event(name: "context-switches", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CONTEXT_SWITCHES), kernelOnly: true),
-        Event(name: "cpu-migrations", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CPU_MIGRATIONS), kernelOnly: true),
-        Event(name: "page-faults", type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_PAGE_FAULTS), kernelOnly: false),
-        Event(name: "cycles", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CPU_CYCLES), kernelOnly: false),
-        Event(name: "instructions", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_INSTRUCTIONS), kernelOnly: false),
-        Event(name: "cache-misses", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CACHE_MISSES), kernelOnly: false),
-        Event(name: "branch-misses", type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_BRANCH_MISSES), kernelOnly: false),
+        Event(metric: Metric("task-clock", unit: .nanoseconds, kind: .cpu, heading: "CPU ns/op", tableColumn: true),
+              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_TASK_CLOCK), kernelOnly: false),
+        Event(metric: Metric("context-switches", unit: .events, kind: .event, heading: "context switches/op", tableColumn: true),
+              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CONTEXT_SWITCHES), kernelOnly: true),
+        Event(metric: Metric("cpu-migrations", unit: .events, kind: .event, heading: "CPU migrations/op"),
+              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CPU_MIGRATIONS), kernelOnly: true),
+        Event(metric: Metric("page-faults", unit: .events, kind: .event, heading: "page faults/op", tableColumn: true),
+              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_PAGE_FAULTS), kernelOnly: false),
+        Event(metric: Metric("cycles", unit: .cycles, kind: .cpu, heading: "cycles/op", tableColumn: true),
+              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CPU_CYCLES), kernelOnly: false),
+        // Instructions do not depend on timing (where no spin loop waits): a count, gated tightly.
+        Event(metric: Metric("instructions", unit: .events, kind: .count, heading: "instructions/op", tableColumn: true),
+              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_INSTRUCTIONS), kernelOnly: false),
+        Event(metric: Metric("cache-misses", unit: .events, kind: .event, heading: "cache misses/op"),
+              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CACHE_MISSES), kernelOnly: false),
+        Event(metric: Metric("branch-misses", unit: .events, kind: .event, heading: "branch misses/op"),
+              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_BRANCH_MISSES), kernelOnly: false),
     ]
+
+    public static var catalogue: [Metric] { events.map(\.metric) }
 
     public private(set) var availability: [String: String?] = [:]
     private var open: [(name: String, fd: Int32)] = []

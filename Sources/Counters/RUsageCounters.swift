@@ -2,14 +2,24 @@
 import Glibc
 #endif
 
+import Results
+
 /// `getrusage(RUSAGE_SELF)`: the whole process, every thread, always available. Context switches
 /// come from here when perf may not count kernel events.
 public final class RUsageCounters: CounterSource {
     public let id = "rusage"
     public let availability: [String: String?] = Dictionary(uniqueKeysWithValues: RUsageCounters.names.map { ($0, nil) })
 
-    static let names = ["rusage.voluntary-switches", "rusage.involuntary-switches", "rusage.minor-faults",
-                        "rusage.major-faults", "rusage.user-cpu-ns", "rusage.system-cpu-ns"]
+    /// In the order `read(into:)` writes them.
+    public static let catalogue = [
+        Metric("rusage.voluntary-switches", unit: .events, kind: .event, heading: "voluntary switches/op"),
+        Metric("rusage.involuntary-switches", unit: .events, kind: .event, heading: "involuntary switches/op"),
+        Metric("rusage.minor-faults", unit: .events, kind: .event, heading: "minor faults/op"),
+        Metric("rusage.major-faults", unit: .events, kind: .event, heading: "major faults/op"),
+        Metric("rusage.user-cpu-ns", unit: .nanoseconds, kind: .cpu, heading: "user CPU ns/op"),
+        Metric("rusage.system-cpu-ns", unit: .nanoseconds, kind: .cpu, heading: "system CPU ns/op"),
+    ]
+    static let names = catalogue.map(\.name)
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import CPerfEvent
+import Results
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,6 +11,8 @@ public final class SyscallCounters: CounterSource {
     public let id = "syscalls"
     public let availability: [String: String?]
     private let fd: Int32?
+
+    public static let catalogue = [Metric("syscalls", unit: .events, kind: .event, heading: "syscalls/op", tableColumn: true)]
 
     static let idFiles = ["/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
                           "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id"]

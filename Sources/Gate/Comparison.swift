@@ -25,8 +25,11 @@ public struct Comparison: Sendable {
 
     public struct Row: Sendable {
         public let caseID: String
+        /// The metric's name, or "all" / "processes" for a row about the whole case.
         public let metric: String
-        public let kind: MetricKind
+        /// The metric's description from the results files; nil for a whole-case row and for a
+        /// metric neither file describes.
+        public let described: Metric?
         public let limits: ResolvedLimits
         public let estimate: ChangeEstimate?
         /// Holm-adjusted p-value; nil when the row was not tested.
@@ -70,22 +73,24 @@ public struct Comparison: Sendable {
             throw Problem(description: "the two runs have no case in common (\(base.cases.count) cases in the base, \(new.cases.count) in the new run)")
         }
         let difference = MachineFingerprint(base.environment).differences(from: MachineFingerprint(new.environment))
+        let catalogue = MetricCatalogue(new).merged(with: MetricCatalogue(base))
+        let time = Metric.nanosecondsPerOperation
         self.pairing = pairing
         machineDifference = difference
         forced = force
 
-        struct Pending { let caseID, metric: String; let limits: ResolvedLimits; let estimate: ChangeEstimate?
+        struct Pending { let caseID, metric: String; let described: Metric?; let limits: ResolvedLimits; let estimate: ChangeEstimate?
                          let verdict: ChangeVerdict?; let baseCount, newCount: Int }
         var pending: [Pending] = []
         var excluded = 0, unmeasured = 0, notApplicableInBoth = 0
         for id in base.cases.map(\.benchmarkCase.id) where newCases[id] == nil {
-            let limits = thresholds.limits(caseID: id, workload: baseCases[id]!.benchmarkCase.workload, metric: MetricKind.nanosecondsPerOperation)
-            pending.append(Pending(caseID: id, metric: "all", limits: limits, estimate: nil,
+            let limits = thresholds.limits(caseID: id, workload: baseCases[id]!.benchmarkCase.workload, metric: time)
+            pending.append(Pending(caseID: id, metric: "all", described: nil, limits: limits, estimate: nil,
                                    verdict: .notComparable("only in the base run"), baseCount: baseCases[id]!.records.count, newCount: 0))
         }
         for id in new.cases.map(\.benchmarkCase.id) where baseCases[id] == nil {
-            let limits = thresholds.limits(caseID: id, workload: newCases[id]!.benchmarkCase.workload, metric: MetricKind.nanosecondsPerOperation)
-            pending.append(Pending(caseID: id, metric: "all", limits: limits, estimate: nil,
+            let limits = thresholds.limits(caseID: id, workload: newCases[id]!.benchmarkCase.workload, metric: time)
+            pending.append(Pending(caseID: id, metric: "all", described: nil, limits: limits, estimate: nil,
                                    verdict: .notComparable("only in the new run"), baseCount: 0, newCount: newCases[id]!.records.count))
         }
         for id in common {
@@ -93,39 +98,48 @@ public struct Comparison: Sendable {
             let workload = baseCase.benchmarkCase.workload
             if !newCase.failures.isEmpty && baseCase.failures.isEmpty && baseCase.notApplicable == nil {
                 // The new build broke the case: worse than any slowdown, and no test is needed.
-                let limits = thresholds.limits(caseID: id, workload: workload, metric: MetricKind.nanosecondsPerOperation)
+                let limits = thresholds.limits(caseID: id, workload: workload, metric: time)
                 let total = newCase.failures.count + newCase.records.count
-                pending.append(Pending(caseID: id, metric: "processes", limits: limits, estimate: nil,
+                pending.append(Pending(caseID: id, metric: "processes", described: nil, limits: limits, estimate: nil,
                                        verdict: .newFailure("\(newCase.failures.count) of \(total) processes failed in the new run, none in the base: \(newCase.failures[0])"),
                                        baseCount: baseCase.records.count, newCount: newCase.records.count))
             }
             let baseMetrics = ProcessValues.metrics(of: baseCase)
             let metrics = baseMetrics + ProcessValues.metrics(of: newCase).filter { !baseMetrics.contains($0) }
             for metric in metrics {
-                let limits = thresholds.limits(caseID: id, workload: workload, metric: metric)
-                guard limits.compare else { excluded += 1; continue }
                 let baseValues = ProcessValues(baseCase, metric: metric), newValues = ProcessValues(newCase, metric: metric)
+                guard let described = catalogue[metric] else {
+                    // Its kind decides its limits and whether it compares across machines: a
+                    // guess could gate a timing-driven event as tightly as an allocation count.
+                    let limits = thresholds.limits(caseID: id, workload: workload, metric: time)
+                    pending.append(Pending(caseID: id, metric: metric, described: nil, limits: limits, estimate: nil,
+                                           verdict: .notComparable(MetricCatalogue.undescribed(metric)),
+                                           baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count))
+                    continue
+                }
+                let limits = thresholds.limits(caseID: id, workload: workload, metric: described)
+                guard limits.compare else { excluded += 1; continue }
                 func row(_ verdict: ChangeVerdict?, _ estimate: ChangeEstimate? = nil) -> Pending {
-                    Pending(caseID: id, metric: metric, limits: limits, estimate: estimate, verdict: verdict,
+                    Pending(caseID: id, metric: metric, described: described, limits: limits, estimate: estimate, verdict: verdict,
                             baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count)
                 }
                 if baseCase.notApplicable != nil && newCase.notApplicable != nil {
-                    if metric == MetricKind.nanosecondsPerOperation { notApplicableInBoth += 1 }
+                    if metric == time.name { notApplicableInBoth += 1 }
                     continue
                 }
                 if let reason = baseCase.notApplicable ?? newCase.notApplicable {
-                    if metric == MetricKind.nanosecondsPerOperation { pending.append(row(.notComparable("not applicable: \(reason)"))) }
+                    if metric == time.name { pending.append(row(.notComparable("not applicable: \(reason)"))) }
                     continue
                 }
                 if baseValues.byRepetition.isEmpty && newValues.byRepetition.isEmpty {
-                    if metric == MetricKind.nanosecondsPerOperation {
+                    if metric == time.name {
                         pending.append(row(.notComparable("no process finished in either run: \(baseCase.failures.first ?? newCase.failures.first ?? "no record")")))
                     } else {
                         unmeasured += 1
                     }
                     continue
                 }
-                if let difference, MetricKind.of(metric).dependsOnMachine, !force {
+                if let difference, described.kind.dependsOnMachine, !force {
                     pending.append(row(.notComparable("measured on another machine (\(difference)); --force compares anyway")))
                     continue
                 }
@@ -154,8 +168,8 @@ public struct Comparison: Sendable {
         rows = pending.indices.map { index in
             let item = pending[index]
             let adjustedP = adjustedByIndex[index]
-            let verdict = item.verdict ?? Self.decide(item.estimate!, adjustedPValue: adjustedP!, limits: item.limits, metric: item.metric)
-            return Row(caseID: item.caseID, metric: item.metric, kind: MetricKind.of(item.metric), limits: item.limits,
+            let verdict = item.verdict ?? Self.decide(item.estimate!, adjustedPValue: adjustedP!, limits: item.limits, metric: item.described!)
+            return Row(caseID: item.caseID, metric: item.metric, described: item.described, limits: item.limits,
                        estimate: item.estimate, adjustedPValue: adjustedP, verdict: verdict,
                        baseCount: item.baseCount, newCount: item.newCount)
         }.sorted { ($0.verdict.order, $0.caseID, $0.metric) < ($1.verdict.order, $1.caseID, $1.metric) }
@@ -165,29 +179,33 @@ public struct Comparison: Sendable {
     }
 
     /// The decision rule's step 3, for one tested row.
-    public static func decide(_ estimate: ChangeEstimate, adjustedPValue: Double, limits: ResolvedLimits, metric: String) -> ChangeVerdict {
-        let relative = estimate.relativeChange ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
+    public static func decide(_ estimate: ChangeEstimate, adjustedPValue: Double, limits: ResolvedLimits, metric: Metric) -> ChangeVerdict {
+        // Oriented so that positive is worse: for a higher-is-better metric a fall is the regression.
+        let worse: Double = metric.polarity == .lowerIsBetter ? 1 : -1
+        let absolute = worse * estimate.absoluteChange
+        let change = estimate.relativeChange ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
+        let relative = worse * change
         guard adjustedPValue < limits.significanceLevel else {
             let notSignificant = "not significant: adjusted p = \(Figures.value(adjustedPValue)) ≥ α = \(Figures.value(limits.significanceLevel))"
             // A move beyond the limits, either way, that the test cannot tell from the spread: the
             // runs were too small to decide, which "no change" would hide (a smoke run's −41%).
             let beyondLimits = abs(relative) >= limits.minimumEffect && abs(relative) > limits.maximumRelativeRegression
-                && abs(estimate.absoluteChange) > limits.maximumAbsoluteRegression
+                && abs(absolute) > limits.maximumAbsoluteRegression
             guard !beyondLimits else {
-                return .undecided("\(percent(relative)), but \(notSignificant): too few processes to tell it from their spread; more decide")
+                return .undecided("\(percent(change)), but \(notSignificant): too few processes to tell it from their spread; more decide")
             }
             return .noChange(notSignificant)
         }
         guard abs(relative) >= limits.minimumEffect else {
-            return .noChange("below the minimum effect: \(percent(relative)) within ±\(percent(limits.minimumEffect))")
+            return .noChange("below the minimum effect: \(percent(change)) within ±\(percent(limits.minimumEffect))")
         }
         guard relative > 0 else { return .improvement }
-        let unit = MetricKind.unit(of: metric)
+        let unit = metric.unit.thresholdSpelling
         if relative <= limits.maximumRelativeRegression {
             return .noChange("within the limit: \(percent(relative)) ≤ \(percent(limits.maximumRelativeRegression))")
         }
-        if estimate.absoluteChange <= limits.maximumAbsoluteRegression {
-            return .noChange("within the limit: +\(Figures.value(estimate.absoluteChange)) \(unit) ≤ \(Figures.value(limits.maximumAbsoluteRegression)) \(unit)")
+        if absolute <= limits.maximumAbsoluteRegression {
+            return .noChange("within the limit: +\(Figures.value(absolute)) \(unit) ≤ \(Figures.value(limits.maximumAbsoluteRegression)) \(unit)")
         }
         return .regression
     }

@@ -17,7 +17,7 @@ public struct ProcessValues: Sendable, Equatable {
         var values: [Int: Double] = [:]
         var reason: String?
         for record in result.records {
-            if metric == MetricKind.nanosecondsPerOperation {
+            if metric == Metric.nanosecondsPerOperation.name {
                 guard !record.nanosecondsPerOperation.isEmpty else { continue }
                 values[record.repetition] = SampleStatistics.percentile(record.nanosecondsPerOperation.sorted(), 0.5)
             } else if let value = record.metricsPerOperation[metric], value.isFinite {
@@ -38,6 +38,6 @@ public struct ProcessValues: Sendable, Equatable {
     /// Every metric any process of the case recorded, ns-per-op first, then by name.
     public static func metrics(of result: CaseResult) -> [String] {
         let counters = Set(result.records.flatMap { Array($0.metricsPerOperation.keys) + Array($0.unavailable.keys) })
-        return [MetricKind.nanosecondsPerOperation] + counters.sorted()
+        return [Metric.nanosecondsPerOperation.name] + counters.sorted()
     }
 }

@@ -1,3 +1,5 @@
+import Results
+
 import FoundationEssentials
 
 /// The limits a comparison applies to one case and metric. Each field is optional in the file;
@@ -70,12 +72,10 @@ public struct Thresholds: Sendable, Equatable {
                                maximumAbsoluteRegression: 0.1, compare: false),
     ]
 
-    /// Built-in limits for one metric whose unit makes its kind's absolute limit meaningless:
+    /// Built-in absolute limits for units that make their kind's absolute limit meaningless:
     /// 0.05 bytes per operation would flag any noise, so bytes get 16 (a small allocation).
     /// Applied after the kind's built-in limits and before anything from a file.
-    public static let builtInOverrides: [Override] = [
-        Override(metric: "jemalloc.thread-allocated-bytes", limits: Limits(maximumAbsoluteRegression: 16)),
-    ]
+    public static let builtInAbsoluteByUnit: [MetricUnit: Double] = [.bytes: 16]
 
     public init(defaults: [MetricKind: Limits] = [:], overrides: [Override] = []) {
         self.defaults = defaults
@@ -85,14 +85,14 @@ public struct Thresholds: Sendable, Equatable {
     /// The limits for `metric` of the case `caseID` (of `workload`): the kind's built-in limits,
     /// the built-in overrides, then the file's defaults for the kind, then every matching override
     /// in file order.
-    public func limits(caseID: String, workload: String, metric: String) -> ResolvedLimits {
-        let kind = MetricKind.of(metric)
+    public func limits(caseID: String, workload: String, metric: Metric) -> ResolvedLimits {
+        let kind = metric.kind
         let builtIn = Self.builtIn[kind]!
         var limits = Limits(significanceLevel: builtIn.significanceLevel, minimumEffect: builtIn.minimumEffect,
                             maximumRelativeRegression: builtIn.maximumRelativeRegression,
                             maximumAbsoluteRegression: builtIn.maximumAbsoluteRegression, compare: builtIn.compare)
-        for override in Self.builtInOverrides where override.matches(caseID: caseID, workload: workload, metric: metric) {
-            limits = limits.overridden(by: override.limits)
+        if let absolute = Self.builtInAbsoluteByUnit[metric.unit] {
+            limits = limits.overridden(by: Limits(maximumAbsoluteRegression: absolute))
         }
         if let fileDefaults = defaults[kind] { limits = limits.overridden(by: fileDefaults) }
         for override in overrides where override.matches(caseID: caseID, workload: workload, metric: metric) {
@@ -121,9 +121,9 @@ public struct Thresholds: Sendable, Equatable {
             self.limits = limits
         }
 
-        func matches(caseID: String, workload: String, metric: String) -> Bool {
+        func matches(caseID: String, workload: String, metric: Metric) -> Bool {
             if let wanted = self.workload, wanted != workload { return false }
-            if let wanted = self.metric, wanted != metric, wanted != MetricKind.of(metric).rawValue { return false }
+            if let wanted = self.metric, wanted != metric.name, wanted != metric.kind.rawValue { return false }
             if let casePattern {
                 // Checked when the file was read: it compiles.
                 guard let regex = try? Regex(casePattern), (try? regex.firstMatch(in: caseID)) != nil else { return false }

@@ -53,7 +53,7 @@ public enum ComparisonReport {
     static let header = ["verdict", "case", "metric", "base", "new", "change", "95% CI", "adj. p", "n", "why"]
 
     static func cells(_ row: Comparison.Row) -> [String] {
-        let unit = MetricKind.unit(of: row.metric)
+        let unit = row.described?.unit.thresholdSpelling ?? ""
         let estimate = row.estimate
         return [
             row.verdict.name, row.caseID, row.metric,

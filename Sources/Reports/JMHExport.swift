@@ -51,6 +51,7 @@ enum JMHExport {
     ]
 
     static func encode(_ run: RunResults, cases: [MeasuredCase]) throws -> String {
+        let catalogue = MetricCatalogue(run)
         let benchmarks = cases.compactMap { measured -> Benchmark? in
             guard let estimate = measured.estimate else { return nil }
             let c = measured.benchmarkCase
@@ -66,12 +67,14 @@ enum JMHExport {
                                  scorePercentiles: Dictionary(uniqueKeysWithValues: percentiles.map { ($0.key, SampleStatistics.percentile(all, $0.fraction)) }),
                                  scoreUnit: "ns/op", rawData: records.map(\.nanosecondsPerOperation))
             var secondary: [String: Metric] = [:]
+            // A counter the results file does not describe has no unit to give JMH: left out.
             for name in measured.result.counterNames {
-                secondary[name] = perProcess(measured.result.counterPerProcess(name), unit: unit(ofCounter: name))
+                guard let metric = catalogue[name] else { continue }
+                secondary[name] = perProcess(measured.result.counterPerProcess(name), unit: metric.unit.jmhSpelling)
             }
             for name in measured.workloadMetricNames {
                 guard let figure = measured.result.figurePerProcess(name) else { continue }
-                secondary[name] = perProcess(figure.values, unit: figure.unit)
+                secondary[name] = perProcess(figure.values, unit: figure.unit.rawValue)
             }
             return Benchmark(benchmark: "runtimebench.\(c.workload).\(c.backend)", forks: records.count,
                              measurementIterations: records.map(\.nanosecondsPerOperation.count).max() ?? 0,
@@ -91,12 +94,5 @@ enum JMHExport {
         return Metric(score: median, scoreError: (sorted.last! - sorted.first!) / 2, scoreConfidence: [sorted.first!, sorted.last!],
                       scorePercentiles: ["0.0": sorted.first!, "50.0": median, "100.0": sorted.last!], scoreUnit: unit,
                       rawData: values.map { [$0] })
-    }
-
-    /// JMH's spelling of a unit per operation: time in ns/op, bytes in B/op, events in #/op.
-    static func unit(ofCounter name: String) -> String {
-        if name == "task-clock" || name.hasSuffix("-ns") { return "ns/op" }
-        if name.hasSuffix("bytes") { return "B/op" }
-        return "#/op"
     }
 }

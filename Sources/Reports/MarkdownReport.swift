@@ -9,14 +9,6 @@ import Results
 /// charts, and every case that failed or did not apply, with the reason. Nothing here is a
 /// conclusion written in advance.
 enum MarkdownReport {
-    /// The counters a family table shows per operation, with their column headings. A counter no
-    /// case of the run could measure gets no column; the report names it and its reason instead.
-    static let counters: [(metric: String, heading: String)] = [
-        ("task-clock", "CPU ns/op"), ("cycles", "cycles/op"), ("instructions", "instructions/op"),
-        ("syscalls", "syscalls/op"), ("context-switches", "context switches/op"), ("page-faults", "page faults/op"),
-        ("jemalloc.thread-allocated-bytes", "bytes allocated/op"),
-    ]
-
     static func render(_ run: RunResults, cases: [MeasuredCase], families: [Family], strides: StrideFigures,
                        charts: [ReportChart], verdicts: [ClaimVerdict]) -> String {
         var lines = ["# RuntimeBench report", ""]
@@ -160,9 +152,12 @@ enum MarkdownReport {
     }
 
     static func familyTables(_ run: RunResults, families: [Family], charts: [ReportChart]) -> [String] {
-        let shown = counters.filter { run.counterAvailability[$0.metric] == "available" }
-        let missing = counters.filter { run.counterAvailability[$0.metric] != "available" }.map { counter in
-            "`\(counter.metric)` (\(run.counterAvailability[counter.metric] ?? "not recorded by this run"))"
+        // The counters the run's metrics ask a column for; one no case could measure gets no
+        // column, and the report names it and its reason instead.
+        let columns = MetricCatalogue(run).metrics.filter(\.tableColumn)
+        let shown = columns.filter { run.counterAvailability[$0.name] == "available" }
+        let missing = columns.filter { run.counterAvailability[$0.name] != "available" }.map { counter in
+            "`\(counter.name)` (\(run.counterAvailability[counter.name] ?? "not recorded by this run"))"
         }
         var lines = ["## Results by family", "",
                      "One table per parameter set: every contender under every allocator, best first. A figure is the median "
@@ -188,7 +183,7 @@ enum MarkdownReport {
     }
 
     /// The rows of one parameter set with samples, best first.
-    static func table(_ set: Family.ParameterSet, family: Family, counters: [(metric: String, heading: String)]) -> [String] {
+    static func table(_ set: Family.ParameterSet, family: Family, counters: [Metric]) -> [String] {
         let standing = Standing(set.cases)
         guard let best = standing.best else { return ["No case of this set has samples; see “Failed and not applicable”."] }
         let ranking = Ranking.of(family.workload)
@@ -199,8 +194,8 @@ enum MarkdownReport {
         columns += [("processes × samples", .right)]
         columns += counters.map { ($0.heading, .right) }
         columns += figures.map { name in
-            let unit = standing.ranked.lazy.compactMap { $0.measured.workloadMetric(name)?.unit }.first ?? ""
-            return ("\(name) (\(unit))", .right)
+            let unit = standing.ranked.lazy.compactMap { $0.measured.workloadMetric(name)?.unit }.first
+            return ("\(name) (\(unit?.rawValue ?? ""))", .right)
         }
         var table = MarkdownTable(columns)
         for (measured, estimate) in standing.ranked {
@@ -213,7 +208,7 @@ enum MarkdownReport {
                        Figures.interval(estimate.repeatInterval), ratio]
             if ranking.figure != .time { row.append(measured.estimate.map { Figures.value($0.value) } ?? "—") }
             row.append(samples)
-            row += counters.map { measured.counter($0.metric).map(Figures.value) ?? "unavailable" }
+            row += counters.map { measured.counter($0.name).map(Figures.value) ?? "unavailable" }
             row += figures.map { measured.workloadMetric($0).map { Figures.value($0.value) } ?? "unavailable" }
             table.rows.append(row)
         }

@@ -41,7 +41,7 @@ struct MeasuredCase {
     }
 
     /// The workload's own figure (median over the processes) and its unit, or nil.
-    func workloadMetric(_ name: String) -> (value: Double, unit: String)? { result.figureMedian(name) }
+    func workloadMetric(_ name: String) -> (value: Double, unit: MetricUnit)? { result.figureMedian(name) }
 
     /// The names of the workload's own figures that any process reported.
     var workloadMetricNames: Set<String> { result.figureNames }

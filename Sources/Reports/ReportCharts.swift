@@ -120,7 +120,7 @@ struct ReportChart {
                     let values = marks.map { one.workloadMetric("\(figure).\($0)")?.value }
                     return values.contains { $0 != nil } ? PercentileChart.Row(name: family.contender(one.benchmarkCase), values: values) : nil
                 }
-                let unit = measured.lazy.compactMap { $0.workloadMetric("\(figure).\(marks[0])")?.unit }.first ?? ""
+                let unit = measured.lazy.compactMap { $0.workloadMetric("\(figure).\(marks[0])")?.unit.rawValue }.first ?? ""
                 guard !rows.isEmpty, rows.allSatisfy({ $0.values.allSatisfy { ($0 ?? 1) > 0 } }) else { return nil }
                 let title = "\(family.workload), \(set.title): \(figure) percentiles"
                 let chart = PercentileChart(title: title, axisLabel: "\(figure), \(unit) (log scale; median of the processes' percentiles)",

@@ -46,7 +46,7 @@ public enum ResultsCSV {
             // The workload's own figures: the median over the repetitions, each one process's value.
             for name in result.figureNames.sorted() {
                 guard let figure = result.figurePerProcess(name), let median = result.figureMedian(name) else { continue }
-                lines.append(row(prefix + [name, figure.unit, number(median.value), "", "", samples, "\(figure.values.count)", ""]))
+                lines.append(row(prefix + [name, figure.unit.rawValue, number(median.value), "", "", samples, "\(figure.values.count)", ""]))
             }
             for (name, reason) in (result.records.first?.unavailable ?? [:]).sorted(by: { $0.key < $1.key }) {
                 lines.append(row(prefix + [name + ".per_op", "count", "", "", "", samples, repetitions, reason]))

@@ -10,12 +10,15 @@ public enum ResultsJSON {
         return String(decoding: try encoder.encode(run), as: UTF8.self) + "\n"
     }
 
-    /// Reads a results file, refusing a schema this version does not know.
-    public static func decode(_ text: String) throws -> RunResults {
-        let run = try JSONDecoder().decode(RunResults.self, from: Data(text.utf8))
+    /// Reads a results file, refusing a schema this version does not know. A file written before
+    /// metrics were described carries none; it is read with `olderFilesMetrics` (the reader's own
+    /// counters' descriptions, `CounterSet.catalogue`), which named the same counters then.
+    public static func decode(_ text: String, olderFilesMetrics: [Metric] = []) throws -> RunResults {
+        var run = try JSONDecoder().decode(RunResults.self, from: Data(text.utf8))
         guard run.schema == RunResults.currentSchema else {
             throw SchemaMismatch(found: run.schema)
         }
+        if run.metrics == nil { run.metrics = olderFilesMetrics }
         return run
     }
 

@@ -12,13 +12,13 @@ extension CaseResult {
 
     /// Each process's value of the workload's own figure `name`, and its unit; nil when no
     /// process reported it.
-    public func figurePerProcess(_ name: String) -> (values: [Double], unit: String)? {
+    public func figurePerProcess(_ name: String) -> (values: [Double], unit: MetricUnit)? {
         let figures = records.compactMap { $0.workloadMetrics?[name] }
         return figures.isEmpty ? nil : (figures.map(\.value), figures[0].unit)
     }
 
     /// The median over the processes of the workload's own figure `name`, and its unit, or nil.
-    public func figureMedian(_ name: String) -> (value: Double, unit: String)? {
+    public func figureMedian(_ name: String) -> (value: Double, unit: MetricUnit)? {
         figurePerProcess(name).flatMap { figure in Self.median(figure.values).map { ($0, figure.unit) } }
     }
 

@@ -23,13 +23,17 @@ public struct RunResults: Sendable, Codable {
     /// What else used the machine while the cases ran; absent in files written before it existed
     /// and where /proc/stat cannot be read.
     public var load: MachineLoad?
+    /// Every counter the children could report, described by its source (`Metric`); nil in files
+    /// written before metrics were described, which `bench` reads with its own descriptions.
+    public var metrics: [Metric]?
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]
 
-    public init(environment: RunEnvironment, counterAvailability: [String: String], suite: String,
+    public init(environment: RunEnvironment, counterAvailability: [String: String], metrics: [Metric]? = nil, suite: String,
                 repetitions: Int, sampleTimeNanoseconds: Int64, cases: [CaseResult]) {
         self.environment = environment
+        self.metrics = metrics
         self.counterAvailability = counterAvailability
         self.suite = suite
         self.repetitions = repetitions

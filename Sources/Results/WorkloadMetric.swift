@@ -1,9 +1,9 @@
-/// One figure a workload measured itself, with its unit ("ns", "share", "count").
+/// One figure a workload measured itself, with its unit.
 public struct WorkloadMetric: Sendable, Codable, Equatable {
     public let value: Double
-    public let unit: String
+    public let unit: MetricUnit
 
-    public init(_ value: Double, unit: String) {
+    public init(_ value: Double, unit: MetricUnit) {
         self.value = value
         self.unit = unit
     }

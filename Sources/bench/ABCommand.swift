@@ -1,3 +1,4 @@
+import Counters
 import ArgumentParser
 import Gate
 import Harness
@@ -111,6 +112,7 @@ struct ABCommand: ParsableCommand {
                                  suite: suite.rawValue, repetitions: pairCount,
                                  sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: cases)
             run.calibration = calibration
+            run.metrics = CounterSet.catalogue
             run.tools = MeasuredRun.tools
             run.executable = executable
             return run

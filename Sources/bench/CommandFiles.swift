@@ -1,3 +1,4 @@
+import Counters
 import ArgumentParser
 import Gate
 import Harness
@@ -21,7 +22,7 @@ struct CommandFiles {
     func results(_ path: String, role: String) throws -> RunResults {
         let text = try self.text(path, role: role)
         do {
-            return try ResultsJSON.decode(text)
+            return try ResultsJSON.decode(text, olderFilesMetrics: CounterSet.catalogue)
         } catch {
             throw failure("\(role) \(path) is not a results file this bench can read: \(CommandFiles.describe(error))")
         }

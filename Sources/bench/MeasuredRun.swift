@@ -42,6 +42,7 @@ enum MeasuredRun {
                              repetitions: plan.repetitions,
                              sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: results)
         run.calibration = calibration
+        run.metrics = CounterSet.catalogue
         run.tools = tools
         if let loadBefore, let loadAfter = MachineLoad.Reading.now() { run.load = MachineLoad(from: loadBefore, to: loadAfter) }
         let done = progress.finished

@@ -1,3 +1,4 @@
+import Counters
 import ArgumentParser
 import Harness
 import Results
@@ -57,7 +58,7 @@ struct ReportCommand: ParsableCommand {
         let directory = out ?? CommandFiles.directory(of: results)
         let run: RunResults
         do {
-            run = try ResultsJSON.decode(try CommandFiles.readText(results))
+            run = try ResultsJSON.decode(try CommandFiles.readText(results), olderFilesMetrics: CounterSet.catalogue)
         } catch let error as ValidationError {
             throw Self.failure(error.message)
         } catch {

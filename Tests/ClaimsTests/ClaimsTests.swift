@@ -89,7 +89,7 @@ struct ClaimsTests {
     @Test("resident bytes per waiting unit: a thread with many more than a queued block supports the memory claim; a small difference is inconclusive")
     func memoryClaim() throws {
         func cases(queued: Double, threaded: Double) -> [CaseResult] {
-            func figure(_ value: Double) -> [String: WorkloadMetric] { ["footprint.resident_bytes_per_unit": WorkloadMetric(value, unit: "bytes")] }
+            func figure(_ value: Double) -> [String: WorkloadMetric] { ["footprint.resident_bytes_per_unit": WorkloadMetric(value, unit: .bytes)] }
             var block = Self.measured(("footprint", "libdispatch", [("unit", "queued-block"), ("units", "256")]), nanoseconds: 500)
             var thread = Self.measured(("footprint", "none", [("unit", "thread"), ("units", "256")]), nanoseconds: 20_000)
             block.records = block.records.map { $0.with(workloadMetrics: figure(queued)) }

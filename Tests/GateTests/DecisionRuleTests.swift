@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Counters
 import Gate
 import Results
 import Testing
@@ -9,7 +10,7 @@ import Testing
     @Test func clearRegressionIsFlagged() throws {
         let comparison = try Comparison(base: run(["spin": [100, 101, 99, 100.5, 99.5]]),
                                         new: run(["spin": [120, 121, 119, 120.5, 119.5]]))
-        let row = try #require(comparison.rows.first { $0.metric == MetricKind.nanosecondsPerOperation })
+        let row = try #require(comparison.rows.first { $0.metric == Metric.nanosecondsPerOperation.name })
         #expect(row.verdict == .regression)
         #expect(abs(row.estimate!.relativeChange! - 0.2) < 0.01)
         #expect(comparison.regressions.count == 1)
@@ -25,7 +26,7 @@ import Testing
         #expect(row.verdict == .newFailure("1 of 5 processes failed in the new run, none in the base: crashed: killed by SIGSEGV (11)"))
         #expect(comparison.failing.count == 1 && comparison.regressions.isEmpty)
         // The processes that finished are still compared.
-        #expect(comparison.rows.contains { $0.metric == MetricKind.nanosecondsPerOperation && $0.verdict.name == "no change" })
+        #expect(comparison.rows.contains { $0.metric == Metric.nanosecondsPerOperation.name && $0.verdict.name == "no change" })
 
         var failingBefore = base
         failingBefore.cases[0].failures = ["hung: still running after the 60.0 seconds deadline; killed"]
@@ -98,7 +99,7 @@ import Testing
         let base = run(["spin": [100, 101, 99]], allocations: [1, 1, 1])
         let new = run(["spin": [150, 151, 149]], allocations: [2, 2, 2], cpuModel: "Another CPU")
         let comparison = try Comparison(base: base, new: new)
-        let time = try #require(comparison.rows.first { $0.metric == MetricKind.nanosecondsPerOperation })
+        let time = try #require(comparison.rows.first { $0.metric == Metric.nanosecondsPerOperation.name })
         #expect(time.verdict.name == "not comparable")
         #expect(time.verdict.reason?.contains("CPU: Test CPU vs Another CPU") == true, "\(time.verdict)")
         let allocations = try #require(comparison.rows.first { $0.metric == "jemalloc.arena-requests" })
@@ -117,6 +118,26 @@ import Testing
         #expect(reason("single/")?.contains("at least 2 processes on each side") == true)
         #expect(comparison.rows.first { $0.caseID.hasPrefix("both/") }?.verdict.name == "no change")
         #expect(comparison.rows.first?.verdict.name == "not comparable", "regressions first, then not comparable, then no change")
+    }
+
+    @Test func aMetricNeitherFileDescribesIsNotComparedButSaysWhy() throws {
+        // Its kind decides how tightly it is gated and whether it compares across machines; the
+        // gate does not guess it from the name.
+        let comparison = try Comparison(base: run(["spin": [100, 101, 99]], allocations: [1, 1, 1], metrics: []),
+                                        new: run(["spin": [100, 101, 99]], allocations: [2, 2, 2], metrics: []))
+        let row = try #require(comparison.rows.first { $0.metric == "jemalloc.arena-requests" })
+        #expect(row.verdict.name == "not comparable" && row.described == nil)
+        #expect(row.verdict.reason?.contains("not described in the results file") == true, "\(row.verdict)")
+        #expect(comparison.rows.first { $0.metric == Metric.nanosecondsPerOperation.name }?.verdict.name == "no change")
+    }
+
+    @Test func aHigherIsBetterMetricRegressesWhenItFalls() {
+        let share = Metric("fairness", unit: .share, kind: .count, polarity: .higherIsBetter, heading: "fairness")
+        let falling = ChangeEstimate.unpaired(base: [1.0, 1.01, 0.99], new: [0.5, 0.51, 0.49])!
+        let rising = ChangeEstimate.unpaired(base: [0.5, 0.51, 0.49], new: [1.0, 1.01, 0.99])!
+        let limits = Thresholds().limits(caseID: "a", workload: "a", metric: share)
+        #expect(Comparison.decide(falling, adjustedPValue: 0.001, limits: limits, metric: share) == .regression)
+        #expect(Comparison.decide(rising, adjustedPValue: 0.001, limits: limits, metric: share) == .improvement)
     }
 
     @Test func runsWithNoCaseInCommonAreAnError() {
@@ -146,7 +167,8 @@ import Testing
 
     /// A run with one case per entry, `workload/none/-/system`, one process per value (every sample
     /// of a process equal to its value), on a machine whose CPU is `cpuModel`.
-    func run(_ cases: [String: [Double]], allocations: [Double]? = nil, cpuModel: String = "Test CPU") -> RunResults {
+    func run(_ cases: [String: [Double]], allocations: [Double]? = nil, cpuModel: String = "Test CPU",
+             metrics: [Metric] = CounterSet.catalogue) -> RunResults {
         let results = cases.keys.sorted().map { name -> CaseResult in
             let benchmarkCase = BenchmarkCase(workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
             var result = CaseResult(benchmarkCase: benchmarkCase)
@@ -162,7 +184,7 @@ import Testing
              "cpuGovernor": "performance", "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3",
              "gitCommit": "test", "hostname": "test"}
             """.utf8))
-        return RunResults(environment: environment, counterAvailability: [:], suite: "quick", repetitions: 2,
+        return RunResults(environment: environment, counterAvailability: [:], metrics: metrics, suite: "quick", repetitions: 2,
                           sampleTimeNanoseconds: 1_000_000, cases: results)
     }
 }

@@ -1,4 +1,6 @@
+import Counters
 import Gate
+import Results
 import Testing
 
 @Suite struct ThresholdsTests {
@@ -14,26 +16,32 @@ import Testing
               ]
             }
             """)
-        let plain = thresholds.limits(caseID: "spin/none/rounds=0/system", workload: "spin", metric: "ns-per-op")
+        let plain = thresholds.limits(caseID: "spin/none/rounds=0/system", workload: "spin", metric: metric("ns-per-op"))
         #expect(plain.maximumRelativeRegression == 0.1)
         #expect(plain.minimumEffect == Thresholds.builtIn[.time]!.minimumEffect)
-        let queue = thresholds.limits(caseID: "queue-vs-lock/x/threads=1/system", workload: "queue-vs-lock", metric: "task-clock")
+        let queue = thresholds.limits(caseID: "queue-vs-lock/x/threads=1/system", workload: "queue-vs-lock", metric: metric("task-clock"))
         #expect(queue.maximumRelativeRegression == 0.2)
-        let four = thresholds.limits(caseID: "queue-vs-lock/x/threads=4/system", workload: "queue-vs-lock", metric: "ns-per-op")
+        let four = thresholds.limits(caseID: "queue-vs-lock/x/threads=4/system", workload: "queue-vs-lock", metric: metric("ns-per-op"))
         #expect(four.maximumRelativeRegression == 0.3 && four.significanceLevel == 0.05)
-        #expect(!thresholds.limits(caseID: "a", workload: "a", metric: "jemalloc.arena-requests").compare)
-        #expect(thresholds.limits(caseID: "a", workload: "a", metric: "page-faults") == Thresholds.builtIn[.event]!)
-        #expect(thresholds.limits(caseID: "a", workload: "a", metric: "jemalloc.thread-allocated-bytes").maximumAbsoluteRegression == 16)
+        #expect(!thresholds.limits(caseID: "a", workload: "a", metric: metric("jemalloc.arena-requests")).compare)
+        #expect(thresholds.limits(caseID: "a", workload: "a", metric: metric("page-faults")) == Thresholds.builtIn[.event]!)
+        #expect(thresholds.limits(caseID: "a", workload: "a", metric: metric("jemalloc.thread-allocated-bytes")).maximumAbsoluteRegression == 16)
         #expect(!Thresholds.builtIn[.event]!.compare && !Thresholds.builtIn[.cpu]!.compare, "off unless a file turns them on")
     }
 
-    @Test func metricKinds() {
-        #expect(MetricKind.of("ns-per-op") == .time)
-        #expect(MetricKind.of("jemalloc.arena-requests") == .count)
-        #expect(MetricKind.of("instructions") == .count)
-        #expect(MetricKind.of("task-clock") == .cpu)
-        #expect(MetricKind.of("context-switches") == .event)
-        #expect(MetricKind.of("something-new") == .event, "an unknown metric is never treated as a tight count")
+    @Test func countersDescribeTheKindTheGateReads() {
+        #expect(metric("ns-per-op").kind == .time)
+        #expect(metric("jemalloc.arena-requests").kind == .count)
+        #expect(metric("jemalloc.thread-allocated-bytes").unit == .bytes)
+        #expect(metric("instructions").kind == .count)
+        #expect(metric("task-clock").kind == .cpu)
+        #expect(metric("context-switches").kind == .event)
+        #expect(Set(CounterSet.catalogue.map(\.name)).count == CounterSet.catalogue.count, "each metric described once")
+    }
+
+    /// The description of `name`: ns-per-op, or one of the counters this bench has.
+    func metric(_ name: String) -> Metric {
+        name == Metric.nanosecondsPerOperation.name ? .nanosecondsPerOperation : CounterSet.catalogue.first { $0.name == name }!
     }
 
     @Test(arguments: [

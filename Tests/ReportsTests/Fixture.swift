@@ -1,3 +1,4 @@
+import Counters
 import FoundationEssentials
 import Results
 import Reports
@@ -69,7 +70,7 @@ enum Fixture {
         // The automatic stride reports the stride it used on work-stealing only (libdispatch's shows it missing).
         for (backend, one, four, automatic) in [("libdispatch", 100_000.0, 20_000.0, 15_000.0), ("work-stealing", 50_000, 10_000, 12_000)] {
             for (stride, nanoseconds) in [("1", one), ("4", four), ("auto", automatic)] {
-                let chose = stride == "auto" && backend == "work-stealing" ? ["iterations_per_piece": WorkloadMetric(62.5, unit: "iterations")] : [:]
+                let chose = stride == "auto" && backend == "work-stealing" ? ["iterations_per_piece": WorkloadMetric(62.5, unit: .iterations)] : [:]
                 cases.append(measured("apply-stride", backend, [("body", "0ns"), ("stride", stride), ("iterations", "1000")],
                                       samples: constant(nanoseconds), figures: chose))
             }
@@ -77,20 +78,21 @@ enum Fixture {
         cases.append(measured("apply-serial", "none", [("body", "0ns"), ("iterations", "1000")], samples: constant(5_000)))
         // semaphore ping-pong: hand-off percentiles on a backend's semaphore and on POSIX's.
         cases.append(measured("semaphore", "libdispatch", [("pattern", "pingpong"), ("semaphore", "backend")], samples: constant(9_000),
-                              figures: ["handoff_ns.p50": WorkloadMetric(5_000, unit: "ns"), "handoff_ns.p99": WorkloadMetric(20_000, unit: "ns")]))
+                              figures: ["handoff_ns.p50": WorkloadMetric(5_000, unit: .nanoseconds), "handoff_ns.p99": WorkloadMetric(20_000, unit: .nanoseconds)]))
         cases.append(measured("semaphore", "none", [("pattern", "pingpong"), ("semaphore", "posix")], samples: constant(8_000),
-                              figures: ["handoff_ns.p50": WorkloadMetric(4_000, unit: "ns"), "handoff_ns.p99": WorkloadMetric(9_000, unit: "ns")]))
+                              figures: ["handoff_ns.p50": WorkloadMetric(4_000, unit: .nanoseconds), "handoff_ns.p99": WorkloadMetric(9_000, unit: .nanoseconds)]))
         // footprint: a queued block is slower to set up than a parked thread but holds far less
         // memory, and memory is what the family ranks by.
         cases.append(measured("footprint", "none", [("unit", "thread"), ("units", "256")], samples: constant(10_000),
-                              figures: ["footprint.resident_bytes_per_unit": WorkloadMetric(16_000, unit: "bytes")]))
+                              figures: ["footprint.resident_bytes_per_unit": WorkloadMetric(16_000, unit: .bytes)]))
         cases.append(measured("footprint", "libdispatch", [("unit", "queued-block"), ("units", "256")], samples: constant(40_000),
-                              figures: ["footprint.resident_bytes_per_unit": WorkloadMetric(150, unit: "bytes")]))
+                              figures: ["footprint.resident_bytes_per_unit": WorkloadMetric(150, unit: .bytes)]))
         return cases
     }()
 
     static let run: RunResults = {
-        var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases), suite: "quick",
+        var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
+                             metrics: CounterSet.catalogue, suite: "quick",
                              repetitions: 2, sampleTimeNanoseconds: 5_000_000, cases: cases)
         run.calibration = ["spin-ns-per-round": 7.9]
         run.tools = ["PAPI": "unavailable: no PMU", "jemalloc": "available: /usr/lib/libjemalloc.so.2"]

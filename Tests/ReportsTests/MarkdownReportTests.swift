@@ -118,7 +118,7 @@ struct MarkdownReportTests {
             var cases = strides.map { stride in
                 Fixture.measured("apply-stride", "work-stealing", [("body", "0ns"), ("stride", stride), ("iterations", "1000")],
                                  samples: Fixture.constant(stride == "1" ? 50_000 : 12_000),
-                                 figures: stride == "auto" ? ["iterations_per_piece": WorkloadMetric(62.5, unit: "iterations")] : nil)
+                                 figures: stride == "auto" ? ["iterations_per_piece": WorkloadMetric(62.5, unit: .iterations)] : nil)
             }
             cases.append(Fixture.measured("apply-serial", BenchmarkCase.noBackend, [("body", "0ns"), ("iterations", "1000")],
                                           samples: Fixture.constant(5_000)))
@@ -144,7 +144,7 @@ struct MarkdownReportTests {
         let cases = [("1", 50_000.0), ("4", 20_000), ("per-worker", 8_000)].map { stride, nanoseconds in
             Fixture.measured("apply-stride", "work-stealing", [("body", "0ns"), ("stride", stride), ("iterations", "1000")],
                              samples: Fixture.constant(nanoseconds),
-                             figures: ["iterations_per_piece": WorkloadMetric(stride == "per-worker" ? 333.3 : Double(stride)!, unit: "iterations")])
+                             figures: ["iterations_per_piece": WorkloadMetric(stride == "per-worker" ? 333.3 : Double(stride)!, unit: .iterations)])
         }
         let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: "full", repetitions: 2,
                              sampleTimeNanoseconds: 5_000_000, cases: cases)

@@ -28,7 +28,7 @@ struct ApplyStrideTests {
             }, warmUp: 2, sampled: 3)
             #expect(result.error == nil, "\(backend.id), stride \(stride): \(String(describing: result.error))")
             let used = try #require(result.metrics["iterations_per_piece"], "\(backend.id), stride \(stride): \(result.metrics)")
-            #expect(used.unit == "iterations")
+            #expect(used.unit == .iterations)
             // 1,000 iterations at stride 7: 142 pieces of 7 and one of 6, a mean of 1000/143.
             if let expected { #expect(abs(used.value - expected) < 1e-9, "\(backend.id): \(used.value)") }
             #expect((1...1_000).contains(used.value), "\(backend.id), stride \(stride): \(used.value)")

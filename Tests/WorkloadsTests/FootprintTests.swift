@@ -24,7 +24,7 @@ struct FootprintTests {
             try operation.finish()
             return operation.workloadMetrics
         }
-        #expect(figures["footprint.resident_bytes_per_unit"]?.unit == "bytes")
+        #expect(figures["footprint.resident_bytes_per_unit"]?.unit == .bytes)
         #expect(figures["footprint.virtual_bytes_per_unit"] != nil)
     }
 

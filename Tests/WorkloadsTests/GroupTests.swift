@@ -34,7 +34,7 @@ struct GroupTests {
                                                warmUp: 5, sampled: 100)
         #expect(result.error == nil, "\(backend.id): \(String(describing: result.error))")
         let p50 = try #require(result.metrics["notify_ns.p50"]), p99 = try #require(result.metrics["notify_ns.p99"])
-        #expect(p50.unit == "ns" && p99.unit == "ns" && p50.value <= p99.value, "\(backend.id): \(result.metrics)")
+        #expect(p50.unit == .nanoseconds && p99.unit == .nanoseconds && p50.value <= p99.value, "\(backend.id): \(result.metrics)")
     }
 
     @Test("a task lost from a fan-out round fails it by the deadline with the count, and the operation stays failed")

@@ -52,13 +52,13 @@ struct SemaphoreTests {
                                                  warmUp: 11, sampled: 200)
         #expect(pingpong.error == nil, "\(String(describing: pingpong.error))")
         let p50 = try #require(pingpong.metrics["handoff_ns.p50"]), p99 = try #require(pingpong.metrics["handoff_ns.p99"])
-        #expect(p50.unit == "ns" && p99.unit == "ns" && p50.value <= p99.value, "\(pingpong.metrics)")
+        #expect(p50.unit == .nanoseconds && p99.unit == .nanoseconds && p50.value <= p99.value, "\(pingpong.metrics)")
 
         let pool = try await exerciseSampled({ try workload.prepare(Self.benchmarkCase(.pool, .posix, backend: nil), backend: nil) },
                                              warmUp: 10, sampled: 400)
         #expect(pool.error == nil, "\(String(describing: pool.error))")
         let holders = try #require(pool.metrics["max_holders"])
-        #expect(holders.unit == "count" && (1...2).contains(holders.value), "\(holders)")
+        #expect(holders.unit == .count && (1...2).contains(holders.value), "\(holders)")
     }
 
     @Test("a lost signal fails pingpong by its deadline, naming the hand-off, and the operation stays failed")

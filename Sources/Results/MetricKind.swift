@@ -16,35 +16,6 @@ public enum MetricKind: String, Sendable, Codable, CaseIterable {
     /// the same machine, and not at all unless a thresholds file turns them on.
     case event
 
-    /// The samples' own metric: the median ns per operation of each process.
-    public static let nanosecondsPerOperation = "ns-per-op"
-
-    /// The kind of a metric by name; a metric this bench does not know is treated as an event
-    /// (loose, same machine only), never as a tight count.
-    public static func of(_ metric: String) -> MetricKind {
-        switch metric {
-        case nanosecondsPerOperation:
-            .time
-        case "task-clock", "cycles", "rusage.user-cpu-ns", "rusage.system-cpu-ns":
-            .cpu
-        case "jemalloc.arena-requests", "jemalloc.thread-allocated-bytes", "instructions":
-            .count
-        default:
-            .event
-        }
-    }
-
     /// Whether figures from two different machines say anything about a code change.
     public var dependsOnMachine: Bool { self != .count }
-
-    /// The unit an absolute threshold is written in, per operation.
-    public static func unit(of metric: String) -> String {
-        switch metric {
-        case nanosecondsPerOperation, "task-clock", "rusage.user-cpu-ns", "rusage.system-cpu-ns": "ns"
-        case "cycles": "cycles"
-        case "jemalloc.thread-allocated-bytes": "bytes"
-        case "jemalloc.arena-requests": "allocations"
-        default: "per op"
-        }
-    }
 }
