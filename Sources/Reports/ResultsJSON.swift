@@ -4,6 +4,8 @@ import Results
 /// results.json: the whole run, versioned (`RunResults.schema`), with every raw sample, so every
 /// other output can be regenerated from it.
 public enum ResultsJSON {
+    static let fileName = "results.json"
+
     public static func encode(_ run: RunResults) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

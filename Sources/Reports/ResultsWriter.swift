@@ -18,22 +18,16 @@ public enum ResultsWriter {
         try outputs(of: RunAnalysis(run), includingResultsJSON: includingResultsJSON)
     }
 
-    /// Every output of an analysed run: every case's figure is estimated once (`RunAnalysis`)
-    /// and read by every output.
+    /// Every format a run's outputs hold, in the order they are written: results.json first.
+    static let formats: [any OutputFormat.Type] = [
+        ResultsJSON.self, ResultsCSV.self, MarkdownReport.self, ReportChart.self, JMHExport.self, SmallerIsBetterExport.self,
+    ]
+
+    /// Every output of an analysed run: every case's figure is estimated once (`RunAnalysis`),
+    /// arranged once (`ReportInput`), and read by every format.
     public static func outputs(of analysis: RunAnalysis, includingResultsJSON: Bool = true) throws -> [Output] {
-        let run = analysis.run, estimates = analysis.estimates
-        let cases = MeasuredCase.all(run, estimates: estimates)
-        let families = Family.arrange(cases)
-        let strides = StrideFigures(cases)
-        let charts = ReportChart.all(families: families, strides: strides, onlineCPUs: run.environment.onlineCPUs)
-        var outputs = includingResultsJSON ? [Output(path: "results.json", contents: try ResultsJSON.encode(run))] : []
-        outputs.append(Output(path: "results.csv", contents: ResultsCSV.encode(run, estimates: estimates)))
-        outputs.append(Output(path: "report.md", contents: MarkdownReport.render(run, cases: cases, families: families, strides: strides,
-                                                                                  charts: charts, verdicts: analysis.verdicts)))
-        outputs += charts.map { Output(path: $0.file, contents: $0.svg) }
-        outputs.append(Output(path: JMHExport.fileName, contents: try JMHExport.encode(run, cases: cases)))
-        outputs.append(Output(path: SmallerIsBetterExport.fileName, contents: try SmallerIsBetterExport.encode(cases)))
-        return outputs
+        let input = ReportInput(analysis)
+        return try formats.filter { includingResultsJSON || $0 != ResultsJSON.self }.flatMap { try $0.outputs(of: input) }
     }
 
     /// Renders every output of `run`, then writes them under `directory` (created if needed, with

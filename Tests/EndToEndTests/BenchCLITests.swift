@@ -159,6 +159,10 @@ struct BenchCLITests {
         let records = run.cases.flatMap(\.records)
         #expect(!records.isEmpty)
         #expect(records.allSatisfy { $0.cpus == [0] }, "\(records.map(\.cpus))")
+        // The file describes every counter it may record, so a reader needs no list of its own.
+        let described = Set((run.metrics ?? []).map(\.name))
+        #expect(described == Set(CounterSet.catalogue.map(\.name)))
+        #expect(records.allSatisfy { Set($0.metricsPerOperation.keys).isSubset(of: described) })
     }
 
     @Test("under jemalloc, a known allocation pattern reads as exactly its bytes per operation")

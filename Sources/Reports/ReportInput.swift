@@ -1,0 +1,21 @@
+import Results
+
+/// What every output format reads, arranged once per write from a run's analysis: each case with
+/// its estimates, the families and their parameter sets, the stride figures, and the charts.
+struct ReportInput {
+    let analysis: RunAnalysis
+    let cases: [MeasuredCase]
+    let families: [Family]
+    let strides: StrideFigures
+    let charts: [ReportChart]
+
+    var run: RunResults { analysis.run }
+
+    init(_ analysis: RunAnalysis) {
+        self.analysis = analysis
+        cases = MeasuredCase.all(analysis.run, estimates: analysis.estimates)
+        families = Family.arrange(cases)
+        strides = StrideFigures(cases)
+        charts = ReportChart.all(families: families, strides: strides, onlineCPUs: analysis.run.environment.onlineCPUs)
+    }
+}
