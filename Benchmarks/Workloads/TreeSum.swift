@@ -1,6 +1,6 @@
 import Harness
 import Results
-import StealingRuntime
+import RuntimeKit
 
 /// A perfect binary tree of heap nodes, built once per case, whose values the fork-join
 /// workload adds up: divide and conquer over memory (pointer chasing, cache misses when the tree
@@ -62,11 +62,11 @@ struct TreeSumProblem: DivideAndConquer {
 
 /// The tree sum with work-stealing joins: the right subtree is a `JoinTask` value in the
 /// joiner's frame, as in `FibTask`.
-struct TreeSumTask: JoinTask {
+struct TreeSumTask<Runtime: JoiningRuntime>: JoinTask {
     let node: TreeNode
     let depth: Int
     let cutoff: Int
-    let runtime: Unmanaged<StealingRuntime>  // outlives every sum run on it
+    let runtime: Unmanaged<Runtime>  // outlives every sum run on it
 
     func run() -> Int {
         guard depth > max(1, cutoff), let left = node.left, let right = node.right else { return node.sum() }
@@ -79,14 +79,14 @@ struct TreeSumTask: JoinTask {
 }
 
 /// fork-join's tree sum with joins, one whole sum per operation.
-final class TreeJoinOperation: MeasuredOperation {
+final class TreeJoinOperation<Runtime: JoiningRuntime>: MeasuredOperation {
     let root: TreeNode
     let depth: Int
     let cutoff: Int
-    let runtime: StealingRuntime
+    let runtime: Runtime
     private var wrong: Int?
 
-    init(depth: Int, cutoff: Int, runtime: StealingRuntime) {
+    init(depth: Int, cutoff: Int, runtime: Runtime) {
         root = TreeNode.perfect(depth: depth)!
         self.depth = depth
         self.cutoff = cutoff
