@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "Workloads",
             dependencies: [
-                "Harness", "Backends", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives",
+                "Harness", "Backends", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives", "StealingRuntime",
                 "FIFODispatch", "SystemRuntimes", "PThreadRuntime",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

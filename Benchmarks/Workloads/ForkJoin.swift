@@ -2,6 +2,7 @@ import Backends
 import Harness
 import Results
 import RuntimeKit
+import StealingRuntime
 
 /// `fork-join`: divide and conquer, two problems, two mechanisms:
 ///
@@ -106,22 +107,18 @@ public struct ForkJoin: Workload {
             }
             return try backend.specialized(Make(workers: workers, fib: fib, tree: tree, cutoff: cutoff, timeout: timeout))
         }
-        if tree != nil && form != "task" {
-            throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form)")
-        }
-        struct MakeJoining: JoiningRuntimeTypeConsumer {
-            let workers: Int, splitting: JoinSplitting, fib: Int?, tree: Int?, cutoff: Int, closures: Bool
-            func callAsFunction<R: JoiningRuntime>(_: R.Type) -> any MeasuredOperation {
-                let runtime = R(workers: workers, joinSplitting: splitting)
-                if let tree { return TreeJoinOperation(depth: tree, cutoff: cutoff, runtime: runtime) }
-                return FibOperation(n: fib!, closures: closures, runtime: runtime)
-            }
-        }
-        let make = MakeJoining(workers: workers, splitting: splitting, fib: fib, tree: tree, cutoff: cutoff, closures: form == "closure")
-        guard let operation = try backend.joining(make) else {
+        guard backend.id == StealingRuntime.id else {
             throw WorkloadError.notApplicable("join is offered by the work-stealing backend only (form=group runs everywhere)")
         }
-        return operation
+        let runtime = StealingRuntime(workers: workers, joinSplitting: splitting)
+        if let tree {
+            guard form == "task" else {
+                runtime.shutdown()
+                throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form)")
+            }
+            return TreeJoinOperation(depth: tree, cutoff: cutoff, runtime: runtime)
+        }
+        return FibOperation(n: fib!, closures: form == "closure", runtime: runtime)
     }
 
     /// The group form on `runtime`, which the operation owns from now on. Generic, so the tests can
@@ -136,20 +133,20 @@ public struct ForkJoin: Workload {
     }
 }
 
-final class FibOperation<Runtime: JoiningRuntime>: MeasuredOperation {
+final class FibOperation: MeasuredOperation {
     let n: Int
     let closures: Bool
-    let runtime: Runtime
+    let runtime: StealingRuntime
     private var wrong: Int?
 
-    init(n: Int, closures: Bool, runtime: Runtime) {
+    init(n: Int, closures: Bool, runtime: StealingRuntime) {
         self.n = n
         self.closures = closures
         self.runtime = runtime
     }
 
     func run(_ count: Int) throws {
-        let expected = sequentialFib(n)
+        let expected = Self.sequentialFib(n)
         for _ in 0..<count {
             let shared = Unmanaged.passUnretained(runtime)
             let value = closures ? Self.fib(n, on: shared) : FibTask(n: n, runtime: shared).run()
@@ -159,32 +156,31 @@ final class FibOperation<Runtime: JoiningRuntime>: MeasuredOperation {
 
     func finish() throws {
         runtime.shutdown()
-        if let wrong { throw WorkloadError.verificationFailed("fib(\(n)) gave \(wrong), expected \(sequentialFib(n))") }
+        if let wrong { throw WorkloadError.verificationFailed("fib(\(n)) gave \(wrong), expected \(Self.sequentialFib(n))") }
     }
 
     /// The closure form. Like `FibTask`, it captures nothing shared that needs retaining, so the
     /// difference between the forms is the closure machinery, not reference-count traffic.
-    static func fib(_ n: Int, on runtime: Unmanaged<Runtime>) -> Int {
+    static func fib(_ n: Int, on runtime: Unmanaged<StealingRuntime>) -> Int {
         if n < 2 { return n }
         let (a, b) = runtime._withUnsafeGuaranteedRef { $0.join({ fib(n - 1, on: runtime) }, { fib(n - 2, on: runtime) }) }
         return a + b
     }
-}
 
-/// fib(n) by the plain loop: what every fork-join fib must return.
-func sequentialFib(_ n: Int) -> Int {
-    var (a, b) = (0, 1)
-    for _ in 0..<n { (a, b) = (b, a + b) }
-    return a
+    static func sequentialFib(_ n: Int) -> Int {
+        var (a, b) = (0, 1)
+        for _ in 0..<n { (a, b) = (b, a + b) }
+        return a
+    }
 }
 
 /// fib(n) as a `JoinTask`: the right half of each join is a value in the joiner's frame.
 /// The runtime is held unretained and used as a guaranteed reference: every worker runs fib, and
 /// a retain and release of the shared runtime per call would bounce its reference count between
 /// cores (that alone cost more than the join).
-struct FibTask<Runtime: JoiningRuntime>: JoinTask {
+struct FibTask: JoinTask {
     let n: Int
-    let runtime: Unmanaged<Runtime>  // outlives every fib run on it
+    let runtime: Unmanaged<StealingRuntime>  // outlives every fib run on it
 
     func run() -> Int {
         if n < 2 { return n }

@@ -1,6 +1,6 @@
 import Harness
 import Results
-import RuntimeKit
+import StealingRuntime
 
 /// A perfect binary tree of heap nodes, built once per case, whose values the fork-join
 /// workload adds up: divide and conquer over memory (pointer chasing, cache misses when the tree
@@ -62,11 +62,11 @@ struct TreeSumProblem: DivideAndConquer {
 
 /// The tree sum with work-stealing joins: the right subtree is a `JoinTask` value in the
 /// joiner's frame, as in `FibTask`.
-struct TreeSumTask<Runtime: JoiningRuntime>: JoinTask {
+struct TreeSumTask: JoinTask {
     let node: TreeNode
     let depth: Int
     let cutoff: Int
-    let runtime: Unmanaged<Runtime>  // outlives every sum run on it
+    let runtime: Unmanaged<StealingRuntime>  // outlives every sum run on it
 
     func run() -> Int {
         guard depth > max(1, cutoff), let left = node.left, let right = node.right else { return node.sum() }
@@ -79,14 +79,14 @@ struct TreeSumTask<Runtime: JoiningRuntime>: JoinTask {
 }
 
 /// fork-join's tree sum with joins, one whole sum per operation.
-final class TreeJoinOperation<Runtime: JoiningRuntime>: MeasuredOperation {
+final class TreeJoinOperation: MeasuredOperation {
     let root: TreeNode
     let depth: Int
     let cutoff: Int
-    let runtime: Runtime
+    let runtime: StealingRuntime
     private var wrong: Int?
 
-    init(depth: Int, cutoff: Int, runtime: Runtime) {
+    init(depth: Int, cutoff: Int, runtime: StealingRuntime) {
         root = TreeNode.perfect(depth: depth)!
         self.depth = depth
         self.cutoff = cutoff

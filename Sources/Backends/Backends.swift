@@ -75,22 +75,3 @@ extension Backend {
         }
     }
 }
-
-/// Generic code that needs a backend's runtime as a `JoiningRuntime` (fork-join): `Backend.joining`
-/// calls it with `R` bound statically, as `specialized` does.
-public protocol JoiningRuntimeTypeConsumer {
-    associatedtype Output
-    func callAsFunction<R: JoiningRuntime>(_ runtime: R.Type) throws -> Output
-}
-
-extension Backend {
-    /// Calls `consumer` with this backend's runtime type where that runtime offers `join`; nil
-    /// where it does not. Exhaustive, so a new backend must say whether it joins.
-    @inlinable
-    public func joining<C: JoiningRuntimeTypeConsumer>(_ consumer: C) throws -> C.Output? {
-        switch kind {
-        case .workStealing: try consumer(StealingRuntime.self)
-        case .pthreadMutex, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency: nil
-        }
-    }
-}

@@ -1,5 +1,17 @@
-import RuntimeKit
 import Synchronization
+
+/// The right half of a `join` as a value: what `join` pushes for thieves without allocating.
+///
+/// A closure can be handed to another thread only once it is escapable, and
+/// `withoutActuallyEscaping` allocates a context for that on every call; a generic closure stored
+/// in a struct is also re-abstracted through a heap-allocated thunk. A task value of a concrete
+/// type is stored as it is, in the joiner's stack frame, so a join with a task costs no allocation
+/// and no reference counting. `join(_:_:)` with two closures wraps the right one in
+/// `ClosureTask` and pays those costs; measure both (the fork-join workload does).
+public protocol JoinTask {
+    associatedtype Output
+    func run() -> Output
+}
 
 /// A closure as a `JoinTask`, for the convenient form of `join`.
 @usableFromInline

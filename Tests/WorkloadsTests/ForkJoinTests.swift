@@ -49,26 +49,6 @@ struct ForkJoinTests {
         #expect(TreeNode.expectedSum(depth: 3) == 0 + 1 + 2 + 3 + 4 + 5 + 6)
     }
 
-    @Test("join runs where the backend offers it, as a JoiningRuntime, and every other backend is not applicable with the reason",
-          arguments: workloadBackends)
-    func joinWhereOffered(backend: Backend) async throws {
-        let benchmarkCase = BenchmarkCase(workload: "fork-join", backend: backend.id,
-                                          parameters: [Parameter("fib", "12"), Parameter("form", "task"), Parameter("split", "lazy")],
-                                          allocator: .system)
-        struct Joins: JoiningRuntimeTypeConsumer {
-            func callAsFunction<R: JoiningRuntime>(_: R.Type) -> Bool { true }
-        }
-        if try backend.joining(Joins()) == true {
-            let error = try await exercise({ try ForkJoin().prepare(benchmarkCase, backend: backend) }, counts: [1, 3])
-            #expect(error == nil, "\(backend.id): \(error.map(String.init(describing:)) ?? "")")
-        } else {
-            #expect(throws: WorkloadError.notApplicable("join is offered by the work-stealing backend only (form=group runs everywhere)")) {
-                _ = try ForkJoin().prepare(benchmarkCase, backend: backend)
-            }
-        }
-        #expect((try backend.joining(Joins()) != nil) == (backend.id == "work-stealing"), "only work-stealing joins today")
-    }
-
     @Test("fork-join refuses two problems, none, or a tree sum by closures")
     func badProblems() {
         let stealing = Backends.named("work-stealing")!
