@@ -32,10 +32,10 @@ struct DoctorCommand: ParsableCommand {
 
         print("\nCounters (as a child of `bench run` would see them, with the system allocator)")
         for (metric, reason) in counters.availability.sorted(by: { $0.key < $1.key }) {
-            print("  \(metric.padding(to: 32, rightAligned: false)) \(reason.map { "unavailable: \($0)" } ?? "available")")
+            print("  \(TextTable.pad(metric, to: 32)) \(reason.map { "unavailable: \($0)" } ?? "available")")
         }
         let papi = PAPIProbe()
-        print("  \("PAPI".padding(to: 32, rightAligned: false)) \(papi.summary)")
+        print("  \(TextTable.pad("PAPI", to: 32)) \(papi.summary)")
 
         print("\nAllocators")
         print("  system:   glibc malloc")

@@ -122,9 +122,9 @@ struct FidelityCommand: ParsableCommand {
         let rows = FidelityRow.rows(in: run.cases)
         // The allocation columns only where some row has a figure (jemalloc).
         let columns = FidelityReport.header.count - (rows.contains { $0.suiteAllocatedBytes != nil } ? 0 : 2)
-        SummaryTable.printColumns(([FidelityReport.header] + rows.map(FidelityReport.cells)).map { Array($0.prefix(columns)) }) {
+        TextTable(rows: ([FidelityReport.header] + rows.map(FidelityReport.cells)).map { Array($0.prefix(columns)) }) {
             FidelityReport.numericColumns.contains($0)
-        }
+        }.lines.forEach { print($0) }
         let within = rows.filter(\.withinBound).count
         let over = rows.filter { $0.standing == .over }, unclear = rows.filter { $0.standing == .unclear }
         print("bench fidelity: \(within) of \(rows.count) rows \(FidelityBound.standard); \(over.count) clearly over, "

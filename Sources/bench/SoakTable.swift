@@ -1,3 +1,4 @@
+import Results
 import Soak
 
 /// `bench soak`'s tables: operations by kind, then memory and verdict, one row per backend.
@@ -21,8 +22,8 @@ enum SoakTable {
                            mib(report.residentPeak), report.residentGrowth.map { SoakVerdict.mebibytes($0, signed: true) } ?? "—",
                            verdict.passed ? "passed" + (verdict.reason.map { " (\($0))" } ?? "") : "FAILED: \(verdict.reason ?? "")"])
         }
-        SummaryTable.printColumns(operations) { $0 > 0 }
+        TextTable(rows: operations) { $0 > 0 }.lines.forEach { Swift.print($0) }
         Swift.print("")
-        SummaryTable.printColumns(memory) { $0 > 0 && $0 < memory[0].count - 1 }
+        TextTable(rows: memory) { $0 > 0 && $0 < memory[0].count - 1 }.lines.forEach { Swift.print($0) }
     }
 }

@@ -10,15 +10,15 @@ enum SummaryTable {
 
     static func print(_ results: [CaseResult], estimates: RunEstimates) {
         guard results.count <= largestTable else { return printCounts(results) }
-        let header = ["case", "ns/op", "a repeat run", "processes", "status"]
-        let rows = results.map { result -> [String] in
+        var table = TextTable([("case", false), ("ns/op", true), ("a repeat run", true), ("processes", false), ("status", false)])
+        table.rows = results.map { result -> [String] in
             guard let estimate = estimates[result.benchmarkCase.id] else { return [result.benchmarkCase.id, "—", "—", "0", result.status] }
             let interval = estimate.repeatInterval
             return [result.benchmarkCase.id, Figures.value(estimate.value),
                     Figures.interval(interval),
                     "\(result.records.count)", result.status]
         }
-        printColumns([header] + rows) { $0 == 1 || $0 == 2 }
+        table.lines.forEach { Swift.print($0) }
     }
 
     static func printCounts(_ results: [CaseResult]) {
@@ -28,26 +28,5 @@ enum SummaryTable {
         Swift.print("\(results.count) cases: \(measured.count) measured, \(failing.count) with failures, \(notApplicable.count) not applicable here. "
                     + "Every figure, its interval and the reasons are in report.md (a table per family) and results.csv.")
         for result in failing { Swift.print("  \(result.benchmarkCase.id): \(result.status)") }
-    }
-
-    /// Prints `rows` (the first is the header) in columns two spaces apart, each as wide as its
-    /// widest cell; the last column is not padded.
-    static func printColumns(_ rows: [[String]], rightAligned: (Int) -> Bool) {
-        guard let first = rows.first else { return }
-        let widths = first.indices.map { column in rows.map { $0[column].count }.max()! }
-        for row in rows {
-            let cells = row.indices.map { column in
-                column == row.count - 1 && !rightAligned(column)
-                    ? row[column] : row[column].padding(to: widths[column], rightAligned: rightAligned(column))
-            }
-            Swift.print(cells.joined(separator: "  "))
-        }
-    }
-}
-
-extension String {
-    func padding(to width: Int, rightAligned: Bool) -> String {
-        let fill = String(repeating: " ", count: Swift.max(0, width - count))
-        return rightAligned ? fill + self : self + fill
     }
 }

@@ -12,6 +12,13 @@ public struct TextTable: Sendable {
         rightAligned = columns.map(\.rightAligned)
     }
 
+    /// `rows` whose first row is the header; `rightAligned` says which columns, by index.
+    public init(rows: [[String]], rightAligned: (Int) -> Bool) {
+        header = rows.first ?? []
+        self.rightAligned = header.indices.map(rightAligned)
+        self.rows = Array(rows.dropFirst())
+    }
+
     public var lines: [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max()! }
