@@ -30,6 +30,14 @@ public enum ChildProcess {
     /// thousands of raw samples; beyond this the child is misbehaving, and is reported as such.
     public static let outputLimit = 16 * 1024 * 1024
 
+    /// This process's executable: what a parent re-runs as its children.
+    public static func ownExecutable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        precondition(length > 0, "cannot read /proc/self/exe: \(String(cString: strerror(errno)))")
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     static let backtraceVariable = "SWIFT_BACKTRACE"
 
     /// Swift's backtracer in a child, unless the user set SWIFT_BACKTRACE: on, so a crash still

@@ -1,23 +1,20 @@
 import Results
 import FoundationEssentials
 
-/// The parent side of a run: one child process per case and repetition, each record journaled
-/// the moment it arrives, a failure recorded with its reason while the run goes on.
+/// The parent side of a run, plain or paired: one child process per case, repetition and build,
+/// each outcome journaled the moment it arrives, a failure recorded with its reason while the
+/// run goes on.
+///
+/// A plain run has one executable (normally this process's own). A paired run (`bench ab`) has
+/// two builds, A and B; the two processes of a pair run back to back in the order of
+/// `Build.order(ofPair:)`, and process i of A and process i of B both record repetition i: that
+/// is how the comparison matches them (`Comparison.Pairing.paired`).
 public struct Runner: Sendable {
-    /// The `bench` executable to re-run as a child (normally this process's own executable).
-    public let executable: String
     /// How each child is started and its output judged.
     public let launcher: CaseLauncher
 
-    public init(executable: String, launcher: CaseLauncher) {
-        self.executable = executable
+    public init(launcher: CaseLauncher) {
         self.launcher = launcher
-    }
-
-    public init(executable: String, sampler: Sampler, deadline: Duration, jemalloc: String?, cpus: [Int]? = nil,
-                calibration: [String: Double]? = nil) {
-        self.executable = executable
-        launcher = CaseLauncher(sampler: sampler, deadline: deadline, jemalloc: jemalloc, cpus: cpus, calibration: calibration)
     }
 
     public enum Event: Sendable {
@@ -25,19 +22,43 @@ public struct Runner: Sendable {
         case finished(index: Int, total: Int, id: String, repetition: Int, outcome: String)
     }
 
-    public func run(_ plan: RunPlan, journal: ResultsJournal, progress: (Event) -> Void) async throws -> [CaseResult] {
-        let total = plan.cases.count * plan.repetitions
-        var results = plan.cases.map { CaseResult(benchmarkCase: $0) }
+    /// What the executables under test are: one, or the two builds of a paired run.
+    public enum Executables: Sendable {
+        case one(String)
+        case paired(a: String, b: String)
+    }
+
+    /// Every case of `plan`, `plan.repetitions` times from each executable. Returns one list of
+    /// results per build (one for `.one`, A's then B's for `.paired`); after an interruption,
+    /// only the cases that got an outcome.
+    public func run(_ plan: RunPlan, on executables: Executables, journal: ResultsJournal,
+                    progress: (Event) -> Void) async throws -> [[CaseResult]] {
+        let builds: (Int) -> [Build?]
+        let executable: (Build?) -> String
+        switch executables {
+        case .one(let path):
+            builds = { _ in [nil] }
+            executable = { _ in path }
+        case .paired(let a, let b):
+            builds = Build.order(ofPair:)
+            executable = { $0 == .b ? b : a }
+        }
+        let sides = builds(0).count
+        var results = Array(repeating: plan.cases.map { CaseResult(benchmarkCase: $0) }, count: sides)
+        let total = plan.cases.count * plan.repetitions * sides
         var index = 0
         // Repetitions are the outer loop: the processes of one case are spread over the run's
         // whole duration, so a slow minute of the machine does not land on one case alone.
         for repetition in 0..<plan.repetitions {
             for (position, benchmarkCase) in plan.cases.enumerated() {
-                index += 1
-                guard let outcome = try await launcher.step(benchmarkCase, repetition: repetition, executable: executable,
-                                                            build: nil, index: index, total: total, journal: journal, progress: progress)
-                else { return results.finished }
-                results[position].file(outcome)
+                for build in builds(repetition) {
+                    index += 1
+                    guard let outcome = try await launcher.step(benchmarkCase, repetition: repetition, executable: executable(build),
+                                                                build: build, index: index, total: total, journal: journal,
+                                                                progress: progress)
+                    else { return results.map(\.finished) }
+                    results[build == .b ? 1 : 0][position].file(outcome)
+                }
             }
         }
         return results
@@ -45,10 +66,10 @@ public struct Runner: Sendable {
 }
 
 extension CaseLauncher {
-    /// One repetition as both runners take it: unless the run was interrupted, announce it, run
-    /// its child, journal the outcome and report it. Returns nil when the run was interrupted,
-    /// before or during the child (nothing is journaled then).
-    func step(_ benchmarkCase: BenchmarkCase, repetition: Int, executable: String, build: PairedRunner.Build?,
+    /// One repetition: unless the run was interrupted, announce it, run its child, journal the
+    /// outcome and report it. Returns nil when the run was interrupted, before or during the
+    /// child (nothing is journaled then).
+    func step(_ benchmarkCase: BenchmarkCase, repetition: Int, executable: String, build: Build?,
               index: Int, total: Int, journal: ResultsJournal, progress: (Runner.Event) -> Void) async throws -> Outcome? {
         guard Interruption.signal == nil else { return nil }
         let label = build.map { "\(benchmarkCase.id) [\($0.rawValue)]" } ?? benchmarkCase.id
@@ -75,9 +96,9 @@ struct JournalEntry: Codable {
     let outcome: String
     let record: CaseRecord?
     /// Which build ran it in a paired run ("A", "B" in the file); nil in a plain run.
-    var build: PairedRunner.Build? = nil
+    var build: Build? = nil
 
-    init(_ caseID: String, repetition: Int, _ outcome: CaseLauncher.Outcome, build: PairedRunner.Build? = nil) {
+    init(_ caseID: String, repetition: Int, _ outcome: CaseLauncher.Outcome, build: Build? = nil) {
         self.caseID = caseID
         self.repetition = repetition
         self.outcome = outcome.summary

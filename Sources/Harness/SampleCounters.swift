@@ -9,4 +9,6 @@ public protocol SampleCounters: AnyObject {
     /// Writes the current cumulative value of every metric into `slots` (count == names.count);
     /// NaN where a value could not be read this time.
     func read(into slots: UnsafeMutableBufferPointer<Double>)
+    /// Metric → why it cannot be read in this process (no PMU, no permission, not loaded).
+    var unavailable: [String: String] { get }
 }

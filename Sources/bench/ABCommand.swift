@@ -1,4 +1,3 @@
-import Counters
 import ArgumentParser
 import Gate
 import Harness
@@ -85,52 +84,37 @@ struct ABCommand: ParsableCommand {
         let identityB = try Self.requireBench(b, flag: "--b", files: files)
         let plan = try selection.plan(repetitions: pairs)  // validate() has checked every name
         let directory = output.directory(prefix: "ab-")
-        let journal = try MeasuredRun.openJournal(in: directory, overwrite: output.overwrite, label: "bench ab")
-        let suite = selection.chosenSuite
+        let journal = try output.openJournal(in: directory, label: "bench ab")
         let calibration = WorkloadCalibration.measure()
         // The gate's error rates were measured with 20 samples per process (Sources/Gate/README.md).
         var measurement = measurement
         if measurement.samples == nil { measurement.samples = Sampler.defaultSamples }
-        let runner = PairedRunner(a: Self.absolute(a), b: Self.absolute(b), launcher: measurement.launcher(for: suite, calibration: calibration))
+        let engine = measurement.measuredRun(plan, suite: selection.chosenSuite, calibration: calibration)
         print("bench ab: \(plan.cases.count) cases × \(pairs) pairs (A B, B A, ...) → \(directory)")
         func named(_ identity: BuildStamp.Identity) -> String {
             identity.commit.hasPrefix("unavailable: ") ? "commit unknown"
                 : "commit \(identity.commit.prefix(12))" + (identity.uncommittedChanges == true ? " with uncommitted changes" : "")
         }
         print("bench ab: A = \(a) (\(named(identityA)))\nbench ab: B = \(b) (\(named(identityB)))")
+        func build(_ path: String, _ identity: BuildStamp.Identity) -> MeasuredRun.BuildUnderTest {
+            .init(executable: Self.absolute(path), environment: RunEnvironment.capture(
+                gitCommit: identity.commit, benchVersion: identity.version, uncommittedChanges: identity.uncommittedChanges))
+        }
         let progress = ProgressReporter(total: plan.cases.count * pairs * 2)
-        let cases = plan.cases
-        let pairCount = pairs
-        Interruption.install()
-        let (resultsA, resultsB) = try runBlocking {
-            try await runner.run(cases, pairs: pairCount, journal: journal, progress: progress.report)
+        let (buildA, buildB) = (build(a, identityA), build(b, identityB))
+        let (runA, runB) = try runBlocking {
+            try await engine.runPaired(a: buildA, b: buildB, journal: journal, progress: progress.report)
         }
-        func results(_ cases: [CaseResult], executable: String, identity: BuildStamp.Identity) -> RunResults {
-            let environment = RunEnvironment.capture(gitCommit: identity.commit, benchVersion: identity.version,
-                                                     uncommittedChanges: identity.uncommittedChanges)
-            var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
-                                 suite: suite.rawValue, repetitions: pairCount,
-                                 sampleTimeNanoseconds: Int64(measurement.sampleMilliseconds(for: suite)) * 1_000_000, cases: cases)
-            run.calibration = calibration
-            run.metrics = CounterSet.catalogue
-            run.tools = MeasuredRun.tools
-            run.executable = executable
-            return run
-        }
-        var runA = results(resultsA, executable: Self.absolute(a), identity: identityA)
-        var runB = results(resultsB, executable: Self.absolute(b), identity: identityB)
-        if let interruption = Interruption.signal.map(Interruption.describe) {
-            let what = "\(interruption.name) after \(resultsA.count + resultsB.count) case results of \(plan.cases.count * 2)"
-            runA.interrupted = what
-            runB.interrupted = what
+        if runA.interrupted != nil, let signal = Interruption.signal {
+            let (name, status) = Interruption.describe(signal)
             do {
                 try writeAtomically(try ResultsJSON.encode(runA), to: directory + "/a.json")
                 try writeAtomically(try ResultsJSON.encode(runB), to: directory + "/b.json")
             } catch {
                 throw files.failure("\(error)")
             }
-            writeToStandardError("bench ab: interrupted (\(interruption.name)); no verdict. What finished is in \(directory)/a.json and b.json (`bench compare --paired` reads them)\n")
-            throw ExitCode(interruption.status)
+            writeToStandardError("bench ab: interrupted (\(name)); no verdict. What finished is in \(directory)/a.json and b.json (`bench compare --paired` reads them)\n")
+            throw ExitCode(status)
         }
         let comparison: Comparison
         do {

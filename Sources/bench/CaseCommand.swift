@@ -1,17 +1,15 @@
 import ArgumentParser
-import Backends
 import Counters
 import FoundationEssentials
 import Harness
-import Results
 import Workloads
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The child side of one case: `bench run` re-executes this binary as `bench case <request>`
-/// for every case and repetition, so each runs in a fresh process. It prints one JSON record on
-/// standard output; anything else goes to standard error. Not meant to be run by hand.
+/// `bench case <request>`: one case measured in this process (`CaseChild`), its record printed as
+/// one JSON line on standard output; anything else goes to standard error. `bench run` and
+/// `bench ab` start it for every case and repetition. Not meant to be run by hand.
 struct CaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "case",
@@ -23,50 +21,19 @@ struct CaseCommand: ParsableCommand {
     var request: String
 
     func run() throws {
-        let request: ChildRequest
+        let child = CaseChild(workload: Workloads.named, calibrate: WorkloadCalibration.use, openCounters: CounterSet.init)
+        let outcome: CaseChild.Outcome
         do {
-            request = try ChildRequest.decode(self.request)
-        } catch {
-            throw ValidationError("the request is not valid JSON for this bench: \(error)")
+            outcome = try child.run(request)
+        } catch let error as CaseChild.RequestError {
+            throw ValidationError(error.description)
         }
-        if let cpus = request.cpus {
-            try CPUAffinity.pin(to: cpus)  // first: every thread created from here on inherits it
-        }
-        // Counters before anything creates a thread: with inherit, perf events count only
-        // threads created after they were opened.
-        let counters = CounterSet()
-        let benchmarkCase = request.benchmarkCase
-        if let calibration = request.calibration {
-            do {
-                try WorkloadCalibration.use(calibration)
-            } catch {
-                throw ValidationError("the request's \(error)")
-            }
-        }
-        guard let workload = Workloads.named(benchmarkCase.workload) else {
-            throw ValidationError("unknown workload '\(benchmarkCase.workload)'")
-        }
-        let usesBackend = workload.usesBackend(for: benchmarkCase.parameters)
-        let backend = usesBackend ? Backends.named(benchmarkCase.backend) : nil
-        if usesBackend && backend == nil {
-            throw ValidationError("unknown backend '\(benchmarkCase.backend)'")
-        }
-        do {
-            let operation = try workload.prepare(benchmarkCase, backend: backend)
-            let measured = try request.sampler.measure(operation, counters: counters)
-            try operation.finish()
-            let record = CaseRecord(
-                version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
-                batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
-                metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable,
-                workloadMetrics: operation.workloadMetrics.isEmpty ? nil : operation.workloadMetrics, cpus: CPUAffinity.current())
+        switch outcome {
+        case .record(let record):
             print(String(decoding: try JSONEncoder().encode(record), as: UTF8.self))
-        } catch let error as WorkloadError {
-            if case .notApplicable(let why) = error {
-                writeToStandardError("\(why)\n")
-                Glibc.exit(ChildRequest.notApplicableStatus)
-            }
-            throw error
+        case .notApplicable(let why):
+            writeToStandardError("\(why)\n")
+            Glibc.exit(ChildRequest.notApplicableStatus)
         }
     }
 }

@@ -107,9 +107,9 @@ struct CheckCommand: ParsableCommand {
         }
         let plan = try RunPlan(cases: known, repetitions: repetitions ?? max(2, base.repetitions))
         let directory = output.directory(prefix: "check-")
-        let measured = measurement, overwrite = output.overwrite
+        let measured = measurement, output = output
         return try runBlocking {
-            try await MeasuredRun.run(plan, suite: suite, measurement: measured, directory: directory, overwrite: overwrite,
+            try await RunAndWrite.run(plan, suite: suite, measurement: measured, output: output, directory: directory,
                                       label: "bench check").run
         }
     }

@@ -114,9 +114,9 @@ struct FidelityCommand: ParsableCommand {
         try files.checkWritable(json, option: "--json")
         let plan = try Self.plan(suite: chosenSuite, backends: chosen.backends, allocators: chosenAllocators, repetitions: repetitions)
         let directory = output.directory(prefix: "fidelity-")
-        let measured = measurement, overwrite = output.overwrite
+        let measured = measurement, output = output
         let run = try runBlocking {
-            try await MeasuredRun.run(plan, suite: chosenSuite, measurement: measured, directory: directory, overwrite: overwrite,
+            try await RunAndWrite.run(plan, suite: chosenSuite, measurement: measured, output: output, directory: directory,
                                       label: "bench fidelity").run
         }
         let rows = FidelityRow.rows(in: run.cases)

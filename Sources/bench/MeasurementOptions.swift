@@ -42,4 +42,17 @@ struct MeasurementOptions: ParsableArguments {
         CaseLauncher(sampler: sampler(for: suite), deadline: .seconds(deadline), jemalloc: JemallocLibrary.locate(),
                      cpus: cpus.flatMap { try? CPUAffinity.parse($0) }, calibration: calibration)
     }
+
+    /// The run engine for `plan`, its children measuring as these options say, with `calibration`
+    /// measured once by the caller for all of them.
+    func measuredRun(_ plan: RunPlan, suite: Suite, calibration: [String: Double]) -> MeasuredRun {
+        MeasuredRun(plan: plan, launcher: launcher(for: suite, calibration: calibration), suite: suite,
+                    sampleTime: .milliseconds(sampleMilliseconds(for: suite)), metrics: CounterSet.catalogue, tools: Self.tools)
+    }
+
+    /// The optional tools a run looks for, and what it found.
+    static var tools: [String: String] {
+        ["PAPI": PAPIProbe().summary,
+         "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found"]
+    }
 }

@@ -50,8 +50,8 @@ struct RunCommand: ParsableCommand {
     private func runAsync() async throws {
         let plan = try selection.plan(repetitions: repetitionsPerCase)  // validate() has checked every name
         let directory = output.directory(prefix: "")
-        let analysis = try await MeasuredRun.run(plan, suite: selection.chosenSuite, measurement: measurement,
-                                                 directory: directory, overwrite: output.overwrite, label: "bench")
+        let analysis = try await RunAndWrite.run(plan, suite: selection.chosenSuite, measurement: measurement, output: output,
+                                                 directory: directory, label: "bench")
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {

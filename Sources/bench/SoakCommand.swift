@@ -3,6 +3,7 @@ import Backends
 import FoundationEssentials
 import Harness
 import Results
+import RuntimeKit
 import Soak
 #if canImport(Glibc)
 import Glibc
@@ -89,40 +90,21 @@ struct SoakCommand: ParsableCommand {
     func run() throws {
         let selected = try selectedBackends()  // validate() has checked every name
         try CommandFiles(command: "soak").checkWritable(json, option: "--json")
-        let warmUp = self.warmUp ?? Double(SoakSettings.defaultWarmUp(for: .seconds(duration)).nanosecondsSaturating) / 1e9
-        let arguments = ["--duration", "\(duration)", "--warm-up", "\(warmUp)", "--workers", "\(workers)",
-                         "--seed", "\(seed)", "--wait-timeout", "\(waitTimeout)"]
-        let maximumGrowth = Int(maxGrowth * 1_048_576)
-        // Startup, the last round's waits and shutdown, beyond the soak itself.
-        let deadline = Duration.seconds(duration + 2 * waitTimeout + 30)
-        let executable = MeasuredRun.ownExecutable()
-        let duration = self.duration
-        print("soak: \(selected.count) backend(s), \(Self.seconds(duration)) each (warm-up \(Self.seconds(warmUp))), seed \(seed), memory may grow \(maxGrowth) MiB")
+        let warmUp = self.warmUp.map { Duration.seconds($0) } ?? SoakSettings.defaultWarmUp(for: .seconds(duration))
+        let settings = SoakSettings(duration: .seconds(duration), warmUp: warmUp, workers: workers, seed: seed,
+                                    waitTimeout: .seconds(waitTimeout))
+        let parent = SoakParent(executable: ChildProcess.ownExecutable(), settings: settings,
+                                maximumGrowth: Int(maxGrowth * 1_048_576))
+        print("soak: \(selected.count) backend(s), \(SoakParent.format(settings.duration)) each (warm-up \(SoakParent.format(warmUp))), seed \(seed), memory may grow \(maxGrowth) MiB")
         Interruption.install()
-
-        let verdicts = try runBlocking { () async throws -> [SoakVerdict] in
-            var verdicts: [SoakVerdict] = []
-            for (index, backend) in selected.enumerated() {
-                if Interruption.signal != nil { break }
-                writeToStandardError("soak [\(index + 1)/\(selected.count)] \(backend.id): \(Self.seconds(duration))…\n")
-                let outcome = try await Self.withTicker(label: backend.id, duration: duration) {
-                    try await ChildProcess.run(executable: executable, arguments: ["soak-child", "--backend", backend.id] + arguments,
-                                               deadline: deadline)
-                }
-                if outcome.ending == .interrupted { break }
-                let verdict = Self.verdict(backend: backend.id, outcome: outcome, maximumGrowth: maximumGrowth)
-                writeToStandardError("soak [\(index + 1)/\(selected.count)] \(backend.id): \(Self.oneLine(verdict))\n")
-                verdicts.append(verdict)
-            }
-            return verdicts
-        }
+        let verdicts = try runBlocking { try await parent.run(selected) { writeToStandardError($0 + "\n") } }
 
         SoakTable.print(verdicts)
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let file = SoakFile(settings: .init(duration: duration, warmUp: warmUp, workers: workers, seed: seed,
-                                                maximumGrowthMiB: maxGrowth, waitTimeout: waitTimeout),
+            let file = SoakFile(settings: .init(duration: duration, warmUp: Double(warmUp.nanosecondsSaturating) / 1e9, workers: workers,
+                                                seed: seed, maximumGrowthMiB: maxGrowth, waitTimeout: waitTimeout),
                                 interrupted: Interruption.signal.map { Interruption.describe($0).name }, backends: verdicts)
             do {
                 try writeAtomically(String(decoding: try encoder.encode(file), as: UTF8.self) + "\n", to: json)
@@ -143,68 +125,4 @@ struct SoakCommand: ParsableCommand {
             throw ExitCode(1)
         }
     }
-
-    static func verdict(backend: String, outcome: ChildOutcome, maximumGrowth: Int) -> SoakVerdict {
-        switch ChildVerdict(outcome) {
-        case .failed(let reason):
-            return SoakVerdict(backend: backend, childFailure: reason)
-        case .record(let line):
-            guard let report = try? JSONDecoder().decode(SoakReport.self, from: Data(line.utf8)),
-                  report.version == SoakReport.currentVersion else {
-                return SoakVerdict(backend: backend, childFailure: "unreadable output: the last line is not a soak report: \(line.prefix(200))")
-            }
-            return SoakVerdict(report: report, maximumGrowth: maximumGrowth)
-        }
-    }
-
-    /// "passed: 12345678 operations in 120.0 s; resident 5.1 → 5.2 MiB" or "FAILED: reason".
-    static func oneLine(_ verdict: SoakVerdict) -> String {
-        guard let report = verdict.report else { return "FAILED: \(verdict.reason ?? "")" }
-        let memory = [report.residentAfterWarmUp, report.residentAtEnd].compactMap { $0 }.map { SoakVerdict.mebibytes($0) }
-        let figures = "\(report.operations.total) operations in \(report.rounds) rounds, \(Self.seconds(report.seconds))"
-            + (memory.count == 2 ? "; resident after warm-up \(memory[0]), at end \(memory[1])" : "")
-        return verdict.passed ? "passed: \(figures)" + (verdict.reason.map { " (\($0))" } ?? "")
-            : "FAILED: \(verdict.reason ?? "") (\(figures))"
-    }
-
-    static func seconds(_ value: Double) -> String { "\((value * 10).rounded() / 10) s" }
-
-    /// Runs `body`, printing a line every 30 seconds meanwhile when the soak is long enough to need one.
-    static func withTicker<T: Sendable>(label: String, duration: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        guard duration >= 60 else { return try await body() }
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                let start = ContinuousClock.now
-                while true {
-                    try await Task.sleep(for: .seconds(30))
-                    let elapsed = Double((ContinuousClock.now - start).nanosecondsSaturating) / 1e9
-                    writeToStandardError("soak: \(label): \(Int(elapsed)) of \(Int(duration)) s\n")
-                }
-            }
-            while let next = try await group.next() {
-                if let value = next {
-                    group.cancelAll()
-                    return value
-                }
-            }
-            preconditionFailure("the body's task always returns a value")
-        }
-    }
-}
-
-/// What `bench soak --json` writes.
-struct SoakFile: Codable {
-    struct Settings: Codable {
-        var duration: Double
-        var warmUp: Double
-        var workers: Int
-        var seed: UInt64
-        var maximumGrowthMiB: Double
-        var waitTimeout: Double
-    }
-    var version = 1
-    var settings: Settings
-    var interrupted: String?
-    var backends: [SoakVerdict]
 }

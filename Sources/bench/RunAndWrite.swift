@@ -1,0 +1,50 @@
+import ArgumentParser
+import Harness
+import Results
+import Reports
+import Workloads
+
+/// `bench run` and `bench check` measure the same way: the output directory and its journal, the
+/// calibrations measured once, the run engine (`MeasuredRun`) on this executable with progress,
+/// then results.json with every other output.
+enum RunAndWrite {
+    /// - Throws: exit 2 when `directory` cannot be written, 64 when it holds files and
+    ///   `output.overwrite` is false (both before anything runs); 2 when the journal or the
+    ///   results cannot be written; 130/143 after an interruption, with what finished written.
+    static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
+                    label: String) async throws -> RunAnalysis {
+        let journal = try output.openJournal(in: directory, label: label)
+        // Once, here, before any child: every case of the run then spins the same rounds for the
+        // same body cost (children measuring for themselves disagreed by up to ±30%).
+        let calibration = WorkloadCalibration.measure()
+        let engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
+        let progress = ProgressReporter(total: plan.cases.count * plan.repetitions)
+        print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
+        let spin = calibration[SpinCalibration.name].map(Figures.value) ?? "?"
+        print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")
+        let run: RunResults
+        do {
+            run = try await engine.run(.init(executable: ChildProcess.ownExecutable(), environment: BuildStamp.environment()),
+                                       journal: journal, progress: progress.report)
+        } catch let error as FileError {
+            // The journal could not grow (a full disk, a removed directory): stop here, with
+            // every line written before still on disk.
+            writeToStandardError("\(label): \(error); the run stopped. The repetitions that finished before are in \(journal.path), one JSON record per line\n")
+            throw ExitCode(2)
+        }
+        let analysis = RunAnalysis(run)
+        let written: [String]
+        do {
+            written = try ResultsWriter.write(analysis, to: directory)
+        } catch {
+            writeToStandardError("\(label): cannot write the results: \(error). The \(progress.finished) finished repetitions are kept in \(journal.path), one JSON record per line\n")
+            throw ExitCode(2)
+        }
+        print("\(label): wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
+        if let what = run.interrupted, let signal = Interruption.signal {
+            writeToStandardError("\(label): interrupted (\(what)); the results and reports hold the cases that finished\n")
+            throw ExitCode(Interruption.describe(signal).status)
+        }
+        return analysis
+    }
+}
