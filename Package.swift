@@ -174,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Charts", "Results", "Counters"]
+            dependencies: ["Reports", "Charts", "Results", "Counters", "Workloads"]
         ),
         .testTarget(
             name: "GateTests",
@@ -192,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "Soak", "TestSupport"]
+            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "Soak", "TestSupport", "Workloads"]
         ),
         .testTarget(
             name: "StealingTests",

@@ -22,6 +22,8 @@ public struct ApplyStride: Workload {
     public init() {}
 
     public let name = "apply-stride"
+    /// The figure an operation reports: the iterations one piece ran, on average (`figures`).
+    static let iterationsPerPiece = "iterations_per_piece"
     public let summary = "apply over N iterations with a spin body, stride 1…N and automatic (ns per iteration = ns / N)"
     public let operation = "one apply of N iterations (N = the iterations parameter)"
     public let usesBackend = true
@@ -195,10 +197,8 @@ final class ApplyOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     var workloadMetrics: [String: WorkloadMetric] {
         let loops = body.tally.loops - before.loops, pieces = body.tally.pieces - before.pieces
         guard loops > 0, pieces > 0 else { return [:] }
-        return [Self.iterationsPerPiece: WorkloadMetric(Double(loops * body.tally.iterations) / Double(pieces), unit: .iterations)]
+        return [ApplyStride.iterationsPerPiece: WorkloadMetric(Double(loops * body.tally.iterations) / Double(pieces), unit: .iterations)]
     }
-
-    static var iterationsPerPiece: String { "iterations_per_piece" }
 
     func finish() throws {
         defer { runtime.shutdown() }

@@ -21,4 +21,7 @@ public enum Workloads {
     ] + (FaultInjection.enabled ? [FaultInjection()] : [])
 
     public static func named(_ name: String) -> (any Workload)? { all.first { $0.name == name } }
+
+    /// Every figure a workload measures itself, described (`Workload.figures`).
+    public static var figures: [Metric] { all.flatMap(\.figures) }
 }

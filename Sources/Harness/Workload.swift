@@ -21,6 +21,9 @@ public protocol Workload: Sendable {
     /// Builds the operation for `benchmarkCase` in the child. `backend` is nil when `usesBackend`
     /// is false. Throws `WorkloadError` for a parameter it cannot use, or to say "not applicable".
     func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation
+    /// The figures its operations measure themselves (`MeasuredOperation.workloadMetrics`),
+    /// described as counters are: unit, kind, direction, heading, and what a reader might misread.
+    var figures: [Metric] { get }
 }
 
 /// One prepared operation of one case, alive for the whole child process.
@@ -41,6 +44,7 @@ public protocol MeasuredOperation: AnyObject {
 
 extension Workload {
     public func usesBackend(for parameters: [Parameter]) -> Bool { usesBackend }
+    public var figures: [Metric] { [] }
 }
 
 extension MeasuredOperation {

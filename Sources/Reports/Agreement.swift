@@ -68,7 +68,7 @@ public struct Agreement: Sendable {
         let again = Dictionary(repeated.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a })
         var statements: [Statement] = []
         for family in Family.arrange(first) {
-            let ranking = Ranking.of(family.workload)
+            let ranking = family.ranking
             for set in family.parameterSets {
                 let standing = Standing(set.cases.filter { $0.benchmarkCase.allocator == .system })
                 guard standing.isClear else { continue }

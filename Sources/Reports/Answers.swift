@@ -47,7 +47,7 @@ struct Answers {
             guard compared > 0 else { return nil }
             let ranked = order.map { ($0, wins[$0]!) }.sorted { $0.1.count > $1.1.count }
             let tied = tieOrder.map { ($0, ties[$0]!) }.sorted { $0.1 > $1.1 }
-            return FamilyAnswer(workload: family.workload, ranking: Ranking.of(family.workload), compared: compared, wins: ranked, ties: tied)
+            return FamilyAnswer(workload: family.workload, ranking: family.ranking, compared: compared, wins: ranked, ties: tied)
         }
     }
 

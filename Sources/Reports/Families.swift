@@ -14,6 +14,9 @@ struct Family {
     let contenderParameters: [String]
     let parameterSets: [ParameterSet]
 
+    /// What the family's contenders are ranked by (each of its cases knows).
+    var ranking: Ranking { parameterSets.first?.cases.first?.ranking ?? .time }
+
     struct ParameterSet {
         /// The set's parameters without the contender parameters, in the workload's order.
         let parameters: [Parameter]

@@ -154,7 +154,8 @@ enum MarkdownReport {
     static func familyTables(_ run: RunResults, families: [Family], charts: [ReportChart]) -> [String] {
         // The counters the run's metrics ask a column for; one no case could measure gets no
         // column, and the report names it and its reason instead.
-        let columns = MetricCatalogue(run).metrics.filter(\.tableColumn)
+        let catalogue = MetricCatalogue(run)
+        let columns = catalogue.metrics.filter(\.tableColumn)
         let shown = columns.filter { run.counterAvailability[$0.name] == "available" }
         let missing = columns.filter { run.counterAvailability[$0.name] != "available" }.map { counter in
             "`\(counter.name)` (\(run.counterAvailability[counter.name] ?? "not recorded by this run"))"
@@ -176,24 +177,28 @@ enum MarkdownReport {
             }
             lines += images(charts.filter { $0.section == .family(family.workload) })
             for set in family.parameterSets {
-                lines += ["#### \(family.workload): \(set.title)", ""] + table(set, family: family, counters: shown) + [""]
+                lines += ["#### \(family.workload): \(set.title)", ""] + table(set, family: family, counters: shown, catalogue: catalogue) + [""]
             }
         }
         return lines
     }
 
-    /// The rows of one parameter set with samples, best first.
-    static func table(_ set: Family.ParameterSet, family: Family, counters: [Metric]) -> [String] {
+    /// The rows of one parameter set with samples, best first: the figure the family ranks by,
+    /// the counters, then the workload's other figures, each headed as `catalogue` describes it
+    /// and with its note under the table.
+    static func table(_ set: Family.ParameterSet, family: Family, counters: [Metric], catalogue: MetricCatalogue) -> [String] {
         let standing = Standing(set.cases)
         guard let best = standing.best else { return ["No case of this set has samples; see “Failed and not applicable”."] }
-        let ranking = Ranking.of(family.workload)
-        let figures = Set(standing.ranked.flatMap(\.measured.workloadMetricNames)).sorted()
+        let ranking = family.ranking
+        let figures = Set(standing.ranked.flatMap(\.measured.workloadMetricNames))
+            .subtracting(Self.figureName(ranking).map { [$0] } ?? []).sorted()  // already the ranked column
         var columns: [(String, MarkdownTable.Alignment)] = [("contender", .left), ("allocator", .left), (ranking.heading, .right),
                                                              ("a repeat run", .right), ("× best", .right)]
         if ranking.figure != .time { columns += [("ns/op", .right)] }
         columns += [("processes × samples", .right)]
         columns += counters.map { ($0.heading, .right) }
         columns += figures.map { name in
+            if let described = catalogue[name] { return (described.heading, .right) }
             let unit = standing.ranked.lazy.compactMap { $0.measured.workloadMetric(name)?.unit }.first
             return ("\(name) (\(unit?.rawValue ?? ""))", .right)
         }
@@ -212,8 +217,14 @@ enum MarkdownReport {
             row += figures.map { measured.workloadMetric($0).map { Figures.value($0.value) } ?? "unavailable" }
             table.rows.append(row)
         }
-        let notes = FigureNotes.lines(for: figures)
+        var notes: [String] = []
+        for note in figures.compactMap({ catalogue[$0]?.note }) where !notes.contains(note) { notes.append(note) }
         return table.lines + (notes.isEmpty ? [] : [""] + notes)
+    }
+
+    /// The workload figure a ranking ranks by; nil when it ranks by time.
+    static func figureName(_ ranking: Ranking) -> String? {
+        if case .workloadFigure(let name) = ranking.figure { name } else { nil }
     }
 
     static func failures(_ cases: [MeasuredCase]) -> [String] {

@@ -6,27 +6,34 @@ struct MeasuredCase {
     let result: CaseResult
     /// The case's time, ns per operation; nil without samples.
     let estimate: CaseEstimate?
-    /// What its family ranks contenders by (`Ranking`): the time, or the family's own figure.
+    /// What its family ranks contenders by: the time, or the family's own figure.
+    let ranking: Ranking
+    /// The case's figure by `ranking`.
     let ranked: CaseEstimate?
 
-    init(_ result: CaseResult, estimate: CaseEstimate?, ranked: CaseEstimate?) {
+    init(_ result: CaseResult, estimate: CaseEstimate?, ranking: Ranking, ranked: CaseEstimate?) {
         self.result = result
         self.estimate = estimate
+        self.ranking = ranking
         self.ranked = ranked
     }
 
     /// Every case of `run`, each figure estimated against the rest of its run.
     static func all(_ run: RunResults, estimates: RunEstimates) -> [MeasuredCase] {
+        let catalogue = MetricCatalogue(run)
+        var rankings: [String: Ranking] = [:]
         var rankedEstimates: [String: RunEstimates] = [:]
-        for (workload, ranking) in Ranking.byWorkload {
+        for workload in Set(run.cases.map(\.benchmarkCase.workload)) {
+            let ranking = Ranking.of(workload, in: catalogue)
+            rankings[workload] = ranking
             guard case .workloadFigure(let name) = ranking.figure else { continue }
             rankedEstimates[workload] = RunEstimates(run.cases.filter { $0.benchmarkCase.workload == workload },
                                                      value: { $0.workloadMetrics?[name]?.value }, sittingSpread: 0)
         }
         return run.cases.map { result in
-            let id = result.benchmarkCase.id
-            let ranked = rankedEstimates[result.benchmarkCase.workload].map { $0[id] } ?? estimates[id]
-            return MeasuredCase(result, estimate: estimates[id], ranked: ranked)
+            let id = result.benchmarkCase.id, workload = result.benchmarkCase.workload
+            let ranked = rankedEstimates[workload].map { $0[id] } ?? estimates[id]
+            return MeasuredCase(result, estimate: estimates[id], ranking: rankings[workload] ?? .time, ranked: ranked)
         }
     }
 

@@ -1,3 +1,5 @@
+import Results
+
 /// What a family's contenders are ranked by in the report's tables and its "what should I use?":
 /// time per operation, unless the family exists to measure something else.
 struct Ranking: Sendable {
@@ -18,13 +20,23 @@ struct Ranking: Sendable {
 
     static let time = Ranking(figure: .time, heading: "ns/op", best: "fastest", better: "faster")
 
-    /// The families ranked by something other than time. footprint measures memory per waiting
-    /// unit of work; its time per operation is the cost of setting the units up, which no one
-    /// asking "which holds work more cheaply?" means.
-    static let byWorkload: [String: Ranking] = [
-        "footprint": Ranking(figure: .workloadFigure("footprint.resident_bytes_per_unit"),
-                             heading: "resident bytes/unit", best: "smallest", better: "smaller"),
-    ]
+    /// The families ranked by one of their own figures. footprint measures memory per waiting unit
+    /// of work; its time per operation is the cost of setting the units up, which no one asking
+    /// "which holds work more cheaply?" means.
+    static let figureByWorkload = ["footprint": "footprint.resident_bytes_per_unit"]
 
-    static func of(_ workload: String) -> Ranking { byWorkload[workload] ?? .time }
+    /// How `workload`'s family ranks, its figure's heading and words from the figure's description
+    /// in the run (`Workload.figures`); by time for a family without a figure of its own.
+    static func of(_ workload: String, in catalogue: MetricCatalogue) -> Ranking {
+        guard let name = figureByWorkload[workload] else { return .time }
+        guard let metric = catalogue[name] else {
+            return Ranking(figure: .workloadFigure(name), heading: name, best: "first", better: "ahead")
+        }
+        let (best, better) = switch (metric.polarity, metric.unit) {
+        case (.lowerIsBetter, .nanoseconds): ("fastest", "faster")
+        case (.lowerIsBetter, _): ("smallest", "smaller")
+        case (.higherIsBetter, _): ("largest", "larger")
+        }
+        return Ranking(figure: .workloadFigure(name), heading: metric.heading, best: best, better: better)
+    }
 }

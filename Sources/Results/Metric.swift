@@ -18,15 +18,19 @@ public struct Metric: Sendable, Codable, Hashable {
     /// Whether the report's family tables give it a column where it was measured; the rest are in
     /// results.csv, the exports and the gate.
     public let tableColumn: Bool
+    /// What a reader could misread about it, printed under each report table that shows it; nil
+    /// when the heading says enough.
+    public let note: String?
 
     public init(_ name: String, unit: MetricUnit, kind: MetricKind, polarity: Polarity = .lowerIsBetter,
-                heading: String, tableColumn: Bool = false) {
+                heading: String, tableColumn: Bool = false, note: String? = nil) {
         self.name = name
         self.unit = unit
         self.kind = kind
         self.polarity = polarity
         self.heading = heading
         self.tableColumn = tableColumn
+        self.note = note
     }
 
     /// The samples' own metric: each process's median ns per operation.

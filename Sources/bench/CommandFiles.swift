@@ -1,4 +1,3 @@
-import Counters
 import ArgumentParser
 import Gate
 import Harness
@@ -22,7 +21,7 @@ struct CommandFiles {
     func results(_ path: String, role: String) throws -> RunResults {
         let text = try self.text(path, role: role)
         do {
-            return try ResultsJSON.decode(text, olderFilesMetrics: CounterSet.catalogue)
+            return try ResultsJSON.decode(text, olderFilesMetrics: MeasurementOptions.described)
         } catch {
             throw failure("\(role) \(path) is not a results file this bench can read: \(CommandFiles.describe(error))")
         }

@@ -47,8 +47,12 @@ struct MeasurementOptions: ParsableArguments {
     /// measured once by the caller for all of them.
     func measuredRun(_ plan: RunPlan, suite: Suite, calibration: [String: Double]) -> MeasuredRun {
         MeasuredRun(plan: plan, launcher: launcher(for: suite, calibration: calibration), suite: suite,
-                    sampleTime: .milliseconds(sampleMilliseconds(for: suite)), metrics: CounterSet.catalogue, tools: Self.tools)
+                    sampleTime: .milliseconds(sampleMilliseconds(for: suite)), metrics: Self.described, tools: Self.tools)
     }
+
+    /// Every metric a child of this bench can report, described: the counters' and the workloads'
+    /// own figures. A results file carries them; one written before it did is read with them.
+    static var described: [Metric] { CounterSet.catalogue + Workloads.figures }
 
     /// The optional tools a run looks for, and what it found.
     static var tools: [String: String] {

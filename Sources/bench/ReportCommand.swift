@@ -1,4 +1,3 @@
-import Counters
 import ArgumentParser
 import Harness
 import Results
@@ -58,7 +57,7 @@ struct ReportCommand: ParsableCommand {
         let directory = out ?? CommandFiles.directory(of: results)
         let run: RunResults
         do {
-            run = try ResultsJSON.decode(try CommandFiles.readText(results), olderFilesMetrics: CounterSet.catalogue)
+            run = try ResultsJSON.decode(try CommandFiles.readText(results), olderFilesMetrics: MeasurementOptions.described)
         } catch let error as ValidationError {
             throw Self.failure(error.message)
         } catch {

@@ -7,6 +7,7 @@ import Results
 import Reports
 import Testing
 import TestSupport
+import Workloads
 
 /// Runs the built `bench` executable as a user would and checks what it leaves on disk.
 @Suite("bench CLI end to end")
@@ -159,9 +160,10 @@ struct BenchCLITests {
         let records = run.cases.flatMap(\.records)
         #expect(!records.isEmpty)
         #expect(records.allSatisfy { $0.cpus == [0] }, "\(records.map(\.cpus))")
-        // The file describes every counter it may record, so a reader needs no list of its own.
+        // The file describes every counter and workload figure it may record, so a reader needs
+        // no list of its own.
         let described = Set((run.metrics ?? []).map(\.name))
-        #expect(described == Set(CounterSet.catalogue.map(\.name)))
+        #expect(described == Set((CounterSet.catalogue + Workloads.figures).map(\.name)))
         #expect(records.allSatisfy { Set($0.metricsPerOperation.keys).isSubset(of: described) })
     }
 

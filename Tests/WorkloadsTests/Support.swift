@@ -8,6 +8,7 @@ import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 import Testing
+import Workloads
 
 /// The backends these tests run on: all registered ones, or those listed in
 /// CONFORMANCE_BACKENDS (the variable that limits the conformance suite limits these too).
@@ -38,7 +39,7 @@ func exercise(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOper
 /// samples, runs `sampled`, finishes, and returns the first error with the workload's own figures.
 func exerciseSampled(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOperation,
                      warmUp: Int, sampled: Int) async throws -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) {
-    try await onDedicatedThread { () -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) in
+    let outcome = try await onDedicatedThread { () -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) in
         let operation = try makeOperation()
         var first: WorkloadError?
         do {
@@ -49,6 +50,9 @@ func exerciseSampled(_ makeOperation: @escaping @Sendable () throws -> any Measu
         do { try operation.finish() } catch let error as WorkloadError { first = first ?? error }
         return (first, operation.workloadMetrics)
     }
+    let undescribed = Set(outcome.metrics.keys).subtracting(Workloads.figures.map(\.name))
+    #expect(undescribed.isEmpty, "figures reported but not described by their workload (Workload.figures): \(undescribed.sorted())")
+    return outcome
 }
 
 /// The message of a `verificationFailed`, or nil for anything else.
