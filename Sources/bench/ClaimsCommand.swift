@@ -49,18 +49,7 @@ struct ClaimsCommand: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             Swift.print(String(decoding: try encoder.encode(verdicts), as: UTF8.self))
         } else {
-            Self.show(verdicts)
-        }
-    }
-
-    static func show(_ verdicts: [ClaimVerdict]) {
-        for verdict in verdicts {
-            Swift.print("\(verdict.verdict.rawValue.uppercased()): \(verdict.claim)")
-            Swift.print("  claim:      \"\(verdict.statement)\"")
-            Swift.print("  layer:      \(verdict.layer)")
-            Swift.print("  conditions: \(verdict.conditions)")
-            for line in verdict.evidence { Swift.print("  measured:   \(line)") }
-            Swift.print("  because:    \(verdict.reason)")
+            VerdictList.print(verdicts)
         }
     }
 }

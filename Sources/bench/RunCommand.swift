@@ -56,7 +56,7 @@ struct RunCommand: ParsableCommand {
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {
             print("\nClaims of the dispatch guide, as this run measured them (`bench claims` reprints them):")
-            ClaimsCommand.show(analysis.verdicts)
+            VerdictList.print(analysis.verdicts)
         }
         print("bench: read \(directory)/report.md first; `bench report \(directory)/results.json` writes the outputs again")
         let failed = run.cases.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
