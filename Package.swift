@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "Workloads",
             dependencies: [
-                "Harness", "Backends", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives", "StealingRuntime",
+                "Harness", "Backends", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives",
                 "FIFODispatch", "SystemRuntimes", "PThreadRuntime",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],

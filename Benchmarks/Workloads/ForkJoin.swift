@@ -2,7 +2,6 @@ import Backends
 import Harness
 import Results
 import RuntimeKit
-import StealingRuntime
 
 /// `fork-join`: divide and conquer, two problems, two mechanisms:
 ///
@@ -107,18 +106,35 @@ public struct ForkJoin: Workload {
             }
             return try backend.specialized(Make(workers: workers, fib: fib, tree: tree, cutoff: cutoff, timeout: timeout))
         }
-        guard backend.id == StealingRuntime.id else {
-            throw WorkloadError.notApplicable("join is offered by the work-stealing backend only (form=group runs everywhere)")
+        if tree != nil && form != "task" {
+            throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form)")
         }
-        let runtime = StealingRuntime(workers: workers, joinSplitting: splitting)
-        if let tree {
-            guard form == "task" else {
-                runtime.shutdown()
-                throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form)")
+        let make = MakeJoin(workers: workers, splitting: splitting, fib: fib, tree: tree, cutoff: cutoff, closures: form == "closure")
+        guard let operation = try backend.joining(make) else {
+            let joiners = Backends.all.filter(\.offersJoin).map(\.id).joined(separator: ", ")
+            throw WorkloadError.notApplicable("join is offered by the \(joiners) backend only (form=group runs everywhere)")
+        }
+        return operation
+    }
+
+    /// The join forms on a runtime that offers join: the runtime made, its recursion specialized.
+    struct MakeJoin: JoiningRuntimeTypeConsumer {
+        let workers: Int, splitting: JoinSplitting, fib: Int?, tree: Int?, cutoff: Int, closures: Bool
+
+        func callAsFunction<R: JoiningRuntime>(_: R.Type) -> any MeasuredOperation {
+            let runtime = R(workers: workers, joinSplitting: splitting)
+            let pointer = Unmanaged.passUnretained(runtime).toOpaque()  // the operation keeps it alive
+            if let tree {
+                let root = TreeNode.perfect(depth: tree)!, cutoff = self.cutoff
+                return JoinOperation(solve: { JoinRecursion<R>.treeSum(root, depth: tree, cutoff: cutoff, on: pointer) },
+                                     expected: TreeNode.expectedSum(depth: tree), shutdown: { runtime.shutdown() },
+                                     describe: { "the tree of depth \(tree) summed to \($0), expected \(TreeNode.expectedSum(depth: tree))" })
             }
-            return TreeJoinOperation(depth: tree, cutoff: cutoff, runtime: runtime)
+            let n = fib!
+            let recursion = closures ? JoinRecursion<R>.fibByClosures : JoinRecursion<R>.fibByTasks
+            return JoinOperation(solve: { recursion(n, pointer) }, expected: ForkJoin.sequentialFib(n), shutdown: { runtime.shutdown() },
+                                 describe: { "fib(\(n)) gave \($0), expected \(ForkJoin.sequentialFib(n))" })
         }
-        return FibOperation(n: fib!, closures: form == "closure", runtime: runtime)
     }
 
     /// The group form on `runtime`, which the operation owns from now on. Generic, so the tests can
@@ -131,62 +147,11 @@ public struct ForkJoin: Workload {
         }
         return GroupForkJoin(runtime: runtime, problem: FibProblem(n: fib!, cutoff: cutoff), timeout: timeout)
     }
-}
 
-final class FibOperation: MeasuredOperation {
-    let n: Int
-    let closures: Bool
-    let runtime: StealingRuntime
-    private var wrong: Int?
-
-    init(n: Int, closures: Bool, runtime: StealingRuntime) {
-        self.n = n
-        self.closures = closures
-        self.runtime = runtime
-    }
-
-    func run(_ count: Int) throws {
-        let expected = Self.sequentialFib(n)
-        for _ in 0..<count {
-            let shared = Unmanaged.passUnretained(runtime)
-            let value = closures ? Self.fib(n, on: shared) : FibTask(n: n, runtime: shared).run()
-            if value != expected { wrong = value }
-        }
-    }
-
-    func finish() throws {
-        runtime.shutdown()
-        if let wrong { throw WorkloadError.verificationFailed("fib(\(n)) gave \(wrong), expected \(Self.sequentialFib(n))") }
-    }
-
-    /// The closure form. Like `FibTask`, it captures nothing shared that needs retaining, so the
-    /// difference between the forms is the closure machinery, not reference-count traffic.
-    static func fib(_ n: Int, on runtime: Unmanaged<StealingRuntime>) -> Int {
-        if n < 2 { return n }
-        let (a, b) = runtime._withUnsafeGuaranteedRef { $0.join({ fib(n - 1, on: runtime) }, { fib(n - 2, on: runtime) }) }
-        return a + b
-    }
-
+    /// fib(n) by iteration: what every form's answer is checked against.
     static func sequentialFib(_ n: Int) -> Int {
         var (a, b) = (0, 1)
         for _ in 0..<n { (a, b) = (b, a + b) }
         return a
-    }
-}
-
-/// fib(n) as a `JoinTask`: the right half of each join is a value in the joiner's frame.
-/// The runtime is held unretained and used as a guaranteed reference: every worker runs fib, and
-/// a retain and release of the shared runtime per call would bounce its reference count between
-/// cores (that alone cost more than the join).
-struct FibTask: JoinTask {
-    let n: Int
-    let runtime: Unmanaged<StealingRuntime>  // outlives every fib run on it
-
-    func run() -> Int {
-        if n < 2 { return n }
-        let (a, b) = runtime._withUnsafeGuaranteedRef { runtime in
-            runtime.join({ FibTask(n: n - 1, runtime: self.runtime).run() }, FibTask(n: n - 2, runtime: self.runtime))
-        }
-        return a + b
     }
 }

@@ -79,7 +79,7 @@ struct FibProblem: DivideAndConquer {
     let cutoff: Int
 
     var whole: Int { n }
-    var expected: Int { FibOperation.sequentialFib(n) }
+    var expected: Int { ForkJoin.sequentialFib(n) }
 
     func split(_ piece: Int) -> (Int, Int)? { piece > max(1, cutoff) ? (piece - 1, piece - 2) : nil }
     func solve(_ piece: Int) -> Int { Self.fib(piece) }

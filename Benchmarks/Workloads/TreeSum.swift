@@ -1,6 +1,5 @@
 import Harness
 import Results
-import StealingRuntime
 
 /// A perfect binary tree of heap nodes, built once per case, whose values the fork-join
 /// workload adds up: divide and conquer over memory (pointer chasing, cache misses when the tree
@@ -58,50 +57,4 @@ struct TreeSumProblem: DivideAndConquer {
     }
 
     func solve(_ piece: Piece) -> Int { piece.carried + piece.node.sum() }
-}
-
-/// The tree sum with work-stealing joins: the right subtree is a `JoinTask` value in the
-/// joiner's frame, as in `FibTask`.
-struct TreeSumTask: JoinTask {
-    let node: TreeNode
-    let depth: Int
-    let cutoff: Int
-    let runtime: Unmanaged<StealingRuntime>  // outlives every sum run on it
-
-    func run() -> Int {
-        guard depth > max(1, cutoff), let left = node.left, let right = node.right else { return node.sum() }
-        let (a, b) = runtime._withUnsafeGuaranteedRef { runtime in
-            runtime.join({ TreeSumTask(node: left, depth: depth - 1, cutoff: cutoff, runtime: self.runtime).run() },
-                         TreeSumTask(node: right, depth: depth - 1, cutoff: cutoff, runtime: self.runtime))
-        }
-        return node.value + a + b
-    }
-}
-
-/// fork-join's tree sum with joins, one whole sum per operation.
-final class TreeJoinOperation: MeasuredOperation {
-    let root: TreeNode
-    let depth: Int
-    let cutoff: Int
-    let runtime: StealingRuntime
-    private var wrong: Int?
-
-    init(depth: Int, cutoff: Int, runtime: StealingRuntime) {
-        root = TreeNode.perfect(depth: depth)!
-        self.depth = depth
-        self.cutoff = cutoff
-        self.runtime = runtime
-    }
-
-    func run(_ count: Int) throws {
-        for _ in 0..<count {
-            let sum = TreeSumTask(node: root, depth: depth, cutoff: cutoff, runtime: .passUnretained(runtime)).run()
-            if sum != TreeNode.expectedSum(depth: depth) { wrong = sum }
-        }
-    }
-
-    func finish() throws {
-        runtime.shutdown()
-        if let wrong { throw WorkloadError.verificationFailed("the tree of depth \(depth) summed to \(wrong), expected \(TreeNode.expectedSum(depth: depth))") }
-    }
 }

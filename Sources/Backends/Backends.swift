@@ -37,7 +37,7 @@ public struct Backend: Sendable, CustomStringConvertible {
 
 /// Every backend the suite knows, in report order. A new backend is one folder under Sources
 /// conforming to `ConcurrencyRuntime`, a case of `Backend.Kind`, and the two switch lines the
-/// compiler then asks for (`runtime`, `specialized`).
+/// compiler then asks for (`runtime`, `specialized`, `joining`).
 public enum Backends {
     public static let all: [Backend] = Backend.Kind.allCases.map(Backend.init)
 
@@ -74,4 +74,26 @@ extension Backend {
         case .swiftConcurrency: try consumer(SwiftConcurrencyRuntime.self)
         }
     }
+}
+
+/// Generic code that needs a runtime offering `join`: `Backend.joining` calls it with `R` bound
+/// statically, as `specialized` does.
+public protocol JoiningRuntimeTypeConsumer {
+    associatedtype Output
+    func callAsFunction<R: JoiningRuntime>(_ runtime: R.Type) throws -> Output
+}
+
+extension Backend {
+    /// Calls `consumer` with this backend's runtime type when that runtime offers `join`
+    /// (`JoiningRuntime`); nil, calling nothing, when it does not.
+    @inlinable
+    public func joining<C: JoiningRuntimeTypeConsumer>(_ consumer: C) throws -> C.Output? {
+        switch kind {
+        case .workStealing: try consumer(StealingRuntime.self)
+        case .pthreadMutex, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency: nil
+        }
+    }
+
+    /// Whether this backend's runtime offers `join`.
+    public var offersJoin: Bool { runtime is any JoiningRuntime.Type }
 }

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 import PThreadPrimitives
+import RuntimeKit
 import Synchronization
 
-extension StealingRuntime {
+extension StealingRuntime: JoiningRuntime {
     /// Runs `left` and `right`, potentially in parallel, and returns both results: rayon's
     /// `join`. On a worker, `right` becomes a job in the joiner's own stack frame, pushed onto the
     /// worker's deque, and `left` runs at once. If nobody stole `right` meanwhile, the worker pops

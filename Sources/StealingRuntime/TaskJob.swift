@@ -1,17 +1,5 @@
+import RuntimeKit
 import Synchronization
-
-/// The right half of a `join` as a value: what `join` pushes for thieves without allocating.
-///
-/// A closure can be handed to another thread only once it is escapable, and
-/// `withoutActuallyEscaping` allocates a context for that on every call; a generic closure stored
-/// in a struct is also re-abstracted through a heap-allocated thunk. A task value of a concrete
-/// type is stored as it is, in the joiner's stack frame, so a join with a task costs no allocation
-/// and no reference counting. `join(_:_:)` with two closures wraps the right one in
-/// `ClosureTask` and pays those costs; measure both (the fork-join workload does).
-public protocol JoinTask {
-    associatedtype Output
-    func run() -> Output
-}
 
 /// A closure as a `JoinTask`, for the convenient form of `join`.
 @usableFromInline
@@ -43,38 +31,39 @@ struct TaskJob<Task: JoinTask>: ~Copyable {
     var result: Task.Output?
 
     /// Sets the prefix here, not as a default value: this initializer is specialized where `join`
-    /// is, so `TaskRunner<Task>`'s metadata is a cached constant instead of a generic lookup.
+    /// is, so the thief's entry point is `TaskRunner<Task>`'s specialized code, a plain function
+    /// with nothing captured.
     @inlinable
     init(task: Task) {
-        prefix = TaskJobPrefix(runner: TaskRunner<Task>.self)
+        prefix = TaskJobPrefix(runStolen: TaskRunner<Task>.runStolen)
         self.task = task
     }
 }
 
 /// The part of every `TaskJob` a thief can read before it knows the task's type: the header, and
-/// the type that knows the rest of the layout.
+/// the function that knows the rest of the layout.
+///
+/// A function, not the runner's type as an existential metatype: a call through a metatype runs
+/// the generic implementation of `TaskRunner`, unspecialized, and with it everything the stolen
+/// task does. A task generic over its runtime (fork-join's fib) ran 20× slower on a thief that way.
+/// A function formed in specialized code is that specialization.
 @usableFromInline
 struct TaskJobPrefix {
     @usableFromInline
     let header: JobHeader
     @usableFromInline
-    let runner: any StolenTaskRunner.Type
+    let runStolen: (UnsafeMutableRawPointer) -> Void
 
     @inlinable
-    init(runner: any StolenTaskRunner.Type) {
+    init(runStolen: @escaping (UnsafeMutableRawPointer) -> Void) {
         header = JobHeader(execute: runStolenTaskJob)
-        self.runner = runner
+        self.runStolen = runStolen
     }
 }
 
 @usableFromInline
-protocol StolenTaskRunner {
-    static func runStolen(_ address: UnsafeMutableRawPointer)
-}
-
-@usableFromInline
-enum TaskRunner<Task: JoinTask>: StolenTaskRunner {
-    @usableFromInline
+enum TaskRunner<Task: JoinTask> {
+    @inlinable
     static func runStolen(_ address: UnsafeMutableRawPointer) {
         let job = address.assumingMemoryBound(to: TaskJob<Task>.self)
         job.pointee.result = compute(job)
@@ -86,7 +75,8 @@ enum TaskRunner<Task: JoinTask>: StolenTaskRunner {
     /// before `done` is set. A joiner's `withoutActuallyEscaping` checks, once it sees `done`,
     /// that nobody still holds its closure.
     @inline(never)
-    private static func compute(_ job: UnsafeMutablePointer<TaskJob<Task>>) -> Task.Output {
+    @inlinable
+    static func compute(_ job: UnsafeMutablePointer<TaskJob<Task>>) -> Task.Output {
         job.pointee.task.run()
     }
 }
@@ -94,5 +84,5 @@ enum TaskRunner<Task: JoinTask>: StolenTaskRunner {
 /// A thief's way in: the header's function, the same for every task type.
 @usableFromInline
 func runStolenTaskJob(_ address: UnsafeMutableRawPointer) {
-    address.load(as: TaskJobPrefix.self).runner.runStolen(address)
+    address.load(as: TaskJobPrefix.self).runStolen(address)
 }
