@@ -53,7 +53,7 @@ public struct QueueVsLock: Workload {
 
     static let guardName = "guard"
     /// The `threads` value that means twice the CPUs the child may use.
-    static let twiceTheCPUs = "2xcpus"
+    static let twiceTheCPUs = ThreadCount.perCPU(2).description
 
     public func usesBackend(for parameters: [Parameter]) -> Bool {
         guard let text = parameters.first(where: { $0.name == Self.guardName })?.value, let kind = Guard(rawValue: text) else {
@@ -154,11 +154,11 @@ public struct QueueVsLock: Workload {
     }
 
     static func threads(_ text: String) throws(WorkloadError) -> Int {
-        if text == twiceTheCPUs { return 2 * activeProcessorCount }
-        guard let count = Int(text), (1...1_024).contains(count) else {
-            throw .badParameter("queue-vs-lock needs threads=<1…1024> or threads=\(twiceTheCPUs), got '\(text)'")
+        switch ThreadCount(text) {
+        case .fixed(let count) where count <= 1_024: return count
+        case .perCPU(2): return ThreadCount.perCPU(2).resolved(cpus: activeProcessorCount)
+        default: throw .badParameter("queue-vs-lock needs threads=<1…1024> or threads=\(twiceTheCPUs), got '\(text)'")
         }
-        return count
     }
 
     static func cost(_ text: String, named name: String) throws(WorkloadError) -> BodyCost {

@@ -1,3 +1,5 @@
+import Results
+
 /// The claims of gcd-guide-dispatch-queues.txt that the suite measures, each tied to the cases
 /// that test it, on both layers where both exist (`ClaimLayer`): Swift code, where GCD is the
 /// `libdispatch` backend (the real libdispatch through Swift's Dispatch API, what a Swift programmer
@@ -6,7 +8,7 @@
 /// Every verdict holds under its stated conditions only, on the machine that produced the results.
 public enum GuideClaims {
     static let uncontended = ["threads": "1", "resource": "counter", "critical": "0ns", "outside": "0ns"]
-    static let contended = ["threads": "2xcpus", "resource": "counter", "critical": "100ns", "outside": "1us"]
+    static let contended = ["threads": ThreadCount.perCPU(2).description, "resource": "counter", "critical": "100ns", "outside": "1us"]
 
     static func guarded(_ kind: String, on backend: String, _ setting: [String: String]) -> Side {
         Side(workload: "queue-vs-lock", backend: backend, parameters: setting.merging(["guard": kind]) { $1 },

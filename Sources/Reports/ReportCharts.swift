@@ -77,9 +77,13 @@ struct ReportChart {
         var points: [String: [(x: Double, y: Double)]] = [:]
         var ticks: [Double: String] = [:]
         for measured in cases {
-            guard let text = measured.benchmarkCase.parameter(threadsParameter),
-                  let threads = threadCount(text, onlineCPUs: onlineCPUs), let median = measured.estimate?.value else { continue }
-            ticks[Double(threads)] = Int(text) != nil ? text : "\(threads) (\(text.dropLast("xcpus".count)) per CPU)"
+            guard let count = measured.benchmarkCase.parameter(threadsParameter).flatMap(ThreadCount.init),
+                  let median = measured.estimate?.value else { continue }
+            let threads = count.resolved(cpus: onlineCPUs)
+            ticks[Double(threads)] = switch count {
+            case .fixed: "\(threads)"
+            case .perCPU(let factor): "\(threads) (\(factor) per CPU)"
+            }
             let name = family.contender(measured.benchmarkCase)
             if points[name] == nil { names.append(name) }
             points[name, default: []].append((Double(threads), median))
@@ -94,13 +98,6 @@ struct ReportChart {
                               series: names.map { LineChart.Series(name: $0, points: points[$0]!.sorted { $0.x < $1.x }) })
         let stem = "scaling-" + setting.map { "\($0.name)-\($0.value)" }.joined(separator: "-") + (backend.map { "-\($0)" } ?? "")
         return ReportChart(file: fileName(stem), title: title, section: .family(family.workload), svg: chart.svg())
-    }
-
-    /// "4" → 4; "2xcpus" → 2 × the machine's CPUs; anything else nil.
-    static func threadCount(_ text: String, onlineCPUs: Int) -> Int? {
-        if let count = Int(text) { return count }
-        guard text.hasSuffix("xcpus"), let factor = Int(text.dropLast("xcpus".count)) else { return nil }
-        return factor * onlineCPUs
     }
 
     /// A chart per parameter set and per figure reported as percentiles ("handoff_ns.p50",
