@@ -90,10 +90,7 @@ public struct Direct: Workload {
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        let valid = Operation.allCases.map(\.rawValue).joined(separator: "|")
-        guard let text = benchmarkCase.parameter(Self.operationName), let operation = Operation(rawValue: text) else {
-            throw WorkloadError.badParameter("\(name) needs \(Self.operationName)=<\(valid)>, got \(benchmarkCase.parameter(Self.operationName).map { "'\($0)'" } ?? "none")")
-        }
+        let operation: Operation = try benchmarkCase.choice(Self.operationName)
         var loop: DirectLoop?
         if operation == .apply {
             let body = try BodyCost(parameterOf: benchmarkCase)
@@ -103,7 +100,7 @@ public struct Direct: Workload {
         }
         if operation == .swiftMutex { return SwiftMutexDirectOperation() }
         guard operation.needsBackend else { return try CDirectOperation(operation, loop: nil) }
-        guard let backend else { throw WorkloadError.badParameter("\(name) with \(Self.operationName)=\(text) runs on a backend; none was given") }
+        guard let backend else { throw WorkloadError.badParameter("\(name) with \(Self.operationName)=\(operation.rawValue) runs on a backend; none was given") }
         switch backend.id {
         case CDispatchRuntime.id: return try CDirectOperation(operation, loop: loop)
         case DispatchRuntime.id: return DispatchDirectOperation(operation, loop: loop)

@@ -40,10 +40,7 @@ public struct FaultInjection: Workload {
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        guard let text = benchmarkCase.parameter("kind"), let kind = Kind(rawValue: text) else {
-            throw WorkloadError.badParameter("fault needs kind=\(Kind.allCases.map(\.rawValue).joined(separator: "|"))")
-        }
-        return FaultOperation(kind: kind)
+        FaultOperation(kind: try benchmarkCase.choice("kind"))
     }
 }
 

@@ -50,14 +50,8 @@ public struct Footprint: Workload {
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        let unitText = benchmarkCase.parameter("unit")
-        guard let unitText, let unit = Unit(rawValue: unitText) else {
-            throw WorkloadError.badParameter("footprint needs unit=thread or unit=queued-block, got \(unitText.map { "'\($0)'" } ?? "none")")
-        }
-        let unitsText = benchmarkCase.parameter("units") ?? "\(Self.defaultUnits)"
-        guard let units = Int(unitsText), (1...4_096).contains(units) else {
-            throw WorkloadError.badParameter("footprint needs units=<1...4096>, got '\(unitsText)'")
-        }
+        let unit: Unit = try benchmarkCase.choice("unit")
+        let units = try benchmarkCase.integer("units", in: 1...4_096, default: Self.defaultUnits)
         switch unit {
         case .thread:
             return try FootprintOperation(units: units, holding: ParkedThreads(timeout: timeout))

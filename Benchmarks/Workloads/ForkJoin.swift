@@ -63,6 +63,12 @@ public struct ForkJoin: Workload {
         }
     }
 
+    /// How a problem is split: by join with a task value or with closures, or into a group.
+    enum Form: String, CaseIterable { case task, closure, group }
+
+    /// Whether a join makes every right half stealable (rayon) or only while its deque is empty.
+    enum Split: String, CaseIterable { case eager, lazy }
+
     /// rayon's join (task and closure forms), and lazy splitting with the task form.
     static let variants: [(form: String, split: String)] = [("task", "eager"), ("task", "lazy"), ("closure", "eager")]
 
@@ -74,30 +80,21 @@ public struct ForkJoin: Workload {
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        func integer(_ name: String, default value: Int? = nil, in range: ClosedRange<Int>) throws(WorkloadError) -> Int? {
-            guard let text = benchmarkCase.parameter(name) else { return value }
-            guard let number = Int(text), range.contains(number) else {
-                throw .badParameter("fork-join needs \(name)=<\(range.lowerBound)...\(range.upperBound)>, got '\(text)'")
-            }
-            return number
-        }
-        let fib = try integer("fib", in: 2...40)
-        let tree = try integer("tree", in: 1...24)
+        let fib = try benchmarkCase.optionalInteger("fib", in: 2...40)
+        let tree = try benchmarkCase.optionalInteger("tree", in: 1...24)
         guard (fib == nil) != (tree == nil) else {
             throw WorkloadError.badParameter("fork-join needs one problem, fib=<2...40> or tree=<1...24>")
         }
-        let cutoff = try integer("cutoff", default: 1, in: 0...40)!
-        let workers = try integer("workers", default: 0, in: 0...1_024)!
-        let form = benchmarkCase.parameter("form") ?? "task"
-        guard ["closure", "task", "group"].contains(form) else {
-            throw WorkloadError.badParameter("fork-join needs form=task, form=closure or form=group, got \(form)")
+        let cutoff = try benchmarkCase.integer("cutoff", in: 0...40, default: 1)
+        let workers = try benchmarkCase.integer("workers", in: 0...1_024, default: 0)
+        let form: Form = try benchmarkCase.choice("form", default: .task)
+        let split: Split = try benchmarkCase.choice("split", default: .eager)
+        let splitting = switch split {
+        case .eager: JoinSplitting.eager
+        case .lazy: JoinSplitting.lazy(threshold: 1)
         }
-        let split = benchmarkCase.parameter("split") ?? "eager"
-        guard let splitting = ["eager": JoinSplitting.eager, "lazy": .lazy][split] else {
-            throw WorkloadError.badParameter("fork-join needs split=eager or split=lazy, got \(split)")
-        }
-        guard let backend else { throw WorkloadError.badParameter("fork-join runs on a backend; none was given") }
-        if form == "group" {
+        let backend = try benchmarkCase.requireBackend(backend)
+        if form == .group {
             struct Make: RuntimeTypeConsumer {
                 let workers: Int, fib: Int?, tree: Int?, cutoff: Int, timeout: Duration
                 func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
@@ -106,10 +103,10 @@ public struct ForkJoin: Workload {
             }
             return try backend.specialized(Make(workers: workers, fib: fib, tree: tree, cutoff: cutoff, timeout: timeout))
         }
-        if tree != nil && form != "task" {
-            throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form)")
+        if tree != nil && form != .task {
+            throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form.rawValue)")
         }
-        let make = MakeJoin(workers: workers, splitting: splitting, fib: fib, tree: tree, cutoff: cutoff, closures: form == "closure")
+        let make = MakeJoin(workers: workers, splitting: splitting, fib: fib, tree: tree, cutoff: cutoff, closures: form == .closure)
         guard let operation = try backend.joining(make) else {
             let joiners = Backends.all.filter(\.offersJoin).map(\.id).joined(separator: ", ")
             throw WorkloadError.notApplicable("join is offered by the \(joiners) backend only (form=group runs everywhere)")

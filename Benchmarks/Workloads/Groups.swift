@@ -22,7 +22,7 @@ import RuntimeKit
 /// … be reused"). Only the measuring thread, outside the pool, ever waits, and always with a
 /// deadline: a lost task or notify fails the case with what was lost, never hangs the child. No
 /// pattern blocks inside a task, so swift-concurrency runs them all.
-public struct Groups: Workload {
+public struct Groups: PatternWorkload {
     /// How long the measuring thread waits for a round or a notify before failing the case.
     public let timeout: Duration
 
@@ -44,8 +44,6 @@ public struct Groups: Workload {
         public var description: String { rawValue }
     }
 
-    static let patternName = "pattern"
-
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         // No smoke set: spawn's chain already checks the pool and a deadline-bounded wait on
         // every backend, and the smoke suite must stay seconds long. The oversubscribed fan-out
@@ -55,23 +53,7 @@ public struct Groups: Workload {
         case .quick: Pattern.allCases.filter { $0 != .fanOutOversubscribed }
         case .full: Pattern.allCases
         }
-        return patterns.map { [Parameter(Self.patternName, $0.rawValue)] }
-    }
-
-    public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        let text = benchmarkCase.parameter(Self.patternName)
-        guard let text, let pattern = Pattern(rawValue: text) else {
-            let valid = Pattern.allCases.map(\.rawValue).joined(separator: ", ")
-            throw WorkloadError.badParameter("group needs pattern=<\(valid)>, got \(text.map { "'\($0)'" } ?? "none")")
-        }
-        guard let backend else { throw WorkloadError.badParameter("\(name) runs on a backend; none was given") }
-        struct Make: RuntimeTypeConsumer {
-            let pattern: Pattern, timeout: Duration
-            func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
-                Groups.operation(pattern, on: R(workers: 0), timeout: timeout)
-            }
-        }
-        return try backend.specialized(Make(pattern: pattern, timeout: timeout))
+        return Self.parameterSets(patterns)
     }
 
     /// The operation of `pattern` on `runtime`, which it owns from now on (`finish()` shuts it

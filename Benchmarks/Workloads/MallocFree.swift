@@ -24,10 +24,7 @@ public struct MallocFree: Workload {
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        guard let text = benchmarkCase.parameter("size"), let size = Int(text), size >= 1 else {
-            throw WorkloadError.badParameter("malloc-free needs size=<bytes ≥ 1>, got \(benchmarkCase.parameter("size") ?? "none")")
-        }
-        return MallocOperation(size: size)
+        MallocOperation(size: try benchmarkCase.integer("size", in: 1...(1 << 30)))
     }
 }
 

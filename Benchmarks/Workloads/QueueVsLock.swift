@@ -96,15 +96,9 @@ public struct QueueVsLock: Workload {
             }
             return value
         }
-        let guardText = try parameter(Self.guardName, Guard.allCases.map(\.rawValue).joined(separator: "|"))
-        guard let kind = Guard(rawValue: guardText) else {
-            throw WorkloadError.badParameter("\(name) needs guard=<\(Guard.allCases.map(\.rawValue).joined(separator: "|"))>, got '\(guardText)'")
-        }
+        let kind: Guard = try benchmarkCase.choice(Self.guardName)
         let threads = try Self.threads(try parameter("threads", "1|2|4|…|\(Self.twiceTheCPUs)"))
-        let resourceText = try parameter("resource", "counter|dictionary")
-        guard let resourceKind = SharedResource.Kind(rawValue: resourceText) else {
-            throw WorkloadError.badParameter("\(name) needs resource=<counter|dictionary>, got '\(resourceText)'")
-        }
+        let resourceKind: SharedResource.Kind = try benchmarkCase.choice("resource")
         let critical = try Self.cost(try parameter("critical", "<n>ns|<n>us"), named: "critical")
         let outside = try Self.cost(try parameter("outside", "<n>ns|<n>us"), named: "outside")
         let resource = SharedResource(kind: resourceKind, criticalRounds: critical.spinRounds)

@@ -86,8 +86,8 @@ public struct Semaphores: Workload {
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        let pattern = try Self.choice(Pattern.self, named: Self.patternName, in: benchmarkCase)
-        let kind = try Self.choice(Kind.self, named: Self.kindName, in: benchmarkCase)
+        let pattern: Pattern = try benchmarkCase.choice(Self.patternName)
+        let kind: Kind = try benchmarkCase.choice(Self.kindName)
         // Calibrate the pool's spin before a runtime starts threads that could disturb it.
         let holdRounds = pattern == .pool ? PoolShape.holdTime.spinRounds : nil
         switch kind {
@@ -135,17 +135,6 @@ public struct Semaphores: Workload {
 
     /// Pairs in `pingpong-oversubscribed`: two per CPU, so four threads want each CPU.
     public static var oversubscribedPairs: Int { 2 * activeProcessorCount }
-
-    private static func choice<Choice: RawRepresentable & CaseIterable>(
-        _ type: Choice.Type, named parameter: String, in benchmarkCase: BenchmarkCase
-    ) throws(WorkloadError) -> Choice where Choice.RawValue == String {
-        let text = benchmarkCase.parameter(parameter)
-        guard let text, let choice = Choice(rawValue: text) else {
-            let valid = Choice.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .badParameter("semaphore needs \(parameter)=<\(valid)>, got \(text.map { "'\($0)'" } ?? "none")")
-        }
-        return choice
-    }
 }
 
 /// Where a semaphore pattern gets its semaphores (`make(value)`), and what it must do once it

@@ -21,7 +21,7 @@ import RuntimeKit
 /// of n ran", never hangs the child. No pattern blocks inside a task (only the measuring thread,
 /// which is outside the pool, waits), so every backend can run every pattern, including
 /// swift-concurrency (`RuntimeBehaviour.blockingWaitInsideWork`).
-public struct Spawn: Workload {
+public struct Spawn: PatternWorkload {
     /// How long each run waits for its operations (`defaultTimeout` in a child; tests that run
     /// next to ThreadSanitizer'd stress tests on two cores give healthy backends longer).
     public let timeout: Duration
@@ -42,8 +42,6 @@ public struct Spawn: Workload {
         public var description: String { rawValue }
     }
 
-    static let patternName = "pattern"
-
     /// How long `run` waits for its operations before failing the case. Thirty seconds: a run of
     /// a correct backend takes milliseconds (its batch is calibrated to a 10 ms sample), and it
     /// stays under the child's default 60-second deadline, so a lost block is reported as such,
@@ -56,23 +54,7 @@ public struct Spawn: Workload {
         // Smoke: the chain alone, which goes through both doors of the pool (the measuring
         // thread's submission and a task's) and the deadline-bounded wait.
         let patterns: [Pattern] = suite == .smoke ? [.chain] : Pattern.allCases
-        return patterns.map { [Parameter(Self.patternName, $0.rawValue)] }
-    }
-
-    public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        let text = benchmarkCase.parameter(Self.patternName)
-        guard let text, let pattern = Pattern(rawValue: text) else {
-            let valid = Pattern.allCases.map(\.rawValue).joined(separator: ", ")
-            throw WorkloadError.badParameter("spawn needs pattern=<\(valid)>, got \(text.map { "'\($0)'" } ?? "none")")
-        }
-        guard let backend else { throw WorkloadError.badParameter("\(name) runs on a backend; none was given") }
-        struct Make: RuntimeTypeConsumer {
-            let pattern: Pattern, timeout: Duration
-            func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
-                Spawn.operation(pattern, on: R(workers: 0), timeout: timeout)
-            }
-        }
-        return try backend.specialized(Make(pattern: pattern, timeout: timeout))
+        return Self.parameterSets(patterns)
     }
 
     /// The operation of `pattern` on `runtime`, which it owns from now on (`finish()` shuts it
