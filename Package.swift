@@ -129,6 +129,11 @@ let package = Package(
         ),
         // SVG charts without a dependency: the report's stride, scaling and percentile charts.
         .target(name: "Charts"),
+        // Where the time goes: a case's child under perf record, its stacks, top frames, flame graph.
+        .target(
+            name: "Profiling",
+            dependencies: ["Harness", "Results", "Charts"]
+        ),
         .target(
             name: "Reports",
             dependencies: ["Results", "Claims", "Charts", "Gate", "Fidelity"]
@@ -141,6 +146,7 @@ let package = Package(
             name: "bench",
             dependencies: [
                 "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate", "Soak", "Fidelity",
+                "Profiling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildStamp"]
@@ -171,6 +177,10 @@ let package = Package(
         .testTarget(
             name: "CountersTests",
             dependencies: ["Counters"]
+        ),
+        .testTarget(
+            name: "ProfilingTests",
+            dependencies: ["Profiling", "Charts"]
         ),
         .testTarget(
             name: "ReportsTests",

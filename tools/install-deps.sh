@@ -2,11 +2,13 @@
 # Installs the optional system packages RuntimeBench loads at run time:
 #   libpapi-dev      hardware counters through PAPI (cycles, instructions, cache misses)
 #   libjemalloc-dev  the jemalloc allocator dimension (LD_PRELOAD of libjemalloc.so.2)
-# The build needs neither: without them the suite runs and reports those metrics as unavailable.
+#   linux-perf       `bench profile`: perf record and perf script
+# The build needs none: without them the suite runs and reports those metrics as unavailable, and
+# `bench profile` says perf is missing.
 # Idempotent: packages already installed are left alone. Needs root (apt-get).
 set -euo pipefail
 
-packages=(libpapi-dev libjemalloc-dev)
+packages=(libpapi-dev libjemalloc-dev linux-perf)
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root to use apt-get (try: sudo $0)" >&2

@@ -64,7 +64,8 @@ public struct CaseChild {
         }
         do {
             let operation = try workload.prepare(benchmarkCase, backend: backend)
-            let measured = try request.sampler.measure(operation, counters: counters)
+            let window = try request.profile.map { paths throws(FileError) in try ProfileWindow(paths) }
+            let measured = try request.sampler.measure(operation, counters: counters, profile: window)
             try operation.finish()
             return .record(CaseRecord(
                 version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,

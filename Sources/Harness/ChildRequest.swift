@@ -15,6 +15,8 @@ public struct ChildRequest: Sendable, Codable, Equatable {
     /// its own (the workloads' calibrations, by name), so that every case of a run does the same
     /// work for the same parameters. Nil: the child calibrates for itself.
     public let calibration: [String: Double]?
+    /// The profiler's control FIFOs when the case runs under `bench profile`; nil otherwise.
+    public var profile: ProfileControl?
 
     public init(benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler, cpus: [Int]? = nil,
                 calibration: [String: Double]? = nil) {

@@ -28,9 +28,11 @@ public struct Sampler: Sendable {
 
     /// - Parameter counters: read twice per sample, just outside the timed region, into buffers
     ///   allocated here beforehand, so reading adds no allocation to what is measured.
+    /// - Parameter profile: opened just before the first sample and closed after the last.
     public func measure(
         _ operation: any MeasuredOperation,
-        counters: (any SampleCounters)? = nil
+        counters: (any SampleCounters)? = nil,
+        profile: ProfileWindow? = nil
     ) throws -> (batch: Int, nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double]) {
         let clock = ContinuousClock()
         let warmupEnd = clock.now + warmup
@@ -50,6 +52,8 @@ public struct Sampler: Sendable {
         var operations = 0.0
         var sampleBatch = batch
         operation.beginSamples()
+        profile?.begin()
+        defer { profile?.end() }
         for sample in 0..<samples {
             counters?.read(into: before)
             let elapsed = try clock.measure { try operation.run(sampleBatch) }

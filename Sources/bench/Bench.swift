@@ -37,6 +37,6 @@ struct Bench: ParsableCommand {
             """,
         version: BuildStamp.description,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
-                      ABCommand.self, AgreementCommand.self, SoakCommand.self, FidelityCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
+                      ABCommand.self, AgreementCommand.self, SoakCommand.self, FidelityCommand.self, ProfileCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
     )
 }

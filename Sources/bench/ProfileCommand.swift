@@ -1,0 +1,165 @@
+import ArgumentParser
+import Harness
+import Profiling
+import Results
+import Workloads
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `bench profile`: where each selected case's time goes, from `perf record` on its child.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Profile cases with perf: a flame graph, folded stacks and the top frames of each.",
+        discussion: """
+            Each selected case runs once, in a child process under `perf record` sampling CPU time \
+            (cpu-clock, which needs no hardware counters) with call stacks. perf records only while \
+            the child takes its timed samples: the warm-up, the batch calibration and the \
+            runtime's start and shutdown are left out. Swift names are demangled with the \
+            toolchain's swift-demangle.
+
+            Writes, per case, DIR/<case>/flamegraph.svg (hover a frame for its samples and share, \
+            click to zoom, Search to mark frames by a regular expression), stacks.folded (the \
+            format of FlameGraph's tools) and perf.data (`perf report -i` reads it), and \
+            DIR/profile.md with each case's top frames: self is the share of samples running in \
+            the frame, total the share with the frame anywhere on the stack.
+
+            Needs perf (tools/install-deps.sh installs Debian's linux-perf) and permission to \
+            use it: root, or kernel.perf_event_paranoid at 1 or less. Without either, exit 2 \
+            with the reason and nothing written.
+
+            Examples:
+              bench profile 'spin/none/rounds=100'
+              bench profile --workload semaphore --backend fifo-dispatch --suite smoke
+              bench profile 'fork-join/work-stealing/fib=25,form=task,split=eager' --call-graph dwarf
+            """
+    )
+
+    @Argument(help: "Only cases whose id matches this regular expression (the same as --filter).")
+    var caseFilter: String?
+
+    @OptionGroup var selection: CaseSelection
+
+    @Option(parsing: .unconditional, help: "Timed samples the child takes while perf records.")
+    var samples = 10
+
+    @Option(name: .customLong("sample-ms"), parsing: .unconditional, help: "Minimum duration of one sample, in milliseconds.")
+    var sampleMilliseconds = 100
+
+    @Option(parsing: .unconditional, help: "perf samples per second and thread.")
+    var frequency = 999
+
+    @Option(name: .customLong("call-graph"), help: "How perf walks stacks: fp (frame pointers) or dwarf.")
+    var callGraph: String = PerfRecorder.CallGraph.fp.rawValue
+
+    @Option(parsing: .unconditional, help: "Seconds after which a child is killed and its profile recorded as failed.")
+    var deadline = 120
+
+    @OptionGroup var output: RunOutput
+
+    private var chosen: CaseSelection {
+        var chosen = selection
+        if let caseFilter { chosen.filter = caseFilter }
+        return chosen
+    }
+
+    func validate() throws {
+        if caseFilter != nil && selection.filter != nil {
+            throw ValidationError("give the case filter once: as the argument or as --filter, not both")
+        }
+        try chosen.validate()
+        guard samples >= 1 else { throw ValidationError("--samples must be at least 1, got \(samples)") }
+        guard sampleMilliseconds >= 1 else { throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)") }
+        guard (1...100_000).contains(frequency) else { throw ValidationError("--frequency must be between 1 and 100000 Hz, got \(frequency)") }
+        guard PerfRecorder.CallGraph(rawValue: callGraph) != nil else {
+            throw ValidationError("--call-graph must be \(PerfRecorder.CallGraph.allCases.map(\.rawValue).joined(separator: " or ")), got '\(callGraph)'")
+        }
+        guard deadline >= 1 else { throw ValidationError("--deadline must be at least 1 second, got \(deadline)") }
+    }
+
+    func run() throws {
+        let plan = try chosen.plan(repetitions: 1)  // validate() has checked every name
+        let walk = PerfRecorder.CallGraph(rawValue: callGraph)!
+        let (frequency, samples, sampleMilliseconds, deadline) = (self.frequency, self.samples, self.sampleMilliseconds, self.deadline)
+        let recorder: PerfRecorder
+        do {
+            recorder = try runBlocking { try await PerfRecorder.locate(frequency: frequency, callGraph: walk) }
+        } catch {
+            writeToStandardError("bench profile: \(error)\n")
+            throw ExitCode(2)
+        }
+        let directory = output.directory(prefix: "profile-")
+        do { try OutputDirectory.prepareForRun(directory, overwrite: output.overwrite) } catch { throw ExitStatus.fail("bench profile", error) }
+        let demangler = SwiftDemangler()
+        if let missing = demangler.missing { writeToStandardError("bench profile: \(missing)\n") }
+        let how = "cpu-clock at \(frequency) Hz, \(walk == .fp ? "frame-pointer" : "DWARF") stacks, the child's \(samples) timed samples of at least \(sampleMilliseconds) ms"
+        let calibration = WorkloadCalibration.measure()
+        let executable = ChildProcess.ownExecutable()
+        print("bench profile: \(plan.cases.count) case(s) → \(directory)")
+        Interruption.install()
+        var index = ["# Profiles", "", "Each case once under `perf record` (\(how)); only the timed samples are recorded.", ""]
+        var failed = 0
+        for (position, benchmarkCase) in plan.cases.enumerated() {
+            if Interruption.signal != nil { break }
+            writeToStandardError("[\(position + 1)/\(plan.cases.count)] \(benchmarkCase.id)\n")
+            let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: 0,
+                                       sampler: Sampler(sampleTime: .milliseconds(sampleMilliseconds), samples: samples),
+                                       calibration: calibration)
+            let outcome = try runBlocking {
+                try await Self.profile(request, recorder: recorder, demangler: demangler, executable: executable, how: how,
+                                       directory: directory, deadline: .seconds(deadline))
+            }
+            switch outcome {
+            case .profiled(let profile):
+                index += profile.summary()
+                writeToStandardError("  \(profile.stacks.samples) samples; most self: \(profile.top.rows.first.map { "\($0.frame)" } ?? "none")\n")
+            case .notApplicable(let reason):
+                index += ["## \(benchmarkCase.id)", "", "Not applicable: \(reason)", ""]
+                writeToStandardError("  not applicable: \(reason)\n")
+            case .failed(let reason):
+                failed += 1
+                index += ["## \(benchmarkCase.id)", "", "Failed: \(reason)", ""]
+                writeToStandardError("  failed: \(reason)\n")
+            }
+        }
+        do {
+            try writeAtomically(index.joined(separator: "\n") + "\n", to: directory + "/profile.md")
+        } catch {
+            writeToStandardError("bench profile: cannot write \(directory)/profile.md: \(error)\n")
+            throw ExitCode(2)
+        }
+        print("bench profile: wrote \(directory)/profile.md and a folder per case")
+        if let signal = Interruption.signal { throw ExitCode(Interruption.describe(signal).status) }
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    enum Outcome {
+        case profiled(CaseProfile)
+        case notApplicable(String)
+        case failed(String)
+    }
+
+    /// One case recorded, read, demangled and written to its folder.
+    static func profile(_ request: ChildRequest, recorder: PerfRecorder, demangler: SwiftDemangler, executable: String,
+                        how: String, directory: String, deadline: Duration) async throws -> Outcome {
+        let caseID = request.benchmarkCase.id
+        let folder = directory + "/" + CaseProfile(caseID: caseID, stacks: CollapsedStacks(), how: how).folder
+        try OutputDirectory.create(folder)
+        let data = folder + "/perf.data"
+        let outcome = try await recorder.record(request, executable: executable, data: data, deadline: deadline)
+        if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {
+            unlink(data)
+            rmdir(folder)
+            return .notApplicable(outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
+        }
+        if case .failed(let reason) = ChildVerdict(outcome) { return .failed(reason) }
+        let raw = try await recorder.stacks(of: data)
+        let names = await demangler.demangle(raw.frameNames)
+        let profile = CaseProfile(caseID: caseID, stacks: raw.renamed { names[$0] ?? $0 }, how: how)
+        guard profile.stacks.samples > 0 else { return .failed("perf recorded no sample while the case took its samples") }
+        try writeAtomically(profile.stacks.folded, to: folder + "/stacks.folded")
+        try writeAtomically(profile.flameGraph, to: folder + "/flamegraph.svg")
+        return .profiled(profile)
+    }
+}

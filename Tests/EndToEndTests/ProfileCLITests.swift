@@ -1,0 +1,55 @@
+import Glibc
+import Harness
+import Testing
+import TestSupport
+
+@Suite("bench profile")
+struct ProfileCLITests {
+    static func profile(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildOutcome {
+        try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["profile"] + arguments, environment: environment,
+                                   deadline: .seconds(180))
+    }
+
+    @Test("a profile of spin holds the timed samples, nearly all in the spin function, and names every file")
+    func spin() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/profile"
+        let outcome = try await Self.profile(["spin/none/rounds=100/system", "--samples", "5", "--sample-ms", "40", "--out", out])
+        if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
+            print("⊘ skipped: not applicable here: \(outcome.standardError)")
+            return
+        }
+        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        let folder = out + "/spin_none_rounds=100_system"
+        let folded = try #require(BenchCLITests.read(folder + "/stacks.folded"))
+        var total = 0, spinning = 0
+        for line in folded.split(separator: "\n") {
+            guard let space = line.lastIndex(of: " "), let samples = Int(line[line.index(after: space)...]) else { continue }
+            total += samples
+            if line.contains("rb_spin") { spinning += samples }
+        }
+        #expect(total > 0)
+        #expect(Double(spinning) >= 0.8 * Double(total), "rb_spin in \(spinning) of \(total) samples")
+        // The sampler's frames are demangled Swift names, not mangled symbols.
+        #expect(folded.contains("Sampler.measure"), "\(folded.prefix(500))")
+        #expect(BenchCLITests.read(folder + "/flamegraph.svg")?.contains("<svg") == true)
+        let index = try #require(BenchCLITests.read(out + "/profile.md"))
+        #expect(index.contains("## spin/none/rounds=100/system") && index.contains("| rb_spin |"), "\(index)")
+    }
+
+    @Test("without perf: exit 2 saying what to install, and nothing written")
+    func perfMissing() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/no-perf"
+        let outcome = try await Self.profile(["spin/none/rounds=100/system", "--out", out], environment: ["PATH": "/nonexistent"])
+        #expect(outcome.ending == .exited(2))
+        #expect(outcome.standardError.contains("perf not found on PATH: tools/install-deps.sh installs it"), "\(outcome.standardError)")
+        #expect(access(out, F_OK) != 0, "nothing written")
+    }
+
+    @Test("a filter no case matches is a command-line mistake: exit 64 before anything runs")
+    func unknownCase() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/no-case"
+        let outcome = try await Self.profile(["no-such-workload/.*", "--out", out])
+        #expect(outcome.ending == .exited(64), "\(outcome.standardError)")
+        #expect(access(out, F_OK) != 0, "nothing written")
+    }
+}
