@@ -9,10 +9,16 @@ public struct FlameGraph: Sendable {
     /// Under the title: what was profiled and how.
     public let subtitle: String
 
-    public init(title: String, subtitle: String, stacks: [([String], Int)]) {
+    /// A differential flame graph's baseline: the same code profiled before (another backend, another
+    /// build). Each frame is then coloured by how its share of the samples moved from the baseline
+    /// to this profile: red where it grew, blue where it shrank, grey where it stayed within a point.
+    public let baseline: [([String], Int)]?
+
+    public init(title: String, subtitle: String, stacks: [([String], Int)], baseline: [([String], Int)]? = nil) {
         self.title = title
         self.subtitle = subtitle
         self.stacks = stacks
+        self.baseline = baseline
     }
 
     static let width = 1200.0
@@ -30,7 +36,9 @@ public struct FlameGraph: Sendable {
         init(_ name: String) { self.name = name }
     }
 
-    func tree() -> Node {
+    func tree() -> Node { Self.tree(stacks) }
+
+    static func tree(_ stacks: [([String], Int)]) -> Node {
         let root = Node("all")
         for (stack, samples) in stacks where samples > 0 {
             root.samples += samples
@@ -47,20 +55,27 @@ public struct FlameGraph: Sendable {
 
     public func svg() -> String {
         let root = tree()
+        let before = baseline.map(Self.tree)
         var frames: [SVGElement] = []
         var depth = 0
-        func place(_ node: Node, x: Double, level: Int) {
+        func place(_ node: Node, _ old: Node?, x: Double, level: Int) {
             let width = root.samples == 0 ? 0 : Double(node.samples) / Double(root.samples) * Self.width
             guard width >= Self.minimumWidth else { return }
             depth = max(depth, level)
-            frames.append(frame(node, x: x, width: width, level: level, total: root.samples))
+            var change: Double?
+            if let before {
+                let share = Double(node.samples) / Double(max(root.samples, 1))
+                let oldShare = Double(old?.samples ?? 0) / Double(max(before.samples, 1))
+                change = share - oldShare
+            }
+            frames.append(frame(node, x: x, width: width, level: level, total: root.samples, change: change))
             var childX = x
             for child in node.children.values.sorted(by: { $0.name < $1.name }) {
-                place(child, x: childX, level: level + 1)
+                place(child, old?.children[child.name], x: childX, level: level + 1)
                 childX += Double(child.samples) / Double(root.samples) * Self.width
             }
         }
-        place(root, x: 0, level: 0)
+        place(root, before, x: 0, level: 0)
         let height = Self.top + Double(depth + 1) * Self.frameHeight + 30
         // Levels are drawn upwards from the bottom: y of a level is known once the depth is.
         for index in frames.indices {
@@ -84,15 +99,16 @@ public struct FlameGraph: Sendable {
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg.render() + "\n"
     }
 
-    private func frame(_ node: Node, x: Double, width: Double, level: Int, total: Int) -> SVGElement {
+    private func frame(_ node: Node, x: Double, width: Double, level: Int, total: Int, change: Double?) -> SVGElement {
         let share = total == 0 ? 0 : 100 * Double(node.samples) / Double(total)
-        let tooltip = "\(node.name) (\(node.samples) samples, \(Self.percent(share)))"
+        var tooltip = "\(node.name) (\(node.samples) sample\(node.samples == 1 ? "" : "s"), \(Self.percent(share)))"
+        if let change { tooltip += ", \(change >= 0 ? "+" : "−")\(Self.percent(abs(change) * 100)) of the samples against the baseline" }
         return SVGElement("g", [("class", "f"), ("data-level", "\(level)"), ("data-x", coordinate(x)), ("data-w", coordinate(width)),
                                 ("data-name", node.name), ("data-samples", "\(node.samples)")],
                           children: [SVGElement("title", text: tooltip),
                                      SVGElement("rect", [("x", coordinate(x)), ("width", coordinate(max(width - 0.5, 0.1))),
                                                          ("height", coordinate(Self.frameHeight - 1)), ("rx", "2"),
-                                                         ("class", "h\(Self.hue(node.name))")]),
+                                                         ("class", change.map(Self.changeClass) ?? "h\(Self.hue(node.name))")]),
                                      SVGElement("text", [("x", coordinate(x + 3)), ("y", "12")], text: Self.label(node.name, width: width))])
     }
 
@@ -108,6 +124,15 @@ public struct FlameGraph: Sendable {
         return fits < 3 ? "" : String(name.prefix(fits - 2)) + ".."
     }
 
+    /// A differential frame's colour: three shades each of red (grew) and blue (shrank), by how
+    /// many points of the samples it moved; grey within one point.
+    public static func changeClass(_ change: Double) -> String {
+        let points = abs(change) * 100
+        guard points >= 1 else { return "d0" }
+        let shade = points >= 10 ? 3 : points >= 4 ? 2 : 1
+        return change > 0 ? "up\(shade)" : "down\(shade)"
+    }
+
     /// One of eight warm colours, always the same for the same name.
     static func hue(_ name: String) -> Int {
         var hash: UInt32 = 2_166_136_261
@@ -121,6 +146,8 @@ public struct FlameGraph: Sendable {
         .f { cursor: pointer; } .f:hover rect { stroke: #1b1b1b; stroke-width: 0.8; } .f text { pointer-events: none; fill: #1b1b1b; }
         .h0 { fill: #e8603c; } .h1 { fill: #ee8a3c; } .h2 { fill: #f2a93b; } .h3 { fill: #f6c445; }
         .h4 { fill: #e4774f; } .h5 { fill: #f09a5a; } .h6 { fill: #dd5e2e; } .h7 { fill: #f5b861; }
+        .d0 { fill: #c8c8c8; } .up1 { fill: #f4b5a5; } .up2 { fill: #ea7a5f; } .up3 { fill: #d23a1f; }
+        .down1 { fill: #b3cdf0; } .down2 { fill: #6f9fe0; } .down3 { fill: #2f6cc9; }
         .match { fill: #c94fd6 !important; }
         @media (prefers-color-scheme: dark) {
           .background { fill: #161616; } text { fill: #e6e6e6; } .subtitle { fill: #b4b4b4; } .control { fill: #6cb6ff; }

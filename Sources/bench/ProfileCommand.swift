@@ -1,4 +1,5 @@
 import ArgumentParser
+import Charts
 import Harness
 import Profiling
 import Results
@@ -25,6 +26,14 @@ struct ProfileCommand: ParsableCommand {
             DIR/profile.md with each case's top frames: self is the share of samples running in \
             the frame, total the share with the frame anywhere on the stack.
 
+            --diff compares two cases (select exactly two: two backends on one workload, say): \
+            DIR/diff/flamegraph.svg draws the second case's stacks, each frame coloured by how its \
+            share of the samples moved from the first's (red grew, blue shrank, grey within a \
+            point). The first case in the suite's order (backends in report order) is the baseline.
+
+            Profile a release build (swift build -c release): a debug build's unspecialized \
+            generics fill the profile.
+
             Needs perf (tools/install-deps.sh installs Debian's linux-perf) and permission to \
             use it: root, or kernel.perf_event_paranoid at 1 or less. Without either, exit 2 \
             with the reason and nothing written.
@@ -33,6 +42,7 @@ struct ProfileCommand: ParsableCommand {
               bench profile 'spin/none/rounds=100'
               bench profile --workload semaphore --backend fifo-dispatch --suite smoke
               bench profile 'fork-join/work-stealing/fib=25,form=task,split=eager' --call-graph dwarf
+              bench profile --diff 'spawn/(fifo-dispatch|libdispatch-c)/pattern=chain/system'
             """
     )
 
@@ -56,6 +66,9 @@ struct ProfileCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds after which a child is killed and its profile recorded as failed.")
     var deadline = 120
 
+    @Flag(help: "Compare the two selected cases: a flame graph of the second coloured by its change from the first.")
+    var diff = false
+
     @OptionGroup var output: RunOutput
 
     private var chosen: CaseSelection {
@@ -76,6 +89,12 @@ struct ProfileCommand: ParsableCommand {
             throw ValidationError("--call-graph must be \(PerfRecorder.CallGraph.allCases.map(\.rawValue).joined(separator: " or ")), got '\(callGraph)'")
         }
         guard deadline >= 1 else { throw ValidationError("--deadline must be at least 1 second, got \(deadline)") }
+        if diff {
+            let cases = try chosen.plan(repetitions: 1).cases
+            guard cases.count == 2 else {
+                throw ValidationError("--diff compares two cases; the selection has \(cases.count)\(cases.count > 2 ? " (narrow it with the filter)" : "")")
+            }
+        }
     }
 
     func run() throws {
@@ -100,6 +119,7 @@ struct ProfileCommand: ParsableCommand {
         Interruption.install()
         var index = ["# Profiles", "", "Each case once under `perf record` (\(how)); only the timed samples are recorded.", ""]
         var failed = 0
+        var profiles: [CaseProfile] = []
         for (position, benchmarkCase) in plan.cases.enumerated() {
             if Interruption.signal != nil { break }
             writeToStandardError("[\(position + 1)/\(plan.cases.count)] \(benchmarkCase.id)\n")
@@ -112,6 +132,7 @@ struct ProfileCommand: ParsableCommand {
             }
             switch outcome {
             case .profiled(let profile):
+                profiles.append(profile)
                 index += profile.summary()
                 writeToStandardError("  \(profile.stacks.samples) samples; most self: \(profile.top.rows.first.map { "\($0.frame)" } ?? "none")\n")
             case .notApplicable(let reason):
@@ -124,6 +145,9 @@ struct ProfileCommand: ParsableCommand {
             }
         }
         do {
+            if diff {
+                index += try Self.writeDifference(profiles, directory: directory, how: how)
+            }
             try writeAtomically(index.joined(separator: "\n") + "\n", to: directory + "/profile.md")
         } catch {
             writeToStandardError("bench profile: cannot write \(directory)/profile.md: \(error)\n")
@@ -132,6 +156,24 @@ struct ProfileCommand: ParsableCommand {
         print("bench profile: wrote \(directory)/profile.md and a folder per case")
         if let signal = Interruption.signal { throw ExitCode(Interruption.describe(signal).status) }
         if failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The second profile against the first, as a differential flame graph in DIR/diff; the
+    /// index's section for it.
+    static func writeDifference(_ profiles: [CaseProfile], directory: String, how: String) throws -> [String] {
+        guard profiles.count == 2 else {
+            return ["## Difference", "", "Not drawn: \(profiles.count) of the 2 cases were profiled.", ""]
+        }
+        let (base, new) = (profiles[0], profiles[1])
+        let graph = FlameGraph(title: "\(new.caseID) against \(base.caseID)",
+                               subtitle: "\(new.stacks.samples) against \(base.stacks.samples) samples: \(how); red grew, blue shrank",
+                               stacks: new.stacks.counts.map { ($0.key, $0.value) },
+                               baseline: base.stacks.counts.map { ($0.key, $0.value) })
+        try OutputDirectory.create(directory + "/diff")
+        try writeAtomically(graph.svg(), to: directory + "/diff/flamegraph.svg")
+        return ["## Difference", "",
+                "[\(new.caseID) against \(base.caseID)](diff/flamegraph.svg): the second case's stacks, each frame coloured by how its "
+                + "share of the samples moved from the first's (red grew, blue shrank, grey within one point).", ""]
     }
 
     enum Outcome {

@@ -45,6 +45,15 @@ struct ProfileCLITests {
         #expect(access(out, F_OK) != 0, "nothing written")
     }
 
+    @Test("--diff needs exactly two cases: exit 64 before anything runs otherwise")
+    func diffNeedsTwo() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/diff-one"
+        let outcome = try await Self.profile(["spin/none/rounds=100/system", "--diff", "--out", out])
+        #expect(outcome.ending == .exited(64), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("--diff compares two cases; the selection has 1"), "\(outcome.standardError)")
+        #expect(access(out, F_OK) != 0, "nothing written")
+    }
+
     @Test("a filter no case matches is a command-line mistake: exit 64 before anything runs")
     func unknownCase() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/no-case"

@@ -70,6 +70,15 @@ struct ProfileTests {
         #expect(FlameGraph.label("short", width: 600) == "short")
     }
 
+    @Test("a differential flame graph colours a frame red where its share grew, blue where it shrank")
+    func difference() {
+        let svg = FlameGraph(title: "t", subtitle: "s", stacks: [(["main", "lock"], 3), (["main", "work"], 1)],
+                             baseline: [(["main", "lock"], 1), (["main", "work"], 3)]).svg()
+        #expect(svg.contains("lock (3 samples, 75%), +50% of the samples against the baseline"))
+        #expect(svg.contains("work (1 sample, 25%), −50% of the samples against the baseline"))
+        #expect(FlameGraph.changeClass(0.5) == "up3" && FlameGraph.changeClass(-0.05) == "down2" && FlameGraph.changeClass(0.005) == "d0")
+    }
+
     /// Each frame's name and width, read back with an XML parser (which also fails on bad XML).
     static func frames(_ svg: String) throws -> [String: Double] {
         final class Reader: NSObject, XMLParserDelegate {
