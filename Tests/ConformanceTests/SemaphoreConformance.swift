@@ -65,16 +65,19 @@ struct SemaphoreConformance {
 
     private func signalReportsWokenWaiter<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         // Whether the waiter is already asleep when signal() comes cannot be forced from outside,
-        // so give it ample time, several times: a correct semaphore reports a woken waiter in
-        // nearly every attempt, and one that never does fails.
+        // so give it time, several times, twice as long after each attempt that came too early: a
+        // correct semaphore reports a woken waiter once its waiter has run, and one that never
+        // does fails. A fixed 20 ms was too short on a loaded 2-core machine (ten attempts, none
+        // with the waiter yet asleep).
         let attempts = 10
         var reportedWake = 0
+        var pause = 20
         try withRuntime(type) { runtime in
-            for _ in 0..<attempts {
+            for _ in 0..<attempts where reportedWake < 3 {
                 let semaphore = runtime.makeSemaphore(value: 0)
                 let waiter = PThread.spawn { semaphore.wait() }
-                sleepBriefly(milliseconds: 20)
-                if semaphore.signal() { reportedWake += 1 }
+                sleepBriefly(milliseconds: pause)
+                if semaphore.signal() { reportedWake += 1 } else { pause = min(pause * 2, 1_000) }
                 waiter.join()
             }
             try require(reportedWake > 0, "signal() never reported waking a waiter in \(attempts) attempts with a thread blocked in wait()")
