@@ -20,13 +20,21 @@ public struct CaseProfile: Sendable {
 
     /// The folder name of the case under the output directory: its id with every character a
     /// file name should not hold replaced.
-    public var folder: String {
+    public var folder: String { Self.folder(of: caseID) }
+
+    public static func folder(of caseID: String) -> String {
         String(caseID.map { $0.isLetter || $0.isNumber || "-_.=,".contains($0) ? $0 : "_" })
     }
 
     public var flameGraph: String {
         FlameGraph(title: caseID, subtitle: "\(stacks.samples) samples: \(how)",
                    stacks: stacks.counts.map { ($0.key, $0.value) }).svg()
+    }
+
+    /// What results.json keeps of it: its folder under `prefix` and its first frames.
+    public func summary(prefix: String, frames: Int = 10) -> ProfileSummary {
+        ProfileSummary(caseID: caseID, folder: prefix + folder, samples: stacks.samples, how: how,
+                       top: top.rows.prefix(frames).map { .init(frame: $0.frame, selfSamples: $0.selfSamples, totalSamples: $0.totalSamples) })
     }
 
     /// The case's section of the index: where its files are and its first frames.

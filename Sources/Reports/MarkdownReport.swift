@@ -28,6 +28,7 @@ enum MarkdownReport {
         lines += [""] + environment(run)
         lines += [""] + striding(strides, charts: charts.filter { $0.section == .stride })
         lines += [""] + familyTables(run, families: families, charts: charts)
+        if let profiles = run.profiles, !profiles.isEmpty { lines += [""] + profileSection(profiles) }
         lines += [""] + failures(cases)
         return lines.joined(separator: "\n") + "\n"
     }
@@ -225,6 +226,23 @@ enum MarkdownReport {
     /// The workload figure a ranking ranks by; nil when it ranks by time.
     static func figureName(_ ranking: Ranking) -> String? {
         if case .workloadFigure(let name) = ranking.figure { name } else { nil }
+    }
+
+    /// `bench run --profile`'s cases: where their time went, from perf's samples of their timed
+    /// samples, each with its flame graph.
+    static func profileSection(_ profiles: [ProfileSummary]) -> [String] {
+        var lines = ["## Where the time goes", "",
+                     "Profiled after the measurements, each case once in a child of its own under `perf record` (\(profiles[0].how)). "
+                     + "Self is the share of the samples running in a frame; total, with the frame anywhere on the stack.", ""]
+        for profile in profiles {
+            lines += ["### \(profile.caseID)", "",
+                      "\(profile.samples) samples. [Flame graph](\(profile.folder)/flamegraph.svg) · [folded stacks](\(profile.folder)/stacks.folded)", ""]
+            var table = MarkdownTable([("frame", .left), ("self", .right), ("total", .right)])
+            func share(_ samples: Int) -> String { Figures.value(100 * Double(samples) / Double(max(profile.samples, 1))) + "%" }
+            table.rows = profile.top.map { [$0.frame, share($0.selfSamples), share($0.totalSamples)] }
+            lines += table.lines + [""]
+        }
+        return lines
     }
 
     static func failures(_ cases: [MeasuredCase]) -> [String] {

@@ -26,6 +26,8 @@ public struct RunResults: Sendable, Codable {
     /// Every counter the children could report, described by its source (`Metric`); nil in files
     /// written before metrics were described, which `bench` reads with its own descriptions.
     public var metrics: [Metric]?
+    /// The profiles `bench run --profile` took of some cases; nil when none was asked for.
+    public var profiles: [ProfileSummary]?
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]

@@ -100,36 +100,31 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
         let plan = try chosen.plan(repetitions: 1)  // validate() has checked every name
         let walk = PerfRecorder.CallGraph(rawValue: callGraph)!
-        let (frequency, samples, sampleMilliseconds, deadline) = (self.frequency, self.samples, self.sampleMilliseconds, self.deadline)
-        let recorder: PerfRecorder
+        let (frequency, samples, sampleTime, deadline) = (self.frequency, self.samples, Duration.milliseconds(sampleMilliseconds),
+                                                          Duration.seconds(self.deadline))
+        let profiler: CaseProfiler
         do {
-            recorder = try runBlocking { try await PerfRecorder.locate(frequency: frequency, callGraph: walk) }
+            profiler = try runBlocking {
+                try await CaseProfiler(frequency: frequency, callGraph: walk, executable: ChildProcess.ownExecutable(),
+                                       samples: samples, sampleTime: sampleTime, deadline: deadline)
+            }
         } catch {
             writeToStandardError("bench profile: \(error)\n")
             throw ExitCode(2)
         }
         let directory = output.directory(prefix: "profile-")
         do { try OutputDirectory.prepareForRun(directory, overwrite: output.overwrite) } catch { throw ExitStatus.fail("bench profile", error) }
-        let demangler = SwiftDemangler()
-        if let missing = demangler.missing { writeToStandardError("bench profile: \(missing)\n") }
-        let how = "cpu-clock at \(frequency) Hz, \(walk == .fp ? "frame-pointer" : "DWARF") stacks, the child's \(samples) timed samples of at least \(sampleMilliseconds) ms"
+        if let missing = profiler.demangler.missing { writeToStandardError("bench profile: \(missing)\n") }
         let calibration = WorkloadCalibration.measure()
-        let executable = ChildProcess.ownExecutable()
         print("bench profile: \(plan.cases.count) case(s) → \(directory)")
         Interruption.install()
-        var index = ["# Profiles", "", "Each case once under `perf record` (\(how)); only the timed samples are recorded.", ""]
+        var index = ["# Profiles", "", "Each case once under `perf record` (\(profiler.how)); only the timed samples are recorded.", ""]
         var failed = 0
         var profiles: [CaseProfile] = []
         for (position, benchmarkCase) in plan.cases.enumerated() {
             if Interruption.signal != nil { break }
             writeToStandardError("[\(position + 1)/\(plan.cases.count)] \(benchmarkCase.id)\n")
-            let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: 0,
-                                       sampler: Sampler(sampleTime: .milliseconds(sampleMilliseconds), samples: samples),
-                                       calibration: calibration)
-            let outcome = try runBlocking {
-                try await Self.profile(request, recorder: recorder, demangler: demangler, executable: executable, how: how,
-                                       directory: directory, deadline: .seconds(deadline))
-            }
+            let outcome = try runBlocking { try await profiler.profile(benchmarkCase, calibration: calibration, into: directory) }
             switch outcome {
             case .profiled(let profile):
                 profiles.append(profile)
@@ -146,7 +141,7 @@ struct ProfileCommand: ParsableCommand {
         }
         do {
             if diff {
-                index += try Self.writeDifference(profiles, directory: directory, how: how)
+                index += try Self.writeDifference(profiles, directory: directory, how: profiler.how)
             }
             try writeAtomically(index.joined(separator: "\n") + "\n", to: directory + "/profile.md")
         } catch {
@@ -174,34 +169,5 @@ struct ProfileCommand: ParsableCommand {
         return ["## Difference", "",
                 "[\(new.caseID) against \(base.caseID)](diff/flamegraph.svg): the second case's stacks, each frame coloured by how its "
                 + "share of the samples moved from the first's (red grew, blue shrank, grey within one point).", ""]
-    }
-
-    enum Outcome {
-        case profiled(CaseProfile)
-        case notApplicable(String)
-        case failed(String)
-    }
-
-    /// One case recorded, read, demangled and written to its folder.
-    static func profile(_ request: ChildRequest, recorder: PerfRecorder, demangler: SwiftDemangler, executable: String,
-                        how: String, directory: String, deadline: Duration) async throws -> Outcome {
-        let caseID = request.benchmarkCase.id
-        let folder = directory + "/" + CaseProfile(caseID: caseID, stacks: CollapsedStacks(), how: how).folder
-        try OutputDirectory.create(folder)
-        let data = folder + "/perf.data"
-        let outcome = try await recorder.record(request, executable: executable, data: data, deadline: deadline)
-        if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {
-            unlink(data)
-            rmdir(folder)
-            return .notApplicable(outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
-        }
-        if case .failed(let reason) = ChildVerdict(outcome) { return .failed(reason) }
-        let raw = try await recorder.stacks(of: data)
-        let names = await demangler.demangle(raw.frameNames)
-        let profile = CaseProfile(caseID: caseID, stacks: raw.renamed { names[$0] ?? $0 }, how: how)
-        guard profile.stacks.samples > 0 else { return .failed("perf recorded no sample while the case took its samples") }
-        try writeAtomically(profile.stacks.folded, to: folder + "/stacks.folded")
-        try writeAtomically(profile.flameGraph, to: folder + "/flamegraph.svg")
-        return .profiled(profile)
     }
 }

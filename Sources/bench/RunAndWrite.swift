@@ -1,5 +1,6 @@
 import ArgumentParser
 import Harness
+import Profiling
 import Results
 import Reports
 import Workloads
@@ -11,8 +12,14 @@ enum RunAndWrite {
     /// - Throws: exit 2 when `directory` cannot be written, 64 when it holds files and
     ///   `output.overwrite` is false (both before anything runs); 2 when the journal or the
     ///   results cannot be written; 130/143 after an interruption, with what finished written.
+    /// Cases to profile after the measurements (`bench run --profile`), and how.
+    struct Profiling: @unchecked Sendable {
+        let profiler: CaseProfiler
+        let cases: Regex<AnyRegexOutput>
+    }
+
     static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
-                    label: String) async throws -> RunAnalysis {
+                    label: String, profiling: Profiling? = nil) async throws -> RunAnalysis {
         let journal = try output.openJournal(in: directory, label: label)
         // Once, here, before any child: every case of the run then spins the same rounds for the
         // same body cost (children measuring for themselves disagreed by up to ±30%).
@@ -22,7 +29,7 @@ enum RunAndWrite {
         print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
         let spin = calibration[SpinCalibration.name].map(Figures.value) ?? "?"
         print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")
-        let run: RunResults
+        var run: RunResults
         do {
             run = try await engine.run(.init(executable: ChildProcess.ownExecutable(), environment: BuildStamp.environment()),
                                        journal: journal, progress: progress.report)
@@ -31,6 +38,9 @@ enum RunAndWrite {
             // every line written before still on disk.
             writeToStandardError("\(label): \(error); the run stopped. The repetitions that finished before are in \(journal.path), one JSON record per line\n")
             throw ExitCode(2)
+        }
+        if let profiling, run.interrupted == nil {
+            run.profiles = try await profile(plan, with: profiling, calibration: calibration, into: directory, label: label)
         }
         let analysis = RunAnalysis(run)
         let written: [String]
@@ -46,5 +56,28 @@ enum RunAndWrite {
             throw ExitCode(Interruption.describe(signal).status)
         }
         return analysis
+    }
+
+    /// Profiles the plan's cases that `profiling` selects into DIR/profiles, one at a time, after
+    /// every measurement (a profiled child runs slower and must not share the machine with one).
+    static func profile(_ plan: RunPlan, with profiling: Profiling, calibration: [String: Double], into directory: String,
+                        label: String) async throws -> [ProfileSummary] {
+        let selected = plan.cases.filter { $0.id.contains(profiling.cases) }
+        guard !selected.isEmpty else {
+            writeToStandardError("\(label): --profile selects none of this run's cases; nothing profiled\n")
+            return []
+        }
+        let folder = directory + "/profiles"
+        try OutputDirectory.create(folder)
+        var summaries: [ProfileSummary] = []
+        for (position, benchmarkCase) in selected.enumerated() where Interruption.signal == nil {
+            writeToStandardError("\(label): profiling [\(position + 1)/\(selected.count)] \(benchmarkCase.id)\n")
+            switch try await profiling.profiler.profile(benchmarkCase, calibration: calibration, into: folder) {
+            case .profiled(let profile): summaries.append(profile.summary(prefix: "profiles/"))
+            case .notApplicable(let reason): writeToStandardError("  not applicable: \(reason)\n")
+            case .failed(let reason): writeToStandardError("  profile failed: \(reason)\n")
+            }
+        }
+        return summaries
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Claims
 import Harness
+import Profiling
 import Results
 import Reports
 
@@ -37,10 +38,17 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var output: RunOutput
 
+    @Option(help: "Also profile the cases whose id matches this regular expression, once each under perf after the run (as `bench profile` does); report.md shows where their time goes.")
+    var profile: String?
+
     private var repetitionsPerCase: Int { repetitions ?? selection.chosenSuite.defaultRepetitions }
 
     func validate() throws {
         guard repetitionsPerCase >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)") }
+        if let profile {
+            if let problem = RegexPattern.problem(with: profile) { throw ValidationError("--profile '\(RegexPattern.shown(profile))' \(problem)") }
+            guard (try? Regex(profile)) != nil else { throw ValidationError("--profile '\(RegexPattern.shown(profile))' is not a valid regular expression") }
+        }
     }
 
     func run() throws {
@@ -50,8 +58,19 @@ struct RunCommand: ParsableCommand {
     private func runAsync() async throws {
         let plan = try selection.plan(repetitions: repetitionsPerCase)  // validate() has checked every name
         let directory = output.directory(prefix: "")
+        var profiling: RunAndWrite.Profiling?
+        if let profile {
+            do {
+                profiling = .init(profiler: try await CaseProfiler(frequency: 999, callGraph: .fp, executable: ChildProcess.ownExecutable(),
+                                                                    samples: 10, sampleTime: .milliseconds(100), deadline: .seconds(120)),
+                                  cases: try Regex(profile))
+            } catch let error as PerfRecorder.Unavailable {
+                writeToStandardError("bench: --profile: \(error)\n")
+                throw ExitCode(2)
+            }
+        }
         let analysis = try await RunAndWrite.run(plan, suite: selection.chosenSuite, measurement: measurement, output: output,
-                                                 directory: directory, label: "bench")
+                                                 directory: directory, label: "bench", profiling: profiling)
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {

@@ -1,5 +1,6 @@
 import Glibc
 import Harness
+import Reports
 import Testing
 import TestSupport
 
@@ -34,6 +35,32 @@ struct ProfileCLITests {
         #expect(BenchCLITests.read(folder + "/flamegraph.svg")?.contains("<svg") == true)
         let index = try #require(BenchCLITests.read(out + "/profile.md"))
         #expect(index.contains("## spin/none/rounds=100/system") && index.contains("| rb_spin |"), "\(index)")
+    }
+
+    @Test("bench run --profile keeps the selected cases' top frames in results.json, and report.md shows them, also when written again")
+    func runProfile() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/run-profile"
+        let outcome = try await ChildProcess.run(
+            executable: BenchCLITests.bench,
+            arguments: ["run", "--suite", "smoke", "--workload", "spin", "--allocator", "system", "--repetitions", "1", "--samples", "2",
+                        "--sample-ms", "1", "--profile", "rounds=100", "--out", out],
+            deadline: .seconds(180))
+        if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
+            print("⊘ skipped: not applicable here: \(outcome.standardError)")
+            return
+        }
+        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
+        let profile = try #require(run.profiles?.first)
+        #expect(run.profiles?.count == 1 && profile.caseID == "spin/none/rounds=100/system")
+        #expect(profile.top.first?.frame == "rb_spin", "\(profile.top)")
+        #expect(BenchCLITests.read(out + "/" + profile.folder + "/flamegraph.svg") != nil)
+        let report = try #require(BenchCLITests.read(out + "/report.md"))
+        #expect(report.contains("## Where the time goes") && report.contains("| rb_spin |"))
+        let again = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["report", out + "/results.json"],
+                                               deadline: .seconds(60))
+        #expect(again.ending == .exited(0), "\(again.standardError)")
+        #expect(BenchCLITests.read(out + "/report.md")?.contains("## Where the time goes") == true)
     }
 
     @Test("without perf: exit 2 saying what to install, and nothing written")
