@@ -34,7 +34,7 @@ public struct CaseProfile: Sendable {
     /// What results.json keeps of it: its folder under `prefix` and its first frames.
     public func summary(prefix: String, frames: Int = 10) -> ProfileSummary {
         ProfileSummary(caseID: caseID, folder: prefix + folder, samples: stacks.samples, how: how,
-                       top: top.rows.prefix(frames).map { .init(frame: $0.frame, selfSamples: $0.selfSamples, totalSamples: $0.totalSamples) })
+                       top: Array(top.rows.prefix(frames)))
     }
 
     /// The case's section of the index: where its files are and its first frames.

@@ -4,17 +4,8 @@ import Results
 /// leaf, running) and total share (samples where it was anywhere on the stack, counted once per
 /// sample), most self first.
 public struct TopFrames: Sendable {
-    public struct Row: Sendable, Equatable {
-        public let frame: String
-        public let selfSamples: Int
-        public let totalSamples: Int
-
-        public init(frame: String, selfSamples: Int, totalSamples: Int) {
-            self.frame = frame
-            self.selfSamples = selfSamples
-            self.totalSamples = totalSamples
-        }
-    }
+    /// A frame with its self and total samples, as results.json keeps them too.
+    public typealias Row = ProfileSummary.Frame
 
     public let rows: [Row]
     public let samples: Int
