@@ -15,6 +15,10 @@ public enum ResultsCSV {
     /// - Parameter estimates: the run's estimates, when the caller has them already.
     public static func encode(_ run: RunResults, estimates: RunEstimates? = nil) -> String {
         let estimates = estimates ?? RunEstimates(run.cases)
+        // Each counter's unit as its source describes it ("ns" for task-clock, "bytes", "events");
+        // "count" only for a counter the file does not describe.
+        let catalogue = MetricCatalogue(run)
+        func unit(_ name: String) -> String { catalogue[name]?.unit.rawValue ?? MetricUnit.count.rawValue }
         var lines = [row(columns)]
         for result in run.cases {
             let c = result.benchmarkCase
@@ -40,7 +44,7 @@ public enum ResultsCSV {
             }
             for name in result.counterNames.sorted() {
                 let values = result.counterPerProcess(name)
-                lines.append(row(prefix + [name + ".per_op", "count", number(result.counterMedian(name) ?? .nan),
+                lines.append(row(prefix + [name + ".per_op", unit(name), number(result.counterMedian(name) ?? .nan),
                                            "", "", samples, "\(values.count)", ""]))
             }
             // The workload's own figures: the median over the repetitions, each one process's value.
@@ -49,7 +53,7 @@ public enum ResultsCSV {
                 lines.append(row(prefix + [name, figure.unit.rawValue, number(median.value), "", "", samples, "\(figure.values.count)", ""]))
             }
             for (name, reason) in (result.records.first?.unavailable ?? [:]).sorted(by: { $0.key < $1.key }) {
-                lines.append(row(prefix + [name + ".per_op", "count", "", "", "", samples, repetitions, reason]))
+                lines.append(row(prefix + [name + ".per_op", unit(name), "", "", "", samples, repetitions, reason]))
             }
         }
         return lines.joined(separator: "\r\n") + "\r\n"

@@ -68,5 +68,8 @@ struct ExportsTests {
         let fields = figure.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         #expect(abs(Double(fields[8])! - 200) < 1e-9 && Double(fields[9])! < 199 && Double(fields[10])! > 201, "\(fields)")
         #expect(csv.contains(",ns_per_op.median,ns,200.0,,,20,2,\r\n"))
+        // A counter's unit is its source's: task-clock is CPU time in ns, syscalls are events.
+        #expect(csv.contains(",task-clock.per_op,ns,"), "\(csv.prefix(2_000))")
+        #expect(csv.contains(",syscalls.per_op,events,"))
     }
 }
