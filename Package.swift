@@ -132,7 +132,7 @@ let package = Package(
         // Where the time goes: a case's child under perf record, its stacks, top frames, flame graph.
         .target(
             name: "Profiling",
-            dependencies: ["Harness", "Results", "Charts"]
+            dependencies: ["Harness", "Results", "RuntimeKit", "Charts"]
         ),
         .target(
             name: "Reports",

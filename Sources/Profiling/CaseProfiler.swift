@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Harness
 import Results
+import RuntimeKit
 
 /// Profiles cases one at a time: each in a child under perf (`PerfRecorder`), its stacks read
 /// back, Swift names demangled, and its files (perf.data, stacks.folded, flamegraph.svg) in a
@@ -30,13 +31,36 @@ public struct CaseProfiler: Sendable {
     /// How the profiles are taken, for their subtitles and the report.
     public var how: String {
         "cpu-clock at \(recorder.frequency) Hz, \(recorder.callGraph == .fp ? "frame-pointer" : "DWARF") stacks, "
-            + "the child's \(samples) timed samples of at least \(sampleTime.nanosecondsRounded / 1_000_000) ms"
+            + "the child's \(samples) timed samples of at least \(sampleTime.nanosecondsSaturating / 1_000_000) ms"
     }
 
     public enum Outcome: Sendable {
         case profiled(CaseProfile)
         case notApplicable(String)
         case failed(String)
+
+        /// One line for the terminal: "1165 samples; most self: rb_spin", or why there is none.
+        public var summary: String {
+            switch self {
+            case .profiled(let profile): "\(profile.stacks.samples) samples; most self: \(profile.top.rows.first?.frame ?? "none")"
+            case .notApplicable(let reason): "not applicable: \(reason)"
+            case .failed(let reason): "failed: \(reason)"
+            }
+        }
+    }
+
+    /// Profiles `cases` one at a time into `directory`, reporting each before and its outcome
+    /// after; stops at an interruption (`Interruption`), returning what finished.
+    public func profile(_ cases: [BenchmarkCase], calibration: [String: Double], into directory: String,
+                        report: (String) -> Void) async throws -> [(BenchmarkCase, Outcome)] {
+        var outcomes: [(BenchmarkCase, Outcome)] = []
+        for (position, benchmarkCase) in cases.enumerated() where Interruption.signal == nil {
+            report("[\(position + 1)/\(cases.count)] \(benchmarkCase.id)")
+            let outcome = try await profile(benchmarkCase, calibration: calibration, into: directory)
+            report("  " + outcome.summary)
+            outcomes.append((benchmarkCase, outcome))
+        }
+        return outcomes
     }
 
     /// Profiles `benchmarkCase` into its folder under `directory`.
@@ -61,8 +85,4 @@ public struct CaseProfiler: Sendable {
         try writeAtomically(profile.flameGraph, to: folder + "/flamegraph.svg")
         return .profiled(profile)
     }
-}
-
-extension Duration {
-    var nanosecondsRounded: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }

@@ -89,23 +89,7 @@ public struct PerfRecorder: Sendable {
         guard outcome.ending == .exited(0) else {
             throw Unavailable(description: "perf script could not read \(data): \(outcome.standardError.split(separator: "\n").first ?? "\(outcome.ending)")")
         }
-        return CollapsedStacks.parse(perfScript: Substring(try Self.readWhole(text)))
-    }
-
-    /// A file of any size as text.
-    static func readWhole(_ path: String) throws(FileError) -> String {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FileError(path: path, operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; throw FileError(path: path, operation: "read", errno: errno) }
-            if count == 0 { break }
-            bytes += chunk[..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return CollapsedStacks.parse(perfScript: Substring(try readWholeFile(text)))
     }
 
     static func temporaryDirectory() throws -> String {

@@ -78,26 +78,12 @@ struct CommandFiles {
     /// The whole file as text, or an error with the reason in the system's words ("No such file
     /// or directory", "Is a directory"), not Foundation's error dump.
     static func readText(_ path: String) throws -> String {
-        guard let file = fopen(path, "r") else {
-            throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
         var facts = stat()
-        if fstat(fileno(file), &facts) == 0, Int64(facts.st_size) > maximumFileSize {
+        if stat(path, &facts) == 0, Int64(facts.st_size) > maximumFileSize {
             let megabytes = Int64(facts.st_size) / 1_048_576
             throw ValidationError("\(path) is \(megabytes) MB; a results or thresholds file is at most \(maximumFileSize / 1_048_576) MB (the full suite's results.json is about 15 MB)")
         }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            bytes.append(contentsOf: chunk[0..<count])
-            if count < chunk.count {
-                if ferror(file) != 0 { throw ValidationError("cannot read \(path): \(String(cString: strerror(errno)))") }
-                break
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        do { return try readWholeFile(path) } catch { throw ValidationError(error.description) }
     }
 
     /// The directory part of `path` ("." for a bare file name).

@@ -121,22 +121,19 @@ struct ProfileCommand: ParsableCommand {
         var index = ["# Profiles", "", "Each case once under `perf record` (\(profiler.how)); only the timed samples are recorded.", ""]
         var failed = 0
         var profiles: [CaseProfile] = []
-        for (position, benchmarkCase) in plan.cases.enumerated() {
-            if Interruption.signal != nil { break }
-            writeToStandardError("[\(position + 1)/\(plan.cases.count)] \(benchmarkCase.id)\n")
-            let outcome = try runBlocking { try await profiler.profile(benchmarkCase, calibration: calibration, into: directory) }
+        let outcomes = try runBlocking {
+            try await profiler.profile(plan.cases, calibration: calibration, into: directory) { writeToStandardError($0 + "\n") }
+        }
+        for (benchmarkCase, outcome) in outcomes {
             switch outcome {
             case .profiled(let profile):
                 profiles.append(profile)
                 index += profile.summary()
-                writeToStandardError("  \(profile.stacks.samples) samples; most self: \(profile.top.rows.first.map { "\($0.frame)" } ?? "none")\n")
             case .notApplicable(let reason):
                 index += ["## \(benchmarkCase.id)", "", "Not applicable: \(reason)", ""]
-                writeToStandardError("  not applicable: \(reason)\n")
             case .failed(let reason):
                 failed += 1
                 index += ["## \(benchmarkCase.id)", "", "Failed: \(reason)", ""]
-                writeToStandardError("  failed: \(reason)\n")
             }
         }
         do {

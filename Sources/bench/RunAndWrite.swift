@@ -69,15 +69,12 @@ enum RunAndWrite {
         }
         let folder = directory + "/profiles"
         try OutputDirectory.create(folder)
-        var summaries: [ProfileSummary] = []
-        for (position, benchmarkCase) in selected.enumerated() where Interruption.signal == nil {
-            writeToStandardError("\(label): profiling [\(position + 1)/\(selected.count)] \(benchmarkCase.id)\n")
-            switch try await profiling.profiler.profile(benchmarkCase, calibration: calibration, into: folder) {
-            case .profiled(let profile): summaries.append(profile.summary(prefix: "profiles/"))
-            case .notApplicable(let reason): writeToStandardError("  not applicable: \(reason)\n")
-            case .failed(let reason): writeToStandardError("  profile failed: \(reason)\n")
-            }
+        writeToStandardError("\(label): profiling \(selected.count) case(s) under perf\n")
+        let outcomes = try await profiling.profiler.profile(selected, calibration: calibration, into: folder) {
+            writeToStandardError($0 + "\n")
         }
-        return summaries
+        return outcomes.compactMap { _, outcome in
+            if case .profiled(let profile) = outcome { profile.summary(prefix: "profiles/") } else { nil }
+        }
     }
 }
