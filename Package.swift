@@ -12,6 +12,10 @@ let package = Package(
         .executable(name: "bench", targets: ["bench"]),
         .library(name: "RuntimeKit", targets: ["RuntimeKit"]),
         .library(name: "Backends", targets: ["Backends"]),
+        // The call counter a child preloads to count allocations, retains and releases on every
+        // thread (`--count-allocations`). A library of its own, linked into nothing: in `bench`
+        // its malloc would replace the allocator under test in every run.
+        .library(name: "RuntimeBenchInterposer", type: .dynamic, targets: ["CInterposer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -68,6 +72,11 @@ let package = Package(
         .target(
             name: "CPerfEvent",
             linkerSettings: [.linkedLibrary("dl")]
+        ),
+        .target(
+            name: "CInterposer",
+            exclude: ["README.md"],
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
         .target(
             name: "Counters",
@@ -166,6 +175,13 @@ let package = Package(
             dependencies: ["FIFODispatch", "CDispatchShim"],
             path: "Tests/DispatchMainProbe"
         ),
+        // Run by the interposer's test with the interposer preloaded: threads that come and go,
+        // every allocation call counted exactly once. C, so that nothing else allocates.
+        .executableTarget(
+            name: "InterposerProbe",
+            path: "Tests/InterposerProbe",
+            linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
+        ),
         .testTarget(
             name: "DispatchSemanticsTests",
             dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe"]
@@ -176,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersTests",
-            dependencies: ["Counters"]
+            dependencies: ["Counters", "InterposerProbe"]
         ),
         .testTarget(
             name: "ProfilingTests",
