@@ -8,6 +8,7 @@ public enum Workloads {
         Spin(),
         MutexUncontended(),
         MallocFree(),
+        ObjectAlloc(),
         ForkJoin(),
         ApplyStride(),
         ApplySerial(),

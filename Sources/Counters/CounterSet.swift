@@ -12,7 +12,9 @@ public final class CounterSet {
     private let slotCounts: [Int]
 
     /// Every source, in opening order: perf events first. A new source is one file and one entry here.
-    static let registered: [any CounterSource.Type] = [PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self]
+    static let registered: [any CounterSource.Type] = [
+        PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self, InterposerCounters.self,
+    ]
 
     /// Every metric any source can report, described: what results.json carries (`RunResults.metrics`).
     public static let catalogue: [Metric] = registered.flatMap { $0.catalogue }

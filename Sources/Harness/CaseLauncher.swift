@@ -10,15 +10,20 @@ public struct CaseLauncher: Sendable {
     public let deadline: Duration
     /// Path of libjemalloc.so.2 for LD_PRELOAD, or nil when jemalloc is not installed.
     public let jemalloc: String?
+    /// Whether every child preloads the interposer beside its executable, counting allocations,
+    /// retains and releases on every thread (`--count-allocations`; timings include its cost).
+    public let countsAllocations: Bool
     /// CPUs every child is pinned to, or nil.
     public let cpus: [Int]?
     /// Handed to every child (`ChildRequest.calibration`).
     public let calibration: [String: Double]?
 
-    public init(sampler: Sampler, deadline: Duration, jemalloc: String?, cpus: [Int]? = nil, calibration: [String: Double]? = nil) {
+    public init(sampler: Sampler, deadline: Duration, jemalloc: String?, countsAllocations: Bool = false, cpus: [Int]? = nil,
+                calibration: [String: Double]? = nil) {
         self.sampler = sampler
         self.deadline = deadline
         self.jemalloc = jemalloc
+        self.countsAllocations = countsAllocations
         self.cpus = cpus
         self.calibration = calibration
     }
@@ -42,13 +47,22 @@ public struct CaseLauncher: Sendable {
     }
 
     public func run(_ benchmarkCase: BenchmarkCase, repetition: Int, executable: String) async throws -> Outcome {
-        var environment: [String: String] = [:]
+        // The interposer first: its malloc passes each call on to the next definition, jemalloc's
+        // when jemalloc is preloaded after it, glibc's otherwise.
+        var preload: [String] = []
+        if countsAllocations {
+            switch InterposerLibrary.locate(besides: executable) {
+            case .success(let path): preload.append(path)
+            case .failure(let missing): return .failed("cannot count allocations: \(missing)")
+            }
+        }
         if benchmarkCase.allocator == .jemalloc {
             guard let jemalloc else {
                 return .notApplicable("jemalloc not installed (no libjemalloc.so.2; tools/install-deps.sh installs it)")
             }
-            environment["LD_PRELOAD"] = jemalloc
+            preload.append(jemalloc)
         }
+        let environment = preload.isEmpty ? [:] : ["LD_PRELOAD": preload.joined(separator: ":")]
         let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
                                    calibration: calibration)
         let outcome = try await ChildProcess.run(executable: executable, arguments: ["case", request.encoded()],

@@ -88,6 +88,7 @@ public struct MeasuredRun: Sendable {
                              metrics: metrics, suite: suite.rawValue, repetitions: plan.repetitions,
                              sampleTimeNanoseconds: sampleTime.nanosecondsSaturating, cases: cases)
         run.calibration = launcher.calibration
+        run.countedAllocations = launcher.countsAllocations ? true : nil
         run.tools = tools
         run.executable = executable
         run.load = measured.load

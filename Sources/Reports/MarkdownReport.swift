@@ -16,6 +16,11 @@ enum MarkdownReport {
             lines += ["**This run was interrupted** (\(interrupted)): every table below holds only the cases that finished.", ""]
         }
         lines += [context(run), ""]
+        if run.countedAllocations == true {
+            lines += ["**Allocations were counted** (`--count-allocations`): every child preloaded the interposer that counts "
+                      + "malloc's family, retains and releases on every thread, so every timing here includes its cost "
+                      + "(Sources/CInterposer/README.md gives it per call). Compare these timings only with a run that counted too.", ""]
+        }
         lines += RunNoise(cases, load: run.load).markdownLines.flatMap { [$0, ""] }
         lines += ["## What should I use?", "",
                   "Per family, under the system allocator: which contender is best, counted only where it beats the runner-up by "

@@ -26,6 +26,9 @@ public struct RunResults: Sendable, Codable {
     /// Every counter the children could report, described by its source (`Metric`); nil in files
     /// written before metrics were described, which `bench` reads with its own descriptions.
     public var metrics: [Metric]?
+    /// True when every child preloaded the interposer that counts allocations, retains and
+    /// releases (`--count-allocations`), so every timing includes its cost; nil when none did.
+    public var countedAllocations: Bool?
     /// The profiles `bench run --profile` took of some cases; nil when none was asked for.
     public var profiles: [ProfileSummary]?
     public var repetitions: Int

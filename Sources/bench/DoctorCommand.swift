@@ -40,6 +40,7 @@ struct DoctorCommand: ParsableCommand {
         print("\nAllocators")
         print("  system:   glibc malloc")
         print("  jemalloc: " + (JemallocLibrary.locate().map { "available (LD_PRELOAD=\($0))" } ?? "unavailable: libjemalloc.so.2 not found (tools/install-deps.sh installs it)"))
+        print("  counting (--count-allocations): " + MeasurementOptions.interposerState)
 
         let operation = try Spin().prepare(BenchmarkCase(workload: "spin", backend: BenchmarkCase.noBackend,
                                                          parameters: [Parameter("rounds", "100")], allocator: .system), backend: nil)

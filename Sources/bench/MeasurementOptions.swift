@@ -18,6 +18,10 @@ struct MeasurementOptions: ParsableArguments {
     @Option(help: "Pin every child to these CPUs, e.g. 1 or 0,2-3 (default: not pinned).")
     var cpus: String?
 
+    @Flag(name: .customLong("count-allocations"),
+          help: "Count mallocs, frees, bytes, Swift retains, releases and objects per operation on every thread, through an interposer each child preloads (built beside bench). Timings then include its cost; report.md says so.")
+    var countAllocations = false
+
     func validate() throws {
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
         if let sampleMilliseconds, sampleMilliseconds < 1 {
@@ -40,7 +44,21 @@ struct MeasurementOptions: ParsableArguments {
     /// How children are started, with `calibration` measured once by the caller for all of them.
     func launcher(for suite: Suite, calibration: [String: Double]) -> CaseLauncher {
         CaseLauncher(sampler: sampler(for: suite), deadline: .seconds(deadline), jemalloc: JemallocLibrary.locate(),
-                     cpus: cpus.flatMap { try? CPUAffinity.parse($0) }, calibration: calibration)
+                     countsAllocations: countAllocations, cpus: cpus.flatMap { try? CPUAffinity.parse($0) }, calibration: calibration)
+    }
+
+    /// With --count-allocations, the interposer must be beside every executable that measures,
+    /// and the build must not be sanitized: otherwise exit 2 before anything runs.
+    func requireInterposer(besides executables: [String], label: String) throws {
+        guard countAllocations else { return }
+        if let sanitizer = sanitizerReplacingMalloc() {
+            throw ExitStatus.fileProblem("\(label): --count-allocations", "\(sanitizer) replaces malloc in this build; count allocations with a build that is not sanitized")
+        }
+        for executable in executables {
+            if case .failure(let missing) = InterposerLibrary.locate(besides: executable) {
+                throw ExitStatus.fileProblem("\(label): --count-allocations", missing.description)
+            }
+        }
     }
 
     /// The run engine for `plan`, its children measuring as these options say, with `calibration`
@@ -57,6 +75,16 @@ struct MeasurementOptions: ParsableArguments {
     /// The optional tools a run looks for, and what it found.
     static var tools: [String: String] {
         ["PAPI": PAPIProbe().summary,
-         "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found"]
+         "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found",
+         "interposer": interposerState]
+    }
+
+    /// Whether `--count-allocations` can count with this bench, or why not.
+    static var interposerState: String {
+        if let sanitizer = sanitizerReplacingMalloc() { return "unavailable: \(sanitizer) replaces malloc in this build" }
+        return switch InterposerLibrary.locate(besides: ChildProcess.ownExecutable()) {
+        case .success(let path): "available: \(path)"
+        case .failure(let missing): "unavailable: \(missing)"
+        }
     }
 }

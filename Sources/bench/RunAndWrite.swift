@@ -9,17 +9,19 @@ import Workloads
 /// calibrations measured once, the run engine (`MeasuredRun`) on this executable with progress,
 /// then results.json with every other output.
 enum RunAndWrite {
-    /// - Throws: exit 2 when `directory` cannot be written, 64 when it holds files and
-    ///   `output.overwrite` is false (both before anything runs); 2 when the journal or the
-    ///   results cannot be written; 130/143 after an interruption, with what finished written.
     /// Cases to profile after the measurements (`bench run --profile`), and how.
     struct Profiling: @unchecked Sendable {
         let profiler: CaseProfiler
         let cases: Regex<AnyRegexOutput>
     }
 
+    /// - Throws: exit 2 when `directory` cannot be written or --count-allocations cannot count,
+    ///   64 when `directory` holds files and `output.overwrite` is false (all before anything
+    ///   runs); 2 when the journal or the results cannot be written; 130/143 after an
+    ///   interruption, with what finished written.
     static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
                     label: String, profiling: Profiling? = nil) async throws -> RunAnalysis {
+        try measurement.requireInterposer(besides: [ChildProcess.ownExecutable()], label: label)
         let journal = try output.openJournal(in: directory, label: label)
         // Once, here, before any child: every case of the run then spins the same rounds for the
         // same body cost (children measuring for themselves disagreed by up to ±30%).

@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the interposer library is, for LD_PRELOAD in a child: SwiftPM builds the
+/// `RuntimeBenchInterposer` product into the same directory as `bench`.
+public enum InterposerLibrary {
+    public static let fileName = "libRuntimeBenchInterposer.so"
+
+    /// The library beside `executable`, or why there is none.
+    public static func locate(besides executable: String) -> Result<String, Missing> {
+        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let path = (directory.isEmpty ? "." : directory) + "/" + fileName
+        return access(path, R_OK) == 0 ? .success(path) : .failure(Missing(path: path))
+    }
+
+    public struct Missing: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String {
+            "\(path) is not built (it is built with the package: `swift build`, or `swift build -c release --product RuntimeBenchInterposer` beside a release bench)"
+        }
+    }
+}
