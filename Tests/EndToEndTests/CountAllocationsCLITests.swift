@@ -67,8 +67,20 @@ struct CountAllocationsCLITests {
         let copy = directory + "/bench"
         try #require(Self.copy(BenchCLITests.bench, to: copy), "could not copy bench to \(copy)")
         let out = directory + "/never"
-        let outcome = try await ChildProcess.run(executable: copy, arguments: ["run", "--suite", "smoke", "--workload", "spin", "--count-allocations", "--out", out],
-                                                 deadline: .seconds(60))
+        // Another test's child may have been forked while the copy was open for writing and not
+        // yet have reached exec (which closes it): exec then fails with ETXTBSY for a moment.
+        var attempt = 0
+        var launched: ChildOutcome?
+        while launched == nil {
+            do {
+                launched = try await ChildProcess.run(executable: copy, arguments: ["run", "--suite", "smoke", "--workload", "spin", "--count-allocations", "--out", out],
+                                                      deadline: .seconds(60))
+            } catch where "\(error)".contains("Text file busy") && attempt < 50 {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        let outcome = try #require(launched)
         #expect(outcome.ending == .exited(2), "\(outcome.standardError)")
         #expect(outcome.standardError.contains("libRuntimeBenchInterposer.so is not built"), "\(outcome.standardError)")
         #expect(access(out, F_OK) != 0, "--out was created")
@@ -79,7 +91,7 @@ struct CountAllocationsCLITests {
     static func copy(_ source: String, to destination: String) -> Bool {
         guard let input = fopen(source, "r") else { return false }
         defer { fclose(input) }
-        guard let output = fopen(destination, "w") else { return false }
+        guard let output = fopen(destination, "we") else { return false }  // close-on-exec: no child inherits it
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var ok = true
         while true {
