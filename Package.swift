@@ -33,7 +33,7 @@ let package = Package(
         .target(
             name: "PThreadPrimitives",
             dependencies: [
-                "RuntimeKit", "CSpinHint",
+                "RuntimeKit", "CSpinHint", "CRuntimeEvents",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             exclude: ["README.md"]
@@ -73,14 +73,18 @@ let package = Package(
             name: "CPerfEvent",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // Per-thread counts summed when read (static inline: each user keeps its own table).
+        .target(name: "CThreadSlots", exclude: ["README.md"]),
+        .target(name: "CRuntimeEvents", dependencies: ["CThreadSlots"]),
         .target(
             name: "CInterposer",
+            dependencies: ["CThreadSlots"],
             exclude: ["README.md"],
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
         .target(
             name: "Counters",
-            dependencies: ["CPerfEvent", "Results"],
+            dependencies: ["CPerfEvent", "Results", "RuntimeKit", "PThreadPrimitives"],
             exclude: ["README.md"]
         ),
         // What a run produced, readable without any runtime: cases, records, results files, the
@@ -182,6 +186,13 @@ let package = Package(
             path: "Tests/InterposerProbe",
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
+        // Run by RuntimeEventsTests: scenarios whose scheduling events are known, in a process of
+        // their own (the counts are the process's totals).
+        .executableTarget(
+            name: "RuntimeEventsProbe",
+            dependencies: ["StealingRuntime", "FIFODispatch", "PThreadPrimitives", "RuntimeKit"],
+            path: "Tests/RuntimeEventsProbe"
+        ),
         .testTarget(
             name: "DispatchSemanticsTests",
             dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe"]
@@ -192,7 +203,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersTests",
-            dependencies: ["Counters", "InterposerProbe"]
+            dependencies: ["Counters", "InterposerProbe", "RuntimeKit"]
         ),
         .testTarget(
             name: "ProfilingTests",
@@ -234,7 +245,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrimitivesTests",
-            dependencies: ["RuntimeKit", "PThreadPrimitives"]
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "RuntimeEventsProbe"]
         ),
         .testTarget(
             name: "WorkloadsTests",

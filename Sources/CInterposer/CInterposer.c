@@ -2,97 +2,40 @@
 // explains the slots, the races and the orderings; the comments here say what each part is for.
 #define _GNU_SOURCE
 #include "CInterposer.h"
+#include "CThreadSlots.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
-// ---- Per-thread counts ------------------------------------------------------------------------
+// ---- Per-thread counts (CThreadSlots.h) ------------------------------------------------------
 
-enum { SLOT_COUNT = 1024 };
-
-// One thread's counts, on a cache line of its own so that counting never shares a line with
-// another thread. `owner` is 1 while a live thread writes it; the counts are never reset, so a
-// thread that takes over a slot continues from the totals of the threads before it.
-struct slot {
-    alignas(64) _Atomic uint64_t counts[RB_COUNT_KINDS];
-    _Atomic int owned;
-};
-
-static struct slot slots[SLOT_COUNT];
-// For calls before a thread has a slot of its own, after it gave its slot back (other exit
-// handlers still free memory), or when every slot is taken: written with atomic additions.
-static struct slot shared;
-
-static __thread struct slot *current __attribute__((tls_model("initial-exec")));
+static struct rb_slot_table table;
+static __thread struct rb_slot *current __attribute__((tls_model("initial-exec")));
 static __thread bool claiming __attribute__((tls_model("initial-exec")));
 
-static pthread_key_t exit_key;
-static _Atomic bool exit_key_ready;
-
 static void give_back(void *taken) {
-    current = &shared;
-    atomic_store_explicit(&((struct slot *)taken)->owned, 0, memory_order_release);
+    current = &table.shared;
+    rb_slot_give_back(taken);
 }
 
-__attribute__((constructor)) static void create_exit_key(void) {
-    if (pthread_key_create(&exit_key, give_back) == 0) {
-        atomic_store_explicit(&exit_key_ready, true, memory_order_release);
-    }
-}
-
-static struct slot *claim(void) {
-    // pthread_setspecific may allocate (a key past the first 32): that allocation, and any
-    // before the exit key exists, is counted in the shared slot.
-    if (claiming || !atomic_load_explicit(&exit_key_ready, memory_order_acquire)) return &shared;
-    claiming = true;
-    struct slot *found = &shared;
-    for (int index = 0; index < SLOT_COUNT; index++) {
-        int expected = 0;
-        if (atomic_load_explicit(&slots[index].owned, memory_order_relaxed) == 0
-            && atomic_compare_exchange_strong_explicit(&slots[index].owned, &expected, 1,
-                                                       memory_order_acquire, memory_order_relaxed)) {
-            found = &slots[index];
-            if (pthread_setspecific(exit_key, found) != 0) {
-                atomic_store_explicit(&found->owned, 0, memory_order_release);
-                found = &shared;
-            }
-            break;
-        }
-    }
-    current = found;
-    claiming = false;
-    return found;
-}
+__attribute__((constructor)) static void start_table(void) { rb_slot_table_start(&table, give_back); }
 
 static inline void add(int kind, uint64_t amount) {
-    struct slot *own = current;
-    if (__builtin_expect(own == NULL, 0)) own = claim();
-    if (own == &shared) {
-        atomic_fetch_add_explicit(&shared.counts[kind], amount, memory_order_relaxed);
-    } else {
-        // The slot's only writer: a load and a store, no locked instruction.
-        uint64_t value = atomic_load_explicit(&own->counts[kind], memory_order_relaxed);
-        atomic_store_explicit(&own->counts[kind], value + amount, memory_order_relaxed);
+    struct rb_slot *own = current;
+    if (__builtin_expect(own == NULL, 0)) {
+        own = current = rb_slot_claim(&table, &claiming);
+        if (own == NULL) own = &table.shared;  // this time only
     }
+    rb_slot_add(&table, own, kind, amount);
 }
 
 uint32_t rb_interposer_version(void) { return RB_INTERPOSER_VERSION; }
 
-void rb_interposer_read(uint64_t *totals) {
-    for (int kind = 0; kind < RB_COUNT_KINDS; kind++) {
-        totals[kind] = atomic_load_explicit(&shared.counts[kind], memory_order_relaxed);
-    }
-    for (int index = 0; index < SLOT_COUNT; index++) {
-        for (int kind = 0; kind < RB_COUNT_KINDS; kind++) {
-            totals[kind] += atomic_load_explicit(&slots[index].counts[kind], memory_order_relaxed);
-        }
-    }
-}
+void rb_interposer_read(uint64_t *totals) { rb_slot_sum(&table, totals, RB_COUNT_KINDS); }
 
 // ---- The next definitions -----------------------------------------------------------------------
 

@@ -11,16 +11,20 @@ public final class CounterSet {
     /// 4.7 bytes per malloc(4096) in a small CI batch).
     private let slotCounts: [Int]
 
-    /// Every source, in opening order: perf events first. A new source is one file and one entry here.
+    /// Every source of the process, in opening order: perf events first. A new source is one file
+    /// and one entry here. The backend's own events (`RuntimeEventCounters`) come last, opened for
+    /// the case's backend.
     static let registered: [any CounterSource.Type] = [
         PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self, InterposerCounters.self,
     ]
 
     /// Every metric any source can report, described: what results.json carries (`RunResults.metrics`).
-    public static let catalogue: [Metric] = registered.flatMap { $0.catalogue }
+    public static let catalogue: [Metric] = registered.flatMap { $0.catalogue } + RuntimeEventCounters.catalogue
 
-    public init() {
-        sources = Self.registered.map { $0.init() }
+    /// - Parameter backend: the case's backend `id` (`BenchmarkCase.noBackend` or nil when none):
+    ///   whose scheduling events the `events.` metrics read.
+    public init(backend: String? = nil) {
+        sources = Self.registered.map { $0.init() } + [RuntimeEventCounters(backend: backend)]
         slotCounts = sources.map(\.metrics.count)
     }
 

@@ -1,4 +1,5 @@
 import CFIFODispatch
+import PThreadPrimitives
 
 /// Running nodes: a block, a queue's token (drain that queue), or a `sync` waiter (hand it the
 /// queue). The same code runs at the root (a worker) and inside a drain (a queue targeting
@@ -51,6 +52,7 @@ extension FIFOQueue {
     /// Runs the queue's blocks; the caller has claimed the queue (holds its lock).
     @usableFromInline
     func drain(within parent: UnsafeMutablePointer<DrainFrame>?) -> DrainOutcome {
+        RuntimeEvents.count(.drains)
         var frame = DrainFrame(queue: Unmanaged.passUnretained(self), hold: .lock, parent: parent)
         return withUnsafeMutablePointer(to: &frame) { frame in
             kind == .concurrent ? drainConcurrent(frame) : drainSerial(frame)

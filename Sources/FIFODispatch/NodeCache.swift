@@ -1,4 +1,5 @@
 import CFIFODispatch
+import PThreadPrimitives
 import Synchronization
 
 /// A thread's free nodes. A node is taken from the submitting thread's cache and, once run, goes
@@ -72,8 +73,10 @@ final class NodeCache: @unchecked Sendable {
             local = node.pointee.next.load(ordering: .relaxed)
             if localCount > 0 { localCount -= 1 }
             node.pointee.next.store(0, ordering: .relaxed)
+            RuntimeEvents.count(.nodesReused)
             return node
         }
+        RuntimeEvents.count(.nodesAllocated)
         freshAllocations += 1
         references.add(1, ordering: .relaxed)  // the owner's own reference keeps it above zero
         let node = NodeRef.allocate(capacity: 1)

@@ -76,6 +76,7 @@ final class WorkerPool: @unchecked Sendable {
     @usableFromInline
     func notify() {
         if idle.load(ordering: .sequentiallyConsistent) > 0 {
+            RuntimeEvents.count(.wakeUps)
             epoch.word.pointee.add(1, ordering: .sequentiallyConsistent)
             epoch.wake(1)
         }
@@ -119,6 +120,7 @@ final class WorkerPool: @unchecked Sendable {
                 continue
             }
             let surplus = threads.load(ordering: .relaxed) > width
+            RuntimeEvents.count(.parks)
             let woken = epoch.wait(expected: seen, until: surplus ? .after(Self.retireAfter) : .never)
             idle.subtract(1, ordering: .sequentiallyConsistent)
             if !woken, retireIfSurplus() { return }
@@ -162,6 +164,7 @@ final class WorkerPool: @unchecked Sendable {
             threads.load(ordering: .relaxed) < width + Self.maximumSpares,
             !stopping.load(ordering: .relaxed)
         {
+            RuntimeEvents.count(.spareWorkers)
             startThread()
         }
         return true

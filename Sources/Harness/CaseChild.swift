@@ -13,12 +13,14 @@ public struct CaseChild {
     public let workload: (String) -> (any Workload)?
     /// Applies the parent's calibrations (`ChildRequest.calibration`) before anything is measured.
     public let calibrate: ([String: Double]) throws -> Void
-    /// Opens the counters. Called after the process is pinned and before anything creates a
-    /// thread: with inherit, perf events count only threads created after they were opened.
-    public let openCounters: () -> any SampleCounters
+    /// Opens the counters for the case's backend (its `id`, or `BenchmarkCase.noBackend`): its
+    /// own scheduling events are counted only by some. Called after the process is pinned and
+    /// before anything creates a thread: with inherit, perf events count only threads created
+    /// after they were opened.
+    public let openCounters: (_ backend: String) -> any SampleCounters
 
     public init(workload: @escaping (String) -> (any Workload)?, calibrate: @escaping ([String: Double]) throws -> Void,
-                openCounters: @escaping () -> any SampleCounters) {
+                openCounters: @escaping (_ backend: String) -> any SampleCounters) {
         self.workload = workload
         self.calibrate = calibrate
         self.openCounters = openCounters
@@ -49,8 +51,8 @@ public struct CaseChild {
         if let cpus = request.cpus {
             try CPUAffinity.pin(to: cpus)  // first: every thread created from here on inherits it
         }
-        let counters = openCounters()
         let benchmarkCase = request.benchmarkCase
+        let counters = openCounters(benchmarkCase.backend)
         if let calibration = request.calibration {
             do { try calibrate(calibration) } catch { throw RequestError(description: "the request's \(error)") }
         }

@@ -63,6 +63,7 @@ final class Sleepers: @unchecked Sendable {
     }
 
     private func wakeOne() {
+        RuntimeEvents.count(.wakeUps)
         mutex.lock()
         epoch &+= 1
         wake.signal()
@@ -129,6 +130,7 @@ final class Sleepers: @unchecked Sendable {
 
     /// Sleeps until the epoch moves past `seen` (it may already have), then withdraws.
     func sleep(ifEpochIs seen: UInt64) {
+        RuntimeEvents.count(.parks)
         mutex.lock()
         while epoch == seen { wake.wait(mutex) }
         mutex.unlock()

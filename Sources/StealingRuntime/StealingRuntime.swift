@@ -167,6 +167,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         while true {
             if let job = worker.deque.pop() ?? search(for: worker) {
                 job.run()
+                worker.publishEvents()
                 continue
             }
             // Stopping, and nothing found: leave. Only this worker pushes to its own deque, so it
@@ -182,15 +183,21 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     @usableFromInline
     func stealOnce(for worker: Worker) -> JobRef? {
         if let job = injector.popBatch(into: worker.deque) {
+            RuntimeEvents.count(.injectorBatches)
             if worker.deque.count > 0 { sleepers.notifyOne() }  // the batch is surplus: fenced, see below
             return job
         }
-        guard pool.count > 1 else { return nil }
+        guard pool.count > 1 else {
+            RuntimeEvents.count(.failedSteals)
+            return nil
+        }
         // Start at a random victim so thieves spread out; visit everyone once.
         let start = worker.randomVictim(among: pool.count)
         for step in 0..<pool.count {
             let victim = (start + step) % pool.count
             guard victim != worker.index, let job = pool[victim].deque.stealBatch(into: worker.deque) else { continue }
+            RuntimeEvents.count(.steals)
+            RuntimeEvents.count(.stolenJobs, 1 + worker.deque.count)
             // The batch gave us surplus: let an idle worker come and take some of it. Fenced
             // (`notifyOne`), unlike a worker's own surplus push: the job this worker runs next
             // may block in code the runtime cannot see (a foreign lock or semaphore) until one of
@@ -198,6 +205,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
             if worker.deque.count > 0 { sleepers.notifyOne() }
             return job
         }
+        RuntimeEvents.count(.failedSteals)
         return nil
     }
 
@@ -215,10 +223,15 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
             guard victim != worker.index else { continue }
             for _ in 0..<Self.blocksMovedPerVisit {
                 guard let job = pool[victim].deque.steal() else { break }
-                guard job.isSubmittedBlock else { return job }
+                guard job.isSubmittedBlock else {
+                    RuntimeEvents.count(.steals)
+                    RuntimeEvents.count(.stolenJobs)
+                    return job
+                }
                 inject(job)
             }
         }
+        RuntimeEvents.count(.failedSteals)
         return nil
     }
 

@@ -15,11 +15,36 @@ final class Worker: @unchecked Sendable {
     let pool: ObjectIdentifier
     /// xorshift64 state: victim choice needs speed and spread, not quality.
     private var random: UInt64
+    /// This worker's event slot (only this worker's thread counts into it).
+    let events = RuntimeEvents.takeSlot()
+    /// Joins this worker ran inline since it last published them into `events`: a plain counter
+    /// that only this worker's thread touches, through a pointer so that it needs no exclusivity
+    /// check. Counting each join into the slot at once cost 9-12% on fork-join fib=25 (an atomic
+    /// load and store per join keeps the optimizer from merging the join's own loads around it);
+    /// a plain increment costs nothing measurable (Sources/StealingRuntime/README.md).
+    @usableFromInline
+    let unpublishedJoins = UnsafeMutablePointer<Int>.allocate(capacity: 1)
 
     init(index: Int, pool: ObjectIdentifier) {
         self.index = index
         self.pool = pool
         random = 0x9E37_79B9_7F4A_7C15 &* UInt64(index + 1)
+        unpublishedJoins.initialize(to: 0)
+    }
+
+    /// After its thread has ended (the runtime holds its workers until then).
+    deinit {
+        RuntimeEvents.returnSlot(events)
+        unpublishedJoins.deallocate()
+    }
+
+    /// Moves the joins counted since the last call into the event slot, where a reader sees them:
+    /// after each job the worker runs (joins happen only inside jobs), and before an outside
+    /// caller's join returns. From this worker's thread only.
+    func publishEvents() {
+        guard unpublishedJoins.pointee != 0 else { return }
+        RuntimeEvents.count(.joinsInline, unpublishedJoins.pointee, in: events)
+        unpublishedJoins.pointee = 0
     }
 
     /// A victim index in `0..<count`, never this worker.

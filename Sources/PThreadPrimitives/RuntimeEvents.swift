@@ -1,0 +1,37 @@
+import CRuntimeEvents
+import RuntimeKit
+
+/// Where our backends count their scheduling events: each thread in a slot of its own, summed
+/// only when read (CThreadSlots.h; the races and orderings: Sources/CInterposer/README.md, "The
+/// slots and their races"). Always on: a count is a load and a store on a line no other thread
+/// writes, on paths that already do far more.
+public enum RuntimeEvents {
+    @inlinable @inline(__always)
+    public static func count(_ event: RuntimeEvent, _ amount: Int = 1) {
+        rb_event_add(Int32(event.rawValue), UInt64(truncatingIfNeeded: amount))
+    }
+
+    /// A slot of its own, for an owner that counts on a hot path (a worker, for its joins): one
+    /// thread at a time counts into it, and the owner returns it when done (`returnSlot`); its
+    /// counts stay in the totals.
+    public struct Slot: @unchecked Sendable {
+        @usableFromInline let address: UnsafeMutableRawPointer
+    }
+
+    public static func takeSlot() -> Slot { Slot(address: rb_events_take_slot()!) }
+
+    public static func returnSlot(_ slot: Slot) { rb_events_return_slot(slot.address) }
+
+    /// Counts into `slot`: a load and a store, no thread-local lookup. Only the one thread that
+    /// counts into `slot` may call this.
+    @inlinable @inline(__always)
+    public static func count(_ event: RuntimeEvent, _ amount: Int = 1, in slot: Slot) {
+        rb_event_add_to(slot.address, Int32(event.rawValue), UInt64(truncatingIfNeeded: amount))
+    }
+
+    /// Every event's total over all threads, in `RuntimeEvent`'s order, into `totals`
+    /// (capacity `RuntimeEvent.allCases.count`). Never allocates.
+    public static func read(into totals: UnsafeMutablePointer<UInt64>) {
+        rb_events_read(totals, Int32(RuntimeEvent.allCases.count))
+    }
+}

@@ -1,0 +1,69 @@
+/// A scheduling event one of our own backends counts about itself (`RuntimeEvents` in
+/// PThreadPrimitives counts them; the `events.` metrics report them per operation). The raw
+/// values index a slot's counts (CThreadSlots.h holds RB_SLOT_KINDS of them).
+public enum RuntimeEvent: Int, CaseIterable, Sendable {
+    /// work-stealing: a batch taken from another worker's deque.
+    case steals
+    /// work-stealing: jobs those batches moved (the batch sizes, summed).
+    case stolenJobs
+    /// work-stealing: a look at the injector and every other deque that found nothing.
+    case failedSteals
+    /// work-stealing: a batch taken from the injector (submissions from outside the pool).
+    case injectorBatches
+    /// Both: a worker went to sleep (a futex wait) with nothing to do.
+    case parks
+    /// work-stealing: a join whose right half was offered to thieves, then taken back and run by
+    /// the joiner itself. A lazy join that offered nothing (its deque held enough already) is not
+    /// counted: on that ~3 ns path even a plain increment cost 5%.
+    case joinsInline
+    /// work-stealing: a join whose right half another worker stole.
+    case joinsStolen
+    /// fifo-dispatch: a `sync` that could not run at once on the caller (the queue was busy, or
+    /// not a root's direct child) and took the slow path: waited in line or was handed the
+    /// queue. Every other sync was fast; fast ones are not counted, since counting them cost
+    /// the fast path 3% (Sources/FIFODispatch/README.md, "Events").
+    case syncSlow
+    /// fifo-dispatch: a queue drained by a worker (one pass over its list).
+    case drains
+    /// fifo-dispatch: a spare worker started because every worker was blocked.
+    case spareWorkers
+    /// fifo-dispatch: a task node taken from a thread's cache instead of allocated.
+    case nodesReused
+    /// fifo-dispatch: a task node allocated because the cache was empty.
+    case nodesAllocated
+    /// Both: a sleeping worker woken (the waker's futex wake).
+    case wakeUps
+
+    /// The metric's name: "events.steals".
+    public var metricName: String { "events." + name }
+
+    public var name: String {
+        switch self {
+        case .steals: "steals"
+        case .stolenJobs: "stolen-jobs"
+        case .failedSteals: "failed-steals"
+        case .injectorBatches: "injector-batches"
+        case .parks: "parks"
+        case .joinsInline: "joins-inline"
+        case .joinsStolen: "joins-stolen"
+        case .syncSlow: "sync-slow"
+        case .drains: "drains"
+        case .spareWorkers: "spare-workers"
+        case .nodesReused: "nodes-reused"
+        case .nodesAllocated: "nodes-allocated"
+        case .wakeUps: "wake-ups"
+        }
+    }
+
+    /// The backends (their `id`s) that count this event.
+    public var countedBy: [String] {
+        switch self {
+        case .steals, .stolenJobs, .failedSteals, .injectorBatches, .joinsInline, .joinsStolen: ["work-stealing"]
+        case .syncSlow, .drains, .spareWorkers, .nodesReused, .nodesAllocated: ["fifo-dispatch"]
+        case .parks, .wakeUps: ["work-stealing", "fifo-dispatch"]
+        }
+    }
+
+    /// Every backend that counts events of its own.
+    public static let countingBackends = ["work-stealing", "fifo-dispatch"]
+}
