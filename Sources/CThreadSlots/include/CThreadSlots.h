@@ -28,6 +28,9 @@ struct rb_slot_table {
     struct rb_slot shared;
     pthread_key_t exit_key;
     _Atomic bool exit_key_ready;
+    // One past the highest slot ever taken: the reader sums only those (a few lines, not the
+    // table's 128 KiB, which it read between every two samples).
+    _Atomic int slots_used;
 };
 
 /// Creates the key whose destructor (`give_back`, which calls `rb_slot_give_back`) returns a
@@ -56,6 +59,11 @@ static inline struct rb_slot *rb_slot_claim(struct rb_slot_table *table, bool *c
             && atomic_compare_exchange_strong_explicit(&slot->owned, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
             if (pthread_setspecific(table->exit_key, slot) == 0) {
                 found = slot;
+                // release: a reader that sees the new bound sees the slot's counts from here on.
+                int used = atomic_load_explicit(&table->slots_used, memory_order_relaxed);
+                while (used < index + 1
+                       && !atomic_compare_exchange_weak_explicit(&table->slots_used, &used, index + 1, memory_order_release,
+                                                                 memory_order_relaxed)) {}
             } else {
                 atomic_store_explicit(&slot->owned, 0, memory_order_release);
             }
@@ -88,7 +96,8 @@ static inline void rb_slot_sum(struct rb_slot_table *table, uint64_t *totals, in
     for (int kind = 0; kind < kinds; kind++) {
         totals[kind] = atomic_load_explicit(&table->shared.counts[kind], memory_order_relaxed);
     }
-    for (int index = 0; index < RB_SLOT_COUNT; index++) {
+    int used = atomic_load_explicit(&table->slots_used, memory_order_acquire);
+    for (int index = 0; index < used; index++) {
         for (int kind = 0; kind < kinds; kind++) {
             totals[kind] += atomic_load_explicit(&table->slots[index].counts[kind], memory_order_relaxed);
         }
