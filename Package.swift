@@ -16,6 +16,9 @@ let package = Package(
         // thread (`--count-allocations`). A library of its own, linked into nothing: in `bench`
         // its malloc would replace the allocator under test in every run.
         .library(name: "RuntimeBenchInterposer", type: .dynamic, targets: ["CInterposer"]),
+        // For the tests only: libpapi's entry points with known counts (this VM has no PMU), which
+        // bench loads through RUNTIMEBENCH_PAPI_LIBRARY.
+        .library(name: "PAPIStandIn", type: .dynamic, targets: ["PAPIStandIn"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -186,6 +189,7 @@ let package = Package(
             path: "Tests/InterposerProbe",
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
+        .target(name: "PAPIStandIn", path: "Tests/PAPIStandIn"),
         // Run by RuntimeEventsTests: scenarios whose scheduling events are known, in a process of
         // their own (the counts are the process's totals).
         .executableTarget(

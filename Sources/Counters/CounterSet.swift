@@ -21,10 +21,13 @@ public final class CounterSet {
     /// Every metric any source can report, described: what results.json carries (`RunResults.metrics`).
     public static let catalogue: [Metric] = registered.flatMap { $0.catalogue } + RuntimeEventCounters.catalogue
 
-    /// - Parameter backend: the case's backend `id` (`BenchmarkCase.noBackend` or nil when none):
-    ///   whose scheduling events the `events.` metrics read.
-    public init(backend: String? = nil) {
+    /// - Parameters:
+    ///   - backend: the case's backend `id` (`BenchmarkCase.noBackend` or nil when none): whose
+    ///     scheduling events the `events.` metrics read.
+    ///   - events: the events the run asked for by name (`--events`), counted as `event.NAME`.
+    public init(backend: String? = nil, events: [String] = []) {
         sources = Self.registered.map { $0.init() } + [RuntimeEventCounters(backend: backend)]
+            + (events.isEmpty ? [] : [RequestedEventCounters(events: events)])
         slotCounts = sources.map(\.metrics.count)
     }
 

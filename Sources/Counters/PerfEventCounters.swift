@@ -69,7 +69,7 @@ public final class PerfEventCounters: CounterSource {
                 open.append((event.name, fd))
                 availability[event.name] = String?.none
             } else {
-                availability[event.name] = Self.reason(errno: -fd, event: event, paranoid: paranoid)
+                availability[event.name] = Self.reason(errno: -fd, hardware: event.type == UInt32(RB_PERF_TYPE_HARDWARE), paranoid: paranoid)
             }
         }
     }
@@ -79,22 +79,22 @@ public final class PerfEventCounters: CounterSource {
     public var metrics: [String] { open.map(\.name) }
 
     public func read(into slots: UnsafeMutableBufferPointer<Double>) {
-        for (slot, event) in open.enumerated() {
-            var value: UInt64 = 0, enabled: UInt64 = 0, running: UInt64 = 0
-            guard rb_perf_event_read(event.fd, &value, &enabled, &running) == 0, running > 0 else {
-                slots[slot] = .nan
-                continue
-            }
-            // Multiplexed: the event counted only `running` of `enabled` ns; extrapolate.
-            slots[slot] = running < enabled ? Double(value) * Double(enabled) / Double(running) : Double(value)
-        }
+        for (slot, event) in open.enumerated() { slots[slot] = Self.scaledValue(event.fd) }
     }
 
-    static func reason(errno code: Int32, event: Event, paranoid: Int?) -> String {
+    /// An open event's count, NaN when it cannot be read. Multiplexed (it counted only `running`
+    /// of `enabled` ns), extrapolated to the whole time.
+    static func scaledValue(_ fd: Int32) -> Double {
+        var value: UInt64 = 0, enabled: UInt64 = 0, running: UInt64 = 0
+        guard rb_perf_event_read(fd, &value, &enabled, &running) == 0, running > 0 else { return .nan }
+        return running < enabled ? Double(value) * Double(enabled) / Double(running) : Double(value)
+    }
+
+    static func reason(errno code: Int32, hardware: Bool, paranoid: Int?) -> String {
         let system = String(cString: strerror(code))
         switch code {
         case ENOENT, EOPNOTSUPP, ENODEV:
-            return event.type == UInt32(RB_PERF_TYPE_HARDWARE)
+            return hardware
                 ? "no PMU: this CPU or VM exposes no hardware counters (perf_event_open: \(system))"
                 : "not supported by this kernel (perf_event_open: \(system))"
         case EACCES, EPERM:

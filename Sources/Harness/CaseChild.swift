@@ -14,13 +14,13 @@ public struct CaseChild {
     /// Applies the parent's calibrations (`ChildRequest.calibration`) before anything is measured.
     public let calibrate: ([String: Double]) throws -> Void
     /// Opens the counters for the case's backend (its `id`, or `BenchmarkCase.noBackend`): its
-    /// own scheduling events are counted only by some. Called after the process is pinned and
-    /// before anything creates a thread: with inherit, perf events count only threads created
-    /// after they were opened.
-    public let openCounters: (_ backend: String) -> any SampleCounters
+    /// own scheduling events are counted only by some; and the events the run asked for by name.
+    /// Called after the process is pinned and before anything creates a thread: with inherit,
+    /// perf events count only threads created after they were opened.
+    public let openCounters: (_ backend: String, _ events: [String]) -> any SampleCounters
 
     public init(workload: @escaping (String) -> (any Workload)?, calibrate: @escaping ([String: Double]) throws -> Void,
-                openCounters: @escaping (_ backend: String) -> any SampleCounters) {
+                openCounters: @escaping (_ backend: String, _ events: [String]) -> any SampleCounters) {
         self.workload = workload
         self.calibrate = calibrate
         self.openCounters = openCounters
@@ -52,7 +52,7 @@ public struct CaseChild {
             try CPUAffinity.pin(to: cpus)  // first: every thread created from here on inherits it
         }
         let benchmarkCase = request.benchmarkCase
-        let counters = openCounters(benchmarkCase.backend)
+        let counters = openCounters(benchmarkCase.backend, request.events ?? [])
         if let calibration = request.calibration {
             do { try calibrate(calibration) } catch { throw RequestError(description: "the request's \(error)") }
         }

@@ -13,13 +13,16 @@ public struct CaseLauncher: Sendable {
     /// Whether every child preloads the interposer beside its executable, counting allocations,
     /// retains and releases on every thread (`--count-allocations`; timings include its cost).
     public let countsAllocations: Bool
+    /// Events every child counts by name besides the usual counters (`--events`).
+    public let events: [String]
     /// CPUs every child is pinned to, or nil.
     public let cpus: [Int]?
     /// Handed to every child (`ChildRequest.calibration`).
     public let calibration: [String: Double]?
 
-    public init(sampler: Sampler, deadline: Duration, jemalloc: String?, countsAllocations: Bool = false, cpus: [Int]? = nil,
-                calibration: [String: Double]? = nil) {
+    public init(sampler: Sampler, deadline: Duration, jemalloc: String?, countsAllocations: Bool = false, events: [String] = [],
+                cpus: [Int]? = nil, calibration: [String: Double]? = nil) {
+        self.events = events
         self.sampler = sampler
         self.deadline = deadline
         self.jemalloc = jemalloc
@@ -63,8 +66,9 @@ public struct CaseLauncher: Sendable {
             preload.append(jemalloc)
         }
         let environment = preload.isEmpty ? [:] : ["LD_PRELOAD": preload.joined(separator: ":")]
-        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
+        var request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
                                    calibration: calibration)
+        if !events.isEmpty { request.events = events }
         let outcome = try await ChildProcess.run(executable: executable, arguments: ["case", request.encoded()],
                                                  environment: environment, deadline: deadline)
         if outcome.ending == .interrupted { return .interrupted }

@@ -17,6 +17,9 @@ public struct ChildRequest: Sendable, Codable, Equatable {
     public let calibration: [String: Double]?
     /// The profiler's control FIFOs when the case runs under `bench profile`; nil otherwise.
     public var profile: ProfileControl?
+    /// Events the run asked for by name (`--events`), counted besides the usual counters; nil
+    /// when none.
+    public var events: [String]?
 
     public init(benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler, cpus: [Int]? = nil,
                 calibration: [String: Double]? = nil) {

@@ -82,7 +82,7 @@ struct ABCommand: ParsableCommand {
         try files.checkWritable(markdown)
         let identityA = try Self.requireBench(a, flag: "--a", files: files)
         let identityB = try Self.requireBench(b, flag: "--b", files: files)
-        try measurement.requireInterposer(besides: [a, b], label: "bench ab")
+        try measurement.requireCounting(besides: [a, b], label: "bench ab")
         let plan = try selection.plan(repetitions: pairs)  // validate() has checked every name
         let directory = output.directory(prefix: "ab-")
         let journal = try output.openJournal(in: directory, label: "bench ab")

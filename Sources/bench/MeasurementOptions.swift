@@ -22,7 +22,20 @@ struct MeasurementOptions: ParsableArguments {
           help: "Count mallocs, frees, bytes, Swift retains, releases and objects per operation on every thread, through an interposer each child preloads (built beside bench). Timings then include its cost; report.md says so.")
     var countAllocations = false
 
+    @Option(name: .customLong("events"),
+            help: ArgumentHelp("Also count these events per operation, comma-separated (repeatable): PAPI presets or native names (PAPI_TOT_INS, PAPI_L1_DCM), counted through PAPI for every thread, or perf's names (cycles, instructions, cache-misses, page-faults, ...), through perf_event_open where PAPI cannot count them. Each is a value or 'unavailable' with the reason; hardware events need a machine with a PMU (bench doctor says).", valueName: "NAMES"))
+    var eventLists: [String] = []
+
+    /// The events asked for, in order, each once.
+    var events: [String] {
+        var seen: Set<String> = []
+        return eventLists.flatMap { $0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) } }.filter { seen.insert($0).inserted }
+    }
+
     func validate() throws {
+        for list in eventLists where list.split(separator: ",", omittingEmptySubsequences: false).contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw ValidationError("--events '\(list)' has an empty name: give names separated by commas, e.g. --events PAPI_TOT_INS,cycles")
+        }
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
         if let sampleMilliseconds, sampleMilliseconds < 1 {
             throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)")
@@ -44,12 +57,17 @@ struct MeasurementOptions: ParsableArguments {
     /// How children are started, with `calibration` measured once by the caller for all of them.
     func launcher(for suite: Suite, calibration: [String: Double]) -> CaseLauncher {
         CaseLauncher(sampler: sampler(for: suite), deadline: .seconds(deadline), jemalloc: JemallocLibrary.locate(),
-                     countsAllocations: countAllocations, cpus: cpus.flatMap { try? CPUAffinity.parse($0) }, calibration: calibration)
+                     countsAllocations: countAllocations, events: events, cpus: cpus.flatMap { try? CPUAffinity.parse($0) }, calibration: calibration)
     }
 
-    /// With --count-allocations, the interposer must be beside every executable that measures,
-    /// and the build must not be sanitized: otherwise exit 2 before anything runs.
-    func requireInterposer(besides executables: [String], label: String) throws {
+    /// What the counting options need, checked before anything runs (exit 2 with the reason):
+    /// every event name of --events known to PAPI or to perf; with --count-allocations, the
+    /// interposer beside every executable that measures, and a build that is not sanitized.
+    func requireCounting(besides executables: [String], label: String) throws {
+        let unknown = RequestedEventCounters.unknown(events)
+        if !unknown.isEmpty {
+            throw ExitStatus.fileProblem("\(label): --events", "unknown event" + (unknown.count == 1 ? " " : "s: ") + unknown.joined(separator: "; "))
+        }
         guard countAllocations else { return }
         if let sanitizer = sanitizerReplacingMalloc() {
             throw ExitStatus.fileProblem("\(label): --count-allocations", "\(sanitizer) replaces malloc in this build; count allocations with a build that is not sanitized")
@@ -65,7 +83,8 @@ struct MeasurementOptions: ParsableArguments {
     /// measured once by the caller for all of them.
     func measuredRun(_ plan: RunPlan, suite: Suite, calibration: [String: Double]) -> MeasuredRun {
         MeasuredRun(plan: plan, launcher: launcher(for: suite, calibration: calibration), suite: suite,
-                    sampleTime: .milliseconds(sampleMilliseconds(for: suite)), metrics: Self.described, tools: Self.tools)
+                    sampleTime: .milliseconds(sampleMilliseconds(for: suite)),
+                    metrics: Self.described + RequestedEventCounters.metrics(for: events), tools: Self.tools)
     }
 
     /// Every metric a child of this bench can report, described: the counters' and the workloads'

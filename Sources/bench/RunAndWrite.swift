@@ -21,7 +21,7 @@ enum RunAndWrite {
     ///   interruption, with what finished written.
     static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
                     label: String, profiling: Profiling? = nil) async throws -> RunAnalysis {
-        try measurement.requireInterposer(besides: [ChildProcess.ownExecutable()], label: label)
+        try measurement.requireCounting(besides: [ChildProcess.ownExecutable()], label: label)
         let journal = try output.openJournal(in: directory, label: label)
         // Once, here, before any child: every case of the run then spins the same rounds for the
         // same body cost (children measuring for themselves disagreed by up to ±30%).
