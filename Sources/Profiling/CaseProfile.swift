@@ -37,11 +37,14 @@ public struct CaseProfile: Sendable {
                        top: Array(top.rows.prefix(frames)))
     }
 
-    /// The case's section of the index: where its files are and its first frames.
-    public func summary(frames: Int = 12) -> [String] {
-        ["## \(caseID)", "",
-         "\(stacks.samples) samples (\(how)). [Flame graph](\(folder)/flamegraph.svg) · "
-            + "[folded stacks](\(folder)/stacks.folded) · `perf report -i \(folder)/perf.data`", ""]
+    /// The case's section of the index: where its files are and its first frames. `subfolder`
+    /// is where the case's folder is below the index's directory, when not beside it (a build's
+    /// "a" or "b").
+    public func summary(frames: Int = 12, linkedFrom subfolder: String? = nil) -> [String] {
+        let path = subfolder.map { "\($0)/\(folder)" } ?? folder
+        return ["## \(caseID)", "",
+                "\(stacks.samples) samples (\(how)). [Flame graph](\(path)/flamegraph.svg) · "
+                    + "[folded stacks](\(path)/stacks.folded) · `perf report -i \(path)/perf.data`", ""]
             + top.markdown(first: frames) + [""]
     }
 }

@@ -31,6 +31,10 @@ struct ProfileCommand: ParsableCommand {
             share of the samples moved from the first's (red grew, blue shrank, grey within a \
             point). The first case in the suite's order (backends in report order) is the baseline.
 
+            --a OLD_BENCH --b NEW_BENCH profiles the one selected case on two builds instead, A \
+            then B, into DIR/a and DIR/b, and draws B's stacks against A's in DIR/diff (what \
+            `bench ab` measures, seen from the inside). Both builds must have `bench profile`.
+
             Profile a release build (swift build -c release): a debug build's unspecialized \
             generics fill the profile.
 
@@ -43,6 +47,7 @@ struct ProfileCommand: ParsableCommand {
               bench profile --workload semaphore --backend fifo-dispatch --suite smoke
               bench profile 'fork-join/work-stealing/fib=25,form=task,split=eager' --call-graph dwarf
               bench profile --diff 'spawn/(fifo-dispatch|libdispatch-c)/pattern=chain/system'
+              bench profile --a base/.build/release/bench --b .build/release/bench 'spawn/fifo-dispatch/pattern=chain/system'
             """
     )
 
@@ -69,6 +74,12 @@ struct ProfileCommand: ParsableCommand {
     @Flag(help: "Compare the two selected cases: a flame graph of the second coloured by its change from the first.")
     var diff = false
 
+    @Option(help: ArgumentHelp("A bench executable: profile the one selected case on it and on --b, and draw B against A.", valueName: "OLD_BENCH"))
+    var a: String?
+
+    @Option(help: ArgumentHelp("The other bench executable (with --a).", valueName: "NEW_BENCH"))
+    var b: String?
+
     @OptionGroup var output: RunOutput
 
     private var chosen: CaseSelection {
@@ -89,6 +100,14 @@ struct ProfileCommand: ParsableCommand {
             throw ValidationError("--call-graph must be \(PerfRecorder.CallGraph.allCases.map(\.rawValue).joined(separator: " or ")), got '\(callGraph)'")
         }
         guard deadline >= 1 else { throw ValidationError("--deadline must be at least 1 second, got \(deadline)") }
+        if (a == nil) != (b == nil) { throw ValidationError("--a and --b go together: two bench executables to compare") }
+        if a != nil {
+            if diff { throw ValidationError("--diff compares two cases of one build; --a and --b compare one case on two builds: give one or the other") }
+            let cases = try chosen.plan(repetitions: 1).cases
+            guard cases.count == 1 else {
+                throw ValidationError("--a and --b profile one case on two builds; the selection has \(cases.count)\(cases.count > 1 ? " (narrow it with the filter)" : "")")
+            }
+        }
         if diff {
             let cases = try chosen.plan(repetitions: 1).cases
             guard cases.count == 2 else {
@@ -102,16 +121,27 @@ struct ProfileCommand: ParsableCommand {
         let walk = PerfRecorder.CallGraph(rawValue: callGraph)!
         let (frequency, samples, sampleTime, deadline) = (self.frequency, self.samples, Duration.milliseconds(sampleMilliseconds),
                                                           Duration.seconds(self.deadline))
-        let profiler: CaseProfiler
+        // The builds to profile on: this one, or A and B, each into a folder of its own.
+        var builds: [(label: String?, executable: String)] = [(nil, ChildProcess.ownExecutable())]
+        if let a, let b {
+            let files = CommandFiles(command: "profile")
+            _ = try ABCommand.requireBench(a, flag: "--a", files: files)
+            _ = try ABCommand.requireBench(b, flag: "--b", files: files)
+            builds = [("A", ABCommand.absolute(a)), ("B", ABCommand.absolute(b))]
+        }
+        var profilers: [CaseProfiler] = []
         do {
-            profiler = try runBlocking {
-                try await CaseProfiler(frequency: frequency, callGraph: walk, executable: ChildProcess.ownExecutable(),
-                                       samples: samples, sampleTime: sampleTime, deadline: deadline)
+            for build in builds {
+                profilers.append(try runBlocking {
+                    try await CaseProfiler(frequency: frequency, callGraph: walk, executable: build.executable,
+                                           samples: samples, sampleTime: sampleTime, deadline: deadline)
+                })
             }
         } catch {
             writeToStandardError("bench profile: \(error)\n")
             throw ExitCode(2)
         }
+        let profiler = profilers[0]
         let directory = output.directory(prefix: "profile-")
         do { try OutputDirectory.prepareForRun(directory, overwrite: output.overwrite) } catch { throw ExitStatus.fail("bench profile", error) }
         if let missing = profiler.demangler.missing { writeToStandardError("bench profile: \(missing)\n") }
@@ -121,24 +151,37 @@ struct ProfileCommand: ParsableCommand {
         var index = ["# Profiles", "", "Each case once under `perf record` (\(profiler.how)); only the timed samples are recorded.", ""]
         var failed = 0
         var profiles: [CaseProfile] = []
-        let outcomes = try runBlocking {
-            try await profiler.profile(plan.cases, calibration: calibration, into: directory) { writeToStandardError($0 + "\n") }
-        }
-        for (benchmarkCase, outcome) in outcomes {
-            switch outcome {
-            case .profiled(let profile):
-                profiles.append(profile)
-                index += profile.summary()
-            case .notApplicable(let reason):
-                index += ["## \(benchmarkCase.id)", "", "Not applicable: \(reason)", ""]
-            case .failed(let reason):
-                failed += 1
-                index += ["## \(benchmarkCase.id)", "", "Failed: \(reason)", ""]
+        for (build, buildProfiler) in zip(builds, profilers) {
+            let folder = build.label.map { directory + "/" + $0.lowercased() } ?? directory
+            if let label = build.label {
+                do { try OutputDirectory.create(folder) } catch { throw ExitStatus.fileProblem("bench profile", "cannot create \(folder): \(error)") }
+                index += ["# \(label): \(build.executable)", ""]
             }
+            let outcomes = try runBlocking {
+                try await buildProfiler.profile(plan.cases, calibration: calibration, into: folder) {
+                    writeToStandardError((build.label.map { "[\($0)] " } ?? "") + $0 + "\n")
+                }
+            }
+            for (benchmarkCase, outcome) in outcomes {
+                switch outcome {
+                case .profiled(let profile):
+                    profiles.append(profile)
+                    index += profile.summary(linkedFrom: build.label?.lowercased())
+                case .notApplicable(let reason):
+                    index += ["## \(benchmarkCase.id)", "", "Not applicable: \(reason)", ""]
+                case .failed(let reason):
+                    failed += 1
+                    index += ["## \(benchmarkCase.id)", "", "Failed: \(reason)", ""]
+                }
+            }
+            if Interruption.signal != nil { break }
         }
         do {
             if diff {
-                index += try Self.writeDifference(profiles, directory: directory, how: profiler.how)
+                index += try Self.writeDifference(profiles, names: profiles.map(\.caseID), directory: directory, how: profiler.how)
+            } else if builds.count == 2 {
+                index += try Self.writeDifference(profiles, names: builds.map { "\($0.label!) (\($0.executable))" }, directory: directory,
+                                                  how: profiler.how)
             }
             try writeAtomically(index.joined(separator: "\n") + "\n", to: directory + "/profile.md")
         } catch {
@@ -152,19 +195,20 @@ struct ProfileCommand: ParsableCommand {
 
     /// The second profile against the first, as a differential flame graph in DIR/diff; the
     /// index's section for it.
-    static func writeDifference(_ profiles: [CaseProfile], directory: String, how: String) throws -> [String] {
-        guard profiles.count == 2 else {
-            return ["## Difference", "", "Not drawn: \(profiles.count) of the 2 cases were profiled.", ""]
+    /// `names` say what each profile is: its case, or its build.
+    static func writeDifference(_ profiles: [CaseProfile], names: [String], directory: String, how: String) throws -> [String] {
+        guard profiles.count == 2, names.count == 2 else {
+            return ["## Difference", "", "Not drawn: \(profiles.count) of the 2 profiles were taken.", ""]
         }
         let (base, new) = (profiles[0], profiles[1])
-        let graph = FlameGraph(title: "\(new.caseID) against \(base.caseID)",
+        let graph = FlameGraph(title: "\(names[1]) against \(names[0])",
                                subtitle: "\(new.stacks.samples) against \(base.stacks.samples) samples: \(how); red grew, blue shrank",
                                stacks: new.stacks.counts.map { ($0.key, $0.value) },
                                baseline: base.stacks.counts.map { ($0.key, $0.value) })
         try OutputDirectory.create(directory + "/diff")
         try writeAtomically(graph.svg(), to: directory + "/diff/flamegraph.svg")
         return ["## Difference", "",
-                "[\(new.caseID) against \(base.caseID)](diff/flamegraph.svg): the second case's stacks, each frame coloured by how its "
+                "[\(names[1]) against \(names[0])](diff/flamegraph.svg): the second's stacks, each frame coloured by how its "
                 + "share of the samples moved from the first's (red grew, blue shrank, grey within one point).", ""]
     }
 }

@@ -88,4 +88,26 @@ struct ProfileCLITests {
         #expect(outcome.ending == .exited(64), "\(outcome.standardError)")
         #expect(access(out, F_OK) != 0, "nothing written")
     }
+
+    @Test("--a and --b profile one case on two builds into a/ and b/ and draw B against A; with one of them, or two cases, exit 64")
+    func twoBuilds() async throws {
+        let lone = try await Self.profile(["spin/none/rounds=100/system", "--a", BenchCLITests.bench])
+        #expect(lone.ending == .exited(64) && lone.standardError.contains("--a and --b go together"), "\(lone.standardError)")
+        let twoCases = try await Self.profile(["spin/none/rounds=(0|100)/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench])
+        #expect(twoCases.ending == .exited(64) && twoCases.standardError.contains("the selection has 2"), "\(twoCases.standardError)")
+        let out = BenchCLITests.temporaryDirectory() + "/builds"
+        let outcome = try await Self.profile(["spin/none/rounds=100/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench,
+                                              "--samples", "2", "--sample-ms", "20", "--out", out])
+        if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
+            print("⊘ skipped: not applicable here: \(outcome.standardError)")
+            return
+        }
+        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        for build in ["a", "b"] {
+            #expect(BenchCLITests.read(out + "/\(build)/spin_none_rounds=100_system/stacks.folded") != nil, "no \(build)/ profile")
+        }
+        #expect(BenchCLITests.read(out + "/diff/flamegraph.svg")?.contains("<svg") == true)
+        let index = try #require(BenchCLITests.read(out + "/profile.md"))
+        #expect(index.contains("# A: ") && index.contains("# B: ") && index.contains("](a/spin_none_rounds=100_system/flamegraph.svg)"), "\(index)")
+    }
 }
