@@ -26,6 +26,7 @@ public final class RequestedEventCounters: CounterSource {
     /// Why each name no program could count here is refused before a run (nil when all can be
     /// tried): neither a name PAPI knows nor one of perf's.
     public static func unknown(_ events: [String]) -> [String] {
+        if events.contains(where: SoftwareDefinedEvents.isSoftwareDefined) { _ = SoftwareDefinedEvents.registration }
         let papi = PAPILibrary.shared
         return events.compactMap { event in
             if PerfEventNames.events[event] != nil { return nil }
@@ -39,46 +40,52 @@ public final class RequestedEventCounters: CounterSource {
         }
     }
 
-    /// The counted events in `read(into:)`'s order: PAPI's first (one read fills them), then perf's.
-    private let papiEvents: [String]
+    /// A PAPI event set and the events added to it, in the order PAPI_read writes them.
+    private struct PAPISet {
+        let id: Int32
+        let events: [String]
+        let values: UnsafeMutablePointer<Int64>
+    }
+
+    /// The counted events in `read(into:)`'s order: each PAPI set's (one read fills them), then perf's.
+    private let papiSets: [PAPISet]
     private let perfEvents: [(name: String, fd: Int32)]
     private let papi: PAPILibrary?
-    private let eventSet: Int32
-    private let papiValues: UnsafeMutablePointer<Int64>
 
     public convenience init() { self.init(events: []) }
 
     public init(events: [String]) {
         var availability: [String: String?] = [:]
-        var papiEvents: [String] = [], perfEvents: [(String, Int32)] = []
-        var papiReasons: [String: String] = [:]
-        var eventSet = PAPILibrary.noEventSet
+        var reasons: [String: String] = [:]
+        var sets: [PAPISet] = []
         var library: PAPILibrary?
+        // Our runtime events, offered to PAPI: registered before PAPI is first asked.
+        let softwareDefined = events.filter(SoftwareDefinedEvents.isSoftwareDefined)
+        if !softwareDefined.isEmpty, let problem = SoftwareDefinedEvents.registration {
+            for event in softwareDefined { reasons[event] = problem }
+        }
         if !events.isEmpty {
             switch PAPILibrary.shared {
             case .failure(let unavailable):
-                for event in events { papiReasons[event] = unavailable.description }
+                for event in events where reasons[event] == nil { reasons[event] = unavailable.description }
             case .success(let loaded):
-                if let problem = Self.inheritedEventSet(loaded, &eventSet) {
-                    for event in events { papiReasons[event] = problem }
-                } else {
-                    library = loaded
-                    for event in events {
-                        let status = loaded.addNamedEvent(eventSet, event)
-                        if status == PAPILibrary.ok { papiEvents.append(event) } else { papiReasons[event] = "PAPI_add_named_event: \(loaded.describe(status))" }
-                    }
-                    if !papiEvents.isEmpty, case let status = loaded.start(eventSet), status != PAPILibrary.ok {
-                        for event in papiEvents { papiReasons[event] = "PAPI_start: \(loaded.describe(status))" }
-                        papiEvents = []
-                    }
+                library = loaded
+                // Software-defined events are the process's own totals: their set needs no
+                // inheritance. Every other event counts every thread only in an inherited set.
+                let hardware = events.filter { !SoftwareDefinedEvents.isSoftwareDefined($0) }
+                let software = softwareDefined.filter { reasons[$0] == nil }
+                for (names, inherited) in [(hardware, true), (software, false)] where !names.isEmpty {
+                    if let set = Self.openSet(loaded, names, inherited: inherited, reasons: &reasons) { sets.append(set) }
                 }
             }
         }
+        let counted = Set(sets.flatMap(\.events))
+        var perfEvents: [(String, Int32)] = []
         let paranoid = PerfEventCounters.paranoidLevel()
         let excludeKernel = geteuid() != 0 && (paranoid ?? 2) >= 2
         for event in events {
-            if papiEvents.contains(event) { availability[Self.metricName(event)] = String?.none; continue }
-            let viaPAPI = "PAPI: " + (papiReasons[event] ?? "not tried")
+            if counted.contains(event) { availability[Self.metricName(event)] = String?.none; continue }
+            let viaPAPI = "PAPI: " + (reasons[event] ?? "not tried")
             guard let perf = PerfEventNames.events[event] else {
                 availability[Self.metricName(event)] = viaPAPI + "; not one of perf's event names"
                 continue
@@ -97,23 +104,43 @@ public final class RequestedEventCounters: CounterSource {
             }
         }
         self.availability = availability
-        self.papiEvents = papiEvents
+        self.papiSets = sets
         self.perfEvents = perfEvents
         self.papi = library
-        self.eventSet = eventSet
-        papiValues = .allocate(capacity: max(1, papiEvents.count))
     }
 
     deinit {
         for event in perfEvents { close(event.fd) }
-        papiValues.deallocate()
+        for set in papiSets { set.values.deallocate() }
     }
 
-    /// A new event set on the CPU component whose counts include every thread created after it
-    /// starts (PAPI_INHERIT); nil, or why not.
-    private static func inheritedEventSet(_ library: PAPILibrary, _ eventSet: inout Int32) -> String? {
+    /// A started event set of `names` (those PAPI could add), or nil with each name's reason.
+    private static func openSet(_ library: PAPILibrary, _ names: [String], inherited: Bool, reasons: inout [String: String]) -> PAPISet? {
+        var id = PAPILibrary.noEventSet
+        if let problem = newEventSet(library, &id, inherited: inherited) {
+            for name in names { reasons[name] = problem }
+            return nil
+        }
+        var added: [String] = []
+        for name in names {
+            let status = library.addNamedEvent(id, name)
+            if status == PAPILibrary.ok { added.append(name) } else { reasons[name] = "PAPI_add_named_event: \(library.describe(status))" }
+        }
+        guard !added.isEmpty else { return nil }
+        let status = library.start(id)
+        guard status == PAPILibrary.ok else {
+            for name in added { reasons[name] = "PAPI_start: \(library.describe(status))" }
+            return nil
+        }
+        return PAPISet(id: id, events: added, values: .allocate(capacity: added.count))
+    }
+
+    /// A new event set on the CPU component, inherited by every thread created after it starts
+    /// when `inherited` (PAPI_INHERIT); nil, or why not.
+    private static func newEventSet(_ library: PAPILibrary, _ eventSet: inout Int32, inherited: Bool) -> String? {
         var status = library.createEventSet(&eventSet)
         guard status == PAPILibrary.ok else { return "PAPI_create_eventset: \(library.describe(status))" }
+        guard inherited else { return nil }
         status = library.assignComponent(eventSet, 0)
         guard status == PAPILibrary.ok else { return "PAPI_assign_eventset_component: \(library.describe(status))" }
         // PAPI_option_t is a union; its inherit member is { int eventset; int inherit; }. The
@@ -127,13 +154,22 @@ public final class RequestedEventCounters: CounterSource {
         return status == PAPILibrary.ok ? nil : "PAPI_set_opt(PAPI_INHERIT): \(library.describe(status)); without it only the measuring thread would count"
     }
 
-    public var metrics: [String] { (papiEvents + perfEvents.map(\.name)).map(Self.metricName) }
+    public var metrics: [String] { (papiSets.flatMap(\.events) + perfEvents.map(\.name)).map(Self.metricName) }
 
     public func read(into slots: UnsafeMutableBufferPointer<Double>) {
-        if let papi, !papiEvents.isEmpty {
-            let status = papi.read(eventSet, papiValues)
-            for index in papiEvents.indices { slots[index] = status == PAPILibrary.ok ? Double(papiValues[index]) : .nan }
+        var slot = 0
+        if let papi {
+            for set in papiSets {
+                let status = papi.read(set.id, set.values)
+                for index in set.events.indices {
+                    slots[slot] = status == PAPILibrary.ok ? Double(set.values[index]) : .nan
+                    slot += 1
+                }
+            }
         }
-        for (offset, event) in perfEvents.enumerated() { slots[papiEvents.count + offset] = PerfEventCounters.scaledValue(event.fd) }
+        for event in perfEvents {
+            slots[slot] = PerfEventCounters.scaledValue(event.fd)
+            slot += 1
+        }
     }
 }

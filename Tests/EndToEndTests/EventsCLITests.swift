@@ -18,7 +18,7 @@ struct EventsCLITests {
                                    deadline: .seconds(120))
     }
 
-    @Test("through the stand-in libpapi: PAPI_TOT_CYC reads 3 and PAPI_TOT_INS 2 per ns of task-clock, per operation, in results and report")
+    @Test("through the stand-in libpapi: PAPI_TOT_CYC and PAPI_TOT_INS read 3 and 2 per ns of CPU time, per operation, in results and report")
     func papiReadingAndDivision() async throws {
         try #require(access(Self.standIn, R_OK) == 0, "\(Self.standIn) not built: `swift build` builds every product")
         let out = BenchCLITests.temporaryDirectory() + "/papi"
@@ -33,9 +33,12 @@ struct EventsCLITests {
             let cpu = try #require(record.metricsPerOperation["event.task-clock"])
             let cycles = try #require(record.metricsPerOperation["event.PAPI_TOT_CYC"], "\(record.unavailable)")
             let instructions = try #require(record.metricsPerOperation["event.PAPI_TOT_INS"])
-            // The stand-in reads process CPU time, perf's task-clock the threads since it opened:
-            // the same work, read a few instructions apart.
-            #expect(abs(cycles / cpu - 3) < 0.06 && abs(instructions / cpu - 2) < 0.04, "cycles \(cycles), instructions \(instructions), task-clock \(cpu)")
+            // Both from one PAPI_read of the stand-in: exactly 3 to 2.
+            #expect(abs(cycles / instructions - 1.5) < 1e-6, "cycles \(cycles), instructions \(instructions)")
+            // Against perf's task-clock, read just after: the same CPU time on an idle machine
+            // (2316 and 1544 against 772 ns), up to 7% apart while CI's sanitizer runs load both
+            // cores; the division per operation is what this checks.
+            #expect(abs(cycles / cpu - 3) < 0.6, "cycles \(cycles), instructions \(instructions), task-clock \(cpu)")
             #expect(cpu > 100, "a spin of 100 rounds is far more than 100 ns: \(cpu)")
         }
         #expect(run.metrics?.contains { $0.name == "event.PAPI_TOT_CYC" } == true)
@@ -70,5 +73,31 @@ struct EventsCLITests {
             let reason = try #require(record.unavailable["event.cycles"])
             #expect(reason.contains("PAPI") && reason.contains("perf"), "both ways tried and named: \(reason)")
         }
+    }
+
+    @Test("our runtime events are offered to PAPI as software-defined events and read the same through it")
+    func softwareDefinedEvents() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/sde"
+        let outcome = try await Self.run(["--suite", "smoke", "--filter", "^fork-join/work-stealing/.*system$|^spawn/fifo-dispatch/pattern=chain/system",
+                                          "--repetitions", "1", "--samples", "3",
+                                          "--events", "sde:::RuntimeBench::steals,sde:::RuntimeBench::nodes-reused", "--out", out])
+        if outcome.ending == .exited(2), outcome.standardError.contains("PAPI cannot be asked") || outcome.standardError.contains("libsde") {
+            print("⊘ skipped: not applicable here: \(outcome.standardError)")
+            return
+        }
+        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+        let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
+        var compared = 0
+        for result in run.cases {
+            for record in result.records {
+                for event in ["steals", "nodes-reused"] {
+                    guard let direct = record.metricsPerOperation["events.\(event)"] else { continue }
+                    let viaPAPI = try #require(record.metricsPerOperation["event.sde:::RuntimeBench::\(event)"], "\(record.unavailable)")
+                    #expect(viaPAPI == direct, "\(record.caseID) \(event): PAPI read \(viaPAPI), the counter \(direct)")
+                    compared += 1
+                }
+            }
+        }
+        #expect(compared >= 2, "fork-join's steals and spawn's node reuse both compared")
     }
 }
