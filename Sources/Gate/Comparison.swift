@@ -45,7 +45,10 @@ public struct Comparison: Sendable {
     public let rows: [Row]
     /// How the machines differ, or nil when the fingerprints match.
     public let machineDifference: String?
-    /// Whether time and event metrics were compared despite `machineDifference`.
+    /// Set when only one run counted allocations (`--count-allocations`): that run's timings
+    /// include the interposer's cost, so times, CPU time and events are not compared.
+    public let countingDifference: String?
+    /// Whether time and event metrics were compared despite `machineDifference` or `countingDifference`.
     public let forced: Bool
     /// Case and metric pairs a thresholds entry with `"compare": false` left out.
     public let excluded: Int
@@ -77,6 +80,9 @@ public struct Comparison: Sendable {
         let time = Metric.nanosecondsPerOperation
         self.pairing = pairing
         machineDifference = difference
+        let counting = (base.countedAllocations == true) == (new.countedAllocations == true) ? nil
+            : "allocations were counted in the \(base.countedAllocations == true ? "base" : "new run") only, so its timings include the interposer's cost"
+        countingDifference = counting
         forced = force
 
         struct Pending { let caseID, metric: String; let described: Metric?; let limits: ResolvedLimits; let estimate: ChangeEstimate?
@@ -141,6 +147,11 @@ public struct Comparison: Sendable {
                 }
                 if let difference, described.kind.dependsOnMachine, !force {
                     pending.append(row(.notComparable("measured on another machine (\(difference)); --force compares anyway")))
+                    continue
+                }
+                // Counts do not depend on timing; everything that does moved with the interposer.
+                if let counting, described.kind.dependsOnMachine, !force {
+                    pending.append(row(.notComparable("\(counting); --force compares anyway")))
                     continue
                 }
                 if baseValues.byRepetition.isEmpty || newValues.byRepetition.isEmpty {

@@ -29,6 +29,11 @@ public enum ComparisonReport {
                 ? "The runs were measured on different machines (\(difference)); times were compared anyway (--force)."
                 : "The runs were measured on different machines (\(difference)): times and events are not comparable; counts (allocations, instructions) are compared. --force compares everything.")
         }
+        if let counting = comparison.countingDifference {
+            notes.append(comparison.forced
+                ? "The runs did not measure alike (\(counting)); times were compared anyway (--force)."
+                : "The runs did not measure alike: \(counting). Times, CPU time and events are not compared; counts are. --force compares everything.")
+        }
         if comparison.excluded > 0 {
             notes.append("\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a thresholds file turns them on, and a thresholds entry with \"compare\": false leaves out what it selects.")
         }

@@ -108,6 +108,22 @@ import Testing
         #expect(forced.regressions.count == 2)
     }
 
+    @Test func timesOfARunThatCountedAllocationsAreNotComparedWithOneThatDidNot() throws {
+        let base = run(["spin": [100, 101, 99]], allocations: [1, 1, 1])
+        var new = run(["spin": [150, 151, 149]], allocations: [2, 2, 2])
+        new.countedAllocations = true
+        let comparison = try Comparison(base: base, new: new)
+        let time = try #require(comparison.rows.first { $0.metric == Metric.nanosecondsPerOperation.name })
+        #expect(time.verdict.name == "not comparable")
+        #expect(time.verdict.reason?.contains("allocations were counted in the new run only") == true, "\(time.verdict)")
+        #expect(comparison.rows.first { $0.metric == "jemalloc.arena-requests" }?.verdict == .regression, "counts are still compared")
+        #expect(try Comparison(base: base, new: new, force: true).regressions.count == 2)
+        // Both counted: compared as usual.
+        var bothBase = base
+        bothBase.countedAllocations = true
+        #expect(try Comparison(base: bothBase, new: new).countingDifference == nil)
+    }
+
     @Test func whatCannotBeComparedSaysWhy() throws {
         let base = run(["both": [100, 101], "old": [5, 5], "single": [3, 3]])
         let new = run(["both": [100, 101], "new": [7, 7], "single": [3]])
