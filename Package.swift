@@ -92,7 +92,7 @@ let package = Package(
         ),
         // What a run produced, readable without any runtime: cases, records, results files, the
         // machine, statistics and estimates, how numbers read.
-        .target(name: "Results"),
+        .target(name: "Results", dependencies: ["RuntimeKit"]),
         .target(
             name: "Harness",
             dependencies: [
@@ -219,7 +219,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GateTests",
-            dependencies: ["Gate", "Results", "Harness", "Counters"]
+            dependencies: ["Gate", "Results", "Harness", "Counters", "RuntimeKit"]
         ),
         // Test helpers shared by test targets: temporary directories removed when the tests end.
         .target(

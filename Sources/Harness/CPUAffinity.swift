@@ -1,4 +1,5 @@
 import Results
+import RuntimeKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,31 +37,11 @@ public enum CPUAffinity {
                 bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8)  // CPU_SET: bit `cpu` of the mask, little-endian words
             }
         }
-        guard affinityCall("sched_setaffinity", &set) == 0 else {
+        guard UsableCPUs.affinityCall("sched_setaffinity", &set) == 0 else {
             throw FileError(path: "sched_setaffinity", operation: "pin to CPUs \(cpus) with", errno: errno)
         }
     }
 
     /// The CPUs this process may run on now.
-    public static func current() -> [Int] {
-        var set = cpu_set_t()
-        guard affinityCall("sched_getaffinity", &set) == 0 else { return [] }
-        return withUnsafeBytes(of: &set) { bytes in
-            (0..<(bytes.count * 8)).filter { bytes[$0 / 8] & (UInt8(1) << UInt8($0 % 8)) != 0 }
-        }
-    }
-
-    /// `sched_setaffinity` / `sched_getaffinity` are GNU extensions the Glibc module does not
-    /// export (they need _GNU_SOURCE); both are ordinary glibc symbols with the signature
-    /// `int (pid_t pid, size_t size, cpu_set_t *mask)`, so they are looked up by name. pid 0 is
-    /// the calling thread, whose mask new threads inherit. Returns -1 with errno set on failure.
-    private static func affinityCall(_ name: String, _ set: inout cpu_set_t) -> Int32 {
-        typealias Signature = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {  // RTLD_DEFAULT
-            errno = ENOSYS
-            return -1
-        }
-        let function = unsafeBitCast(symbol, to: Signature.self)
-        return withUnsafeMutableBytes(of: &set) { function(0, $0.count, $0.baseAddress!) }
-    }
+    public static func current() -> [Int] { UsableCPUs.affinityOfCallingThread() }
 }

@@ -84,7 +84,10 @@ public struct MeasuredRun: Sendable {
     }
 
     private func results(_ cases: [CaseResult], of build: BuildUnderTest, executable: String?, _ measured: Measured) -> RunResults {
-        var run = RunResults(environment: build.environment, counterAvailability: RunResults.counterAvailability(of: cases),
+        var environment = build.environment
+        // Every child ran pinned to --cpus: those are the CPUs its figures had.
+        if let cpus = launcher.cpus { environment.usableCPUs = (environment.usableCPUs ?? UsableCPUs.ofThisProcess()).pinned(to: cpus) }
+        var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
                              metrics: metrics, suite: suite.rawValue, repetitions: plan.repetitions,
                              sampleTimeNanoseconds: sampleTime.nanosecondsSaturating, cases: cases)
         run.calibration = launcher.calibration

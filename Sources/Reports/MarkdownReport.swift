@@ -73,7 +73,7 @@ enum MarkdownReport {
         let e = run.environment
         var facts = MarkdownTable([("fact", .left), ("value", .left)])
         facts.rows = [
-            ["CPU", e.cpuModel], ["online CPUs", "\(e.onlineCPUs)"], ["kernel", e.kernel], ["virtual machine", e.virtualMachine],
+            ["CPU", e.cpuModel], ["online CPUs", "\(e.onlineCPUs)"], ["usable CPUs", e.usableCPUs.map { "\($0) (\($0.count) at once)" } ?? "not recorded"], ["kernel", e.kernel], ["virtual machine", e.virtualMachine],
             ["CPU frequency governor", e.cpuGovernor], ["perf_event_paranoid", e.perfEventParanoid], ["compiler", e.swiftCompiler],
             ["bench", e.benchVersion ?? "not recorded"],
             ["commit", e.gitCommit + (e.uncommittedChanges == true ? " with uncommitted changes" : "")], ["host", e.hostname], ["suite", run.suite], ["processes per case", "\(run.repetitions)" + (run.interrupted == nil ? "" : " planned (interrupted)")],

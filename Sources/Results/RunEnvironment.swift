@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import RuntimeKit
 
 /// The machine a run was measured on, captured once per run and stored with the results, so a
 /// number is never read apart from the conditions that produced it. A fact that cannot be read
@@ -22,6 +23,9 @@ public struct RunEnvironment: Sendable, Codable, Equatable {
     /// Whether tracked files differed from `gitCommit` when `bench` was built: the figures then
     /// belong to that commit plus changes no one can see. nil in files written before it was recorded.
     public let uncommittedChanges: Bool?
+    /// The CPUs the children could use: the parent's affinity and cgroup quota, narrowed to
+    /// `--cpus` when the run pinned them. nil in files written before it was recorded.
+    public var usableCPUs: UsableCPUs?
 
     public static func capture(gitCommit: String, benchVersion: String? = nil, uncommittedChanges: Bool? = nil) -> RunEnvironment {
         var name = utsname()
@@ -39,7 +43,8 @@ public struct RunEnvironment: Sendable, Codable, Equatable {
             gitCommit: gitCommit,
             hostname: field(&name.nodename),
             benchVersion: benchVersion,
-            uncommittedChanges: uncommittedChanges
+            uncommittedChanges: uncommittedChanges,
+            usableCPUs: UsableCPUs.ofThisProcess()
         )
     }
 

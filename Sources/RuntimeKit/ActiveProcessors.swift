@@ -4,9 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The number of CPUs this process may run on now: what `workers: 0` resolves to.
+/// The number of CPUs this process may run on now: what `workers: 0` resolves to. Its affinity
+/// mask and cgroup quota count (`UsableCPUs`), not only the CPUs online: a pool pinned to one
+/// CPU with `--cpus 0` gets one worker, as Rust's available_parallelism would say.
 public var activeProcessorCount: Int {
-    max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    UsableCPUs.ofThisProcess().count
 }
 
 /// Resolves a requested worker count: 0 means one per active CPU.

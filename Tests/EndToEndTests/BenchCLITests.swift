@@ -150,7 +150,7 @@ struct BenchCLITests {
         #expect(missing.standardError.contains("cannot read \(path).nowhere: No such file or directory"), "\(missing.standardError)")
     }
 
-    @Test("--cpus pins every child: each record says it ran on CPU 0 only")
+    @Test("--cpus pins every child: each record, and the run's usable CPUs, say CPU 0 only")
     func pinned() async throws {
         let out = Self.temporaryDirectory() + "/pinned"
         let outcome = try await bench(["run", "--suite", "smoke", "--workload", "spin", "--allocator", "system",
@@ -160,6 +160,8 @@ struct BenchCLITests {
         let records = run.cases.flatMap(\.records)
         #expect(!records.isEmpty)
         #expect(records.allSatisfy { $0.cpus == [0] }, "\(records.map(\.cpus))")
+        // The machine's identity says so too: a run pinned to CPU 0 is not the unpinned machine.
+        #expect(run.environment.usableCPUs?.affinity == [0], "\(String(describing: run.environment.usableCPUs))")
         // The file describes every counter and workload figure it may record, so a reader needs
         // no list of its own.
         let described = Set((run.metrics ?? []).map(\.name))
