@@ -59,6 +59,8 @@ public struct MeasuredRun: Sendable {
         var cases: [[CaseResult]]
         var load: MachineLoad?
         var interrupted: String?
+        /// When the first child started.
+        var started: RunResults.Instant?
     }
 
     /// Runs the children with SIGINT and SIGTERM caught, so an interrupted run still returns what
@@ -66,6 +68,7 @@ public struct MeasuredRun: Sendable {
     private func measure(_ executables: Runner.Executables, journal: ResultsJournal,
                          progress: (Runner.Event) -> Void) async throws -> Measured {
         Interruption.install()
+        let started = RunResults.Instant.now()
         let loadBefore = MachineLoad.Reading.now()
         // Repetitions that finished, whatever came of them: what an interrupted run's note counts,
         // so it agrees with the last progress line.
@@ -75,6 +78,7 @@ public struct MeasuredRun: Sendable {
             progress(event)
         }
         var measured = Measured(cases: cases)
+        measured.started = started
         if let loadBefore, let loadAfter = MachineLoad.Reading.now() { measured.load = MachineLoad(from: loadBefore, to: loadAfter) }
         if let signal = Interruption.signal {
             let planned = plan.cases.count * plan.repetitions * cases.count
@@ -96,6 +100,7 @@ public struct MeasuredRun: Sendable {
         run.executable = executable
         run.load = measured.load
         run.interrupted = measured.interrupted
+        run.started = measured.started
         return run
     }
 }

@@ -43,3 +43,15 @@ extension SmallerIsBetterExport: OutputFormat {
         [ResultsWriter.Output(path: fileName, contents: try encode(input.cases))]
     }
 }
+
+extension GoogleBenchmarkExport: OutputFormat {
+    static func outputs(of input: ReportInput) throws -> [ResultsWriter.Output] {
+        [ResultsWriter.Output(path: fileName, contents: try encode(input.run, cases: input.cases))]
+    }
+}
+
+extension InfluxLineProtocolExport: OutputFormat {
+    static func outputs(of input: ReportInput) -> [ResultsWriter.Output] {
+        [ResultsWriter.Output(path: fileName, contents: encode(input.run, cases: input.cases))]
+    }
+}

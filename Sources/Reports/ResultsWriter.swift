@@ -21,6 +21,7 @@ public enum ResultsWriter {
     /// Every format a run's outputs hold, in the order they are written: results.json first.
     static let formats: [any OutputFormat.Type] = [
         ResultsJSON.self, ResultsCSV.self, MarkdownReport.self, ReportChart.self, JMHExport.self, SmallerIsBetterExport.self,
+        GoogleBenchmarkExport.self, InfluxLineProtocolExport.self,
     ]
 
     /// Every output of an analysed run: every case's figure is estimated once (`RunAnalysis`),

@@ -9,7 +9,8 @@ public enum OutputDirectory {
     /// What `bench`'s commands write into an output directory: results and reports (run, check,
     /// fidelity, report), a.json/b.json/comparison.md (ab), the journal, and the charts folder.
     public static let benchFiles: Set<String> = [
-        "results.json", "results.csv", "report.md", "jmh-result.json", "smaller-is-better.json", "journal.jsonl",
+        "results.json", "results.csv", "report.md", "jmh-result.json", "smaller-is-better.json", "google-benchmark.json",
+        "results.influx", "journal.jsonl",
         "a.json", "b.json", "comparison.md",
     ]
     /// The folder of SVG charts inside an output directory.

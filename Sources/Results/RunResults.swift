@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything a run produced: the versioned content of results.json.
 public struct RunResults: Sendable, Codable {
     /// Bumped when a field changes meaning, so a reader can refuse what it does not understand.
@@ -29,6 +33,9 @@ public struct RunResults: Sendable, Codable {
     /// True when every child preloaded the interposer that counts allocations, retains and
     /// releases (`--count-allocations`), so every timing includes its cost; nil when none did.
     public var countedAllocations: Bool?
+    /// When the run started, so a series of runs can be ordered and dashboards can place it;
+    /// nil in files written before it was recorded.
+    public var started: Instant?
     /// The profiles `bench run --profile` took of some cases; nil when none was asked for.
     public var profiles: [ProfileSummary]?
     public var repetitions: Int
@@ -84,5 +91,37 @@ extension RunResults {
             }
         }
         return availability
+    }
+}
+
+extension RunResults {
+    /// A moment in UTC, as whole seconds since the Unix epoch: what results files, Google
+    /// Benchmark's context and InfluxDB's line protocol all derive their time from.
+    public struct Instant: Sendable, Codable, Equatable, Comparable, CustomStringConvertible {
+        public let secondsSinceEpoch: Int64
+
+        public init(secondsSinceEpoch: Int64) { self.secondsSinceEpoch = secondsSinceEpoch }
+
+        public static func now() -> Instant { Instant(secondsSinceEpoch: Int64(time(nil))) }
+
+        public init(from decoder: any Decoder) throws {
+            secondsSinceEpoch = try decoder.singleValueContainer().decode(Int64.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(secondsSinceEpoch)
+        }
+
+        /// "2026-11-25 02:44:10" (UTC), the layout of Google Benchmark's context date.
+        public var description: String {
+            var seconds = time_t(secondsSinceEpoch)
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+        }
+
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
     }
 }

@@ -24,6 +24,10 @@ struct ReportCommand: ParsableCommand {
               jmh-result.json         JMH's JSON layout, for JMH visualizers
               smaller-is-better.json  {name, unit, value} list for CI dashboards
                                       (github-action-benchmark's customSmallerIsBetter)
+              google-benchmark.json   Google Benchmark's JSON layout (its compare.py,
+                                      Bencher), the machine in its context
+              results.influx          InfluxDB line protocol, a line per case, the
+                                      machine as tags (Grafana)
               results.json            a copy of the input, only when DIR is not its directory
 
             Every figure is computed from the file: regenerate after changing the report code, or \

@@ -1,10 +1,10 @@
 import Foundation
-import Reports
+@testable import Reports
 import Testing
 
 /// The exports match the formats their readers expect: JMH's result JSON and the
 /// `{name, unit, value}` list of github-action-benchmark's customSmallerIsBetter.
-@Suite("exports: JMH JSON and smaller-is-better")
+@Suite("exports: JMH JSON, smaller-is-better, Google Benchmark JSON, InfluxDB line protocol")
 struct ExportsTests {
     static var outputs: [String: String] { Fixture.outputs }
 
@@ -56,6 +56,47 @@ struct ExportsTests {
         let tie = try #require(entries.first { $0["name"] as? String == "spawn/pthread-mutex/pattern=outside/system" })
         // Processes at 49.5 and 52.5: their median (the geometric mean of the two), and half the repeat interval 43.7–59.4.
         #expect(abs(try #require(tie["value"] as? Double) - (49.5 * 52.5).squareRoot()) < 1e-9 && tie["range"] as? String == "± 7.83", "\(tie)")
+    }
+
+    @Test("Google Benchmark JSON: one iteration per process and a median aggregate per case, the machine in the context (compare.py reads it)")
+    func googleBenchmark() throws {
+        let file = try #require(try Self.json("google-benchmark.json") as? [String: Any])
+        let context = try #require(file["context"] as? [String: Any])
+        #expect(context["num_cpus"] is Int && context["runtimebench_cpu_model"] is String && context["runtimebench_swift"] is String)
+        let benchmarks = try #require(file["benchmarks"] as? [[String: Any]])
+        let measured = Fixture.run.cases.filter { !$0.records.isEmpty }
+        #expect(benchmarks.count == measured.reduce(0) { $0 + $1.records.count + 1 }, "a repetition per process and a median per case")
+        for benchmark in benchmarks {
+            #expect(benchmark["time_unit"] as? String == "ns" && benchmark["real_time"] is Double && benchmark["cpu_time"] is Double)
+            #expect(benchmark["run_type"] as? String == "iteration" || benchmark["aggregate_name"] as? String == "median")
+        }
+        let outside = benchmarks.filter { $0["run_name"] as? String == "spawn/libdispatch/pattern=outside/system" }
+        #expect(outside.count == 3 && outside.last?["name"] as? String == "spawn/libdispatch/pattern=outside/system_median")
+        // Both processes read 200 ns: each repetition and the median say so.
+        #expect(outside.allSatisfy { abs(($0["real_time"] as? Double ?? 0) - 200) < 1e-9 }, "\(outside)")
+        #expect(outside.compactMap { $0["repetition_index"] as? Int } == [0, 1])
+    }
+
+    @Test("InfluxDB line protocol: a line per case, tags escaped, float and integer fields, a missing counter absent")
+    func influx() throws {
+        let text = try #require(Self.outputs["results.influx"])
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == Fixture.run.cases.filter { !$0.records.isEmpty }.count)
+        let outside = try #require(lines.first { $0.contains("case=spawn/libdispatch/pattern\\=outside/system,") }, "\(lines.prefix(2))")
+        #expect(outside.hasPrefix("runtimebench,case=spawn/libdispatch/pattern\\=outside/system,workload=spawn,backend=libdispatch,parameters=pattern\\=outside,allocator=system,"))
+        // Tags, then one space, then fields; no unescaped space inside either part.
+        let unescapedSpaces = outside.indices.filter { outside[$0] == " " && (outside.index(before: $0) < outside.startIndex || outside[outside.index(before: $0)] != "\\") }
+        #expect(unescapedSpaces.count == 1 || unescapedSpaces.count == 2, "tags, fields and an optional timestamp: \(outside)")
+        let fields = try #require(outside.split(separator: " ").last { $0.contains("ns_per_op=") })
+        let values = Dictionary(uniqueKeysWithValues: fields.split(separator: ",").map { field in
+            let parts = field.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), String(parts[1]))
+        })
+        #expect(abs((Double(values["ns_per_op"] ?? "") ?? 0) - 200) < 1e-9, "\(values)")
+        #expect(values["processes"] == "2i" && values["syscalls"] == "0.5", "\(values)")
+        #expect(!outside.contains("cycles="), "an unavailable counter is absent, not 0")
+        #expect(!text.contains("=inf") && !text.contains("=-inf") && !text.contains("=nan"), "no field is infinite or not a number")
+        #expect(InfluxLineProtocolExport.escape("AMD EPYC, 2=x") == "AMD\\ EPYC\\,\\ 2\\=x")
     }
 
     @Test("results.csv keeps its columns, and a failed case's missing value is empty with the reason, not 0")
