@@ -28,7 +28,10 @@ struct CountAllocationsCLITests {
             executable: BenchCLITests.bench,
             arguments: ["run", "--suite", "quick", "--filter",
                         "^object-alloc/|^malloc-free/none/size=64/|^queue-vs-lock/fifo-dispatch/guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system",
-                        "--repetitions", "1", "--samples", "3", "--sample-ms", "2", "--count-allocations", "--out", out],
+                        // Long samples: a debug build's harness allocates about 15 times per sample
+                        // between the counter reads (0 in release), which a short batch on a busy
+                        // machine turned into 1.02 mallocs per operation.
+                        "--repetitions", "1", "--samples", "3", "--sample-ms", "50", "--count-allocations", "--out", out],
             deadline: .seconds(180))
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
