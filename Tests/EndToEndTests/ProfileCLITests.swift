@@ -14,13 +14,15 @@ struct ProfileCLITests {
     @Test("a profile of spin holds the timed samples, nearly all in the spin function, and names every file")
     func spin() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/profile"
-        let outcome = try await Self.profile(["spin/none/rounds=100/system", "--samples", "5", "--sample-ms", "40", "--out", out])
+        // 1,000 rounds, so a debug build's per-operation harness stays a few percent of the time, and
+        // 300 ms of timed samples, so a child that gets a tenth of a busy CPU still gives 30.
+        let outcome = try await Self.profile(["spin/none/rounds=1000/system", "--samples", "5", "--sample-ms", "60", "--out", out])
         if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
             print("⊘ skipped: not applicable here: \(outcome.standardError)")
             return
         }
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
-        let folder = out + "/spin_none_rounds=100_system"
+        let folder = out + "/spin_none_rounds=1000_system"
         let folded = try #require(BenchCLITests.read(folder + "/stacks.folded"))
         var total = 0, spinning = 0
         for line in folded.split(separator: "\n") {
@@ -34,7 +36,7 @@ struct ProfileCLITests {
         #expect(folded.contains("Sampler.measure"), "\(folded.prefix(500))")
         #expect(BenchCLITests.read(folder + "/flamegraph.svg")?.contains("<svg") == true)
         let index = try #require(BenchCLITests.read(out + "/profile.md"))
-        #expect(index.contains("## spin/none/rounds=100/system") && index.contains("| rb_spin |"), "\(index)")
+        #expect(index.contains("## spin/none/rounds=1000/system") && index.contains("| rb_spin |"), "\(index)")
     }
 
     @Test("bench run --profile keeps the selected cases' top frames in results.json, and report.md shows them, also when written again")
@@ -96,18 +98,19 @@ struct ProfileCLITests {
         let twoCases = try await Self.profile(["spin/none/rounds=(0|100)/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench])
         #expect(twoCases.ending == .exited(64) && twoCases.standardError.contains("the selection has 2"), "\(twoCases.standardError)")
         let out = BenchCLITests.temporaryDirectory() + "/builds"
-        let outcome = try await Self.profile(["spin/none/rounds=100/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench,
-                                              "--samples", "2", "--sample-ms", "20", "--out", out])
+        // 200 ms of timed samples each, so neither build's child records nothing on a busy machine.
+        let outcome = try await Self.profile(["spin/none/rounds=1000/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench,
+                                              "--samples", "2", "--sample-ms", "100", "--out", out])
         if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
             print("⊘ skipped: not applicable here: \(outcome.standardError)")
             return
         }
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         for build in ["a", "b"] {
-            #expect(BenchCLITests.read(out + "/\(build)/spin_none_rounds=100_system/stacks.folded") != nil, "no \(build)/ profile")
+            #expect(BenchCLITests.read(out + "/\(build)/spin_none_rounds=1000_system/stacks.folded") != nil, "no \(build)/ profile")
         }
         #expect(BenchCLITests.read(out + "/diff/flamegraph.svg")?.contains("<svg") == true)
         let index = try #require(BenchCLITests.read(out + "/profile.md"))
-        #expect(index.contains("# A: ") && index.contains("# B: ") && index.contains("](a/spin_none_rounds=100_system/flamegraph.svg)"), "\(index)")
+        #expect(index.contains("# A: ") && index.contains("# B: ") && index.contains("](a/spin_none_rounds=1000_system/flamegraph.svg)"), "\(index)")
     }
 }
