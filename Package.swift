@@ -207,7 +207,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersTests",
-            dependencies: ["Counters", "InterposerProbe", "RuntimeKit"]
+            dependencies: ["Counters", "InterposerProbe", "RuntimeKit", "TestSupport"]
         ),
         .testTarget(
             name: "ProfilingTests",
@@ -249,7 +249,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PrimitivesTests",
-            dependencies: ["RuntimeKit", "PThreadPrimitives", "RuntimeEventsProbe"]
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "RuntimeEventsProbe", "TestSupport"]
         ),
         .testTarget(
             name: "WorkloadsTests",

@@ -34,11 +34,7 @@ void *rb_events_take_slot(void) {
     // acquire: the list's nodes and counts as their pushers and earlier owners left them.
     for (struct heap_slot *node = atomic_load_explicit(&heap_slots, memory_order_acquire); node != NULL;
          node = atomic_load_explicit(&node->next, memory_order_relaxed)) {
-        int expected = 0;
-        if (atomic_load_explicit(&node->slot.owned, memory_order_relaxed) == 0
-            && atomic_compare_exchange_strong_explicit(&node->slot.owned, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
-            return &node->slot;
-        }
+        if (rb_slot_try_take(&node->slot)) return &node->slot;
     }
     struct heap_slot *node = aligned_alloc(64, sizeof(struct heap_slot));
     if (node == NULL) abort();  // 128 bytes per worker, once

@@ -55,9 +55,7 @@ public final class PerfEventCounters: CounterSource {
 
     public init() {
         let paranoid = PerfEventCounters.paranoidLevel()
-        // As root every event may include the kernel. Otherwise, from paranoid level 2 on, the
-        // kernel refuses events that count kernel activity, so exclude it up front.
-        let excludeKernel = geteuid() != 0 && (paranoid ?? 2) >= 2
+        let excludeKernel = Self.excludesKernel(paranoid: paranoid)
         for event in Self.events {
             if excludeKernel && event.kernelOnly {
                 availability[event.name] = "kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
@@ -105,6 +103,11 @@ public final class PerfEventCounters: CounterSource {
             return "perf_event_open: \(system)"
         }
     }
+
+    /// As root every event may include the kernel. Otherwise, from paranoid level 2 on (or when
+    /// the level cannot be read), the kernel refuses events that count kernel activity, so they
+    /// are excluded up front.
+    static func excludesKernel(paranoid: Int?) -> Bool { geteuid() != 0 && (paranoid ?? 2) >= 2 }
 
     /// /proc/sys/kernel/perf_event_paranoid, or nil when unreadable.
     static func paranoidLevel() -> Int? {

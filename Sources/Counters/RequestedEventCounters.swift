@@ -82,7 +82,7 @@ public final class RequestedEventCounters: CounterSource {
         let counted = Set(sets.flatMap(\.events))
         var perfEvents: [(String, Int32)] = []
         let paranoid = PerfEventCounters.paranoidLevel()
-        let excludeKernel = geteuid() != 0 && (paranoid ?? 2) >= 2
+        let excludeKernel = PerfEventCounters.excludesKernel(paranoid: paranoid)
         for event in events {
             if counted.contains(event) { availability[Self.metricName(event)] = String?.none; continue }
             let viaPAPI = "PAPI: " + (reasons[event] ?? "not tried")

@@ -12,7 +12,7 @@ public final class RuntimeEventCounters: CounterSource {
     /// The events this backend counts, in `read(into:)`'s order.
     private let counted: [RuntimeEvent]
     /// Every event's total, written by each read; allocated once, so reading never allocates.
-    private let totals = UnsafeMutablePointer<UInt64>.allocate(capacity: RuntimeEvent.allCases.count)
+    private let totals = UnsafeMutablePointer<UInt64>.allocate(capacity: RuntimeEvent.count)
 
     public static let catalogue: [Metric] = RuntimeEvent.allCases.map { event in
         Metric(event.metricName, unit: .events, kind: .event, heading: event.name + "/op",

@@ -20,7 +20,7 @@ enum SoftwareDefinedEvents {
     /// Where a read of PAPI's puts the totals: made once, since a read must not allocate (it runs
     /// between samples, where jemalloc's counters would count it). Read by PAPI_read's caller's
     /// thread only: the measuring thread.
-    nonisolated(unsafe) static let totals = UnsafeMutablePointer<UInt64>.allocate(capacity: RuntimeEvent.allCases.count)
+    nonisolated(unsafe) static let totals = UnsafeMutablePointer<UInt64>.allocate(capacity: RuntimeEvent.count)
 
     /// Registers every runtime event once per process; nil, or why they are not offered.
     static let registration: String? = register()

@@ -14,10 +14,15 @@ public enum InterposerLibrary {
         return access(path, R_OK) == 0 ? .success(path) : .failure(Missing(path: path))
     }
 
+    /// Why there is no interposer to preload: the library is not built, or (the CLI says) the
+    /// build is sanitized.
     public struct Missing: Error, CustomStringConvertible {
-        public let path: String
-        public var description: String {
-            "\(path) is not built (it is built with the package: `swift build`, or `swift build -c release --product RuntimeBenchInterposer` beside a release bench)"
+        public let description: String
+
+        public init(description: String) { self.description = description }
+
+        init(path: String) {
+            description = "\(path) is not built (it is built with the package: `swift build`, or `swift build -c release --product RuntimeBenchInterposer` beside a release bench)"
         }
     }
 }

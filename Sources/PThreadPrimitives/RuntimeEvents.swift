@@ -30,8 +30,8 @@ public enum RuntimeEvents {
     }
 
     /// Every event's total over all threads, in `RuntimeEvent`'s order, into `totals`
-    /// (capacity `RuntimeEvent.allCases.count`). Never allocates.
+    /// (capacity `RuntimeEvent.count`). Never allocates.
     public static func read(into totals: UnsafeMutablePointer<UInt64>) {
-        rb_events_read(totals, Int32(RuntimeEvent.allCases.count))
+        rb_events_read(totals, Int32(RuntimeEvent.count))
     }
 }

@@ -81,17 +81,15 @@ enum GoogleBenchmarkExport {
             instances[measured.benchmarkCase.workload] = instance + 1
             let records = measured.result.records
             let cpu = measured.result.counterPerProcess("task-clock")
-            var times: [Double] = []
             for (index, record) in records.enumerated() {
-                let real = SampleStatistics.percentile(record.nanosecondsPerOperation.sorted(), 0.5)
-                times.append(real)
+                let real = RunEstimates.medianNanoseconds(record) ?? estimate.value
                 benchmarks.append(Benchmark(name: id, family_index: family, per_family_instance_index: instance, run_name: id,
                                             run_type: "iteration", repetitions: records.count, repetition_index: index,
                                             aggregate_name: nil, aggregate_unit: nil,
                                             iterations: record.batch * record.nanosecondsPerOperation.count, real_time: real,
                                             cpu_time: cpu.count == records.count ? cpu[index] : real))
             }
-            let medianCPU = cpu.count == records.count ? SampleStatistics.percentile(cpu.sorted(), 0.5) : estimate.value
+            let medianCPU = cpu.count == records.count ? measured.result.counterMedian("task-clock") ?? estimate.value : estimate.value
             benchmarks.append(Benchmark(name: id + "_median", family_index: family, per_family_instance_index: instance, run_name: id,
                                         run_type: "aggregate", repetitions: records.count, repetition_index: nil,
                                         aggregate_name: "median", aggregate_unit: "time", iterations: records.count,

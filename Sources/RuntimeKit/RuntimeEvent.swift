@@ -64,6 +64,9 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
         }
     }
 
+    /// How many events there are: what a reader's buffer holds (allCases builds an array).
+    public static let count = allCases.count
+
     /// Every backend that counts events of its own.
     public static let countingBackends = ["work-stealing", "fifo-dispatch"]
 }

@@ -69,14 +69,20 @@ struct MeasurementOptions: ParsableArguments {
             throw ExitStatus.fileProblem("\(label): --events", "unknown event" + (unknown.count == 1 ? " " : "s: ") + unknown.joined(separator: "; "))
         }
         guard countAllocations else { return }
-        if let sanitizer = sanitizerReplacingMalloc() {
-            throw ExitStatus.fileProblem("\(label): --count-allocations", "\(sanitizer) replaces malloc in this build; count allocations with a build that is not sanitized")
-        }
         for executable in executables {
-            if case .failure(let missing) = InterposerLibrary.locate(besides: executable) {
-                throw ExitStatus.fileProblem("\(label): --count-allocations", missing.description)
+            if case .failure(let problem) = Self.interposer(besides: executable) {
+                throw ExitStatus.fileProblem("\(label): --count-allocations", problem.description)
             }
         }
+    }
+
+    /// The interposer --count-allocations preloads for `executable`'s children, or why it cannot
+    /// count: this build is sanitized, or the library is not built beside it.
+    static func interposer(besides executable: String) -> Result<String, InterposerLibrary.Missing> {
+        if let sanitizer = sanitizerReplacingMalloc() {
+            return .failure(.init(description: "\(sanitizer) replaces malloc in this build; count allocations with a build that is not sanitized"))
+        }
+        return InterposerLibrary.locate(besides: executable)
     }
 
     /// The run engine for `plan`, its children measuring as these options say, with `calibration`
@@ -100,10 +106,9 @@ struct MeasurementOptions: ParsableArguments {
 
     /// Whether `--count-allocations` can count with this bench, or why not.
     static var interposerState: String {
-        if let sanitizer = sanitizerReplacingMalloc() { return "unavailable: \(sanitizer) replaces malloc in this build" }
-        return switch InterposerLibrary.locate(besides: ChildProcess.ownExecutable()) {
+        switch interposer(besides: ChildProcess.ownExecutable()) {
         case .success(let path): "available: \(path)"
-        case .failure(let missing): "unavailable: \(missing)"
+        case .failure(let problem): "unavailable: \(problem)"
         }
     }
 }

@@ -3,19 +3,12 @@ import Glibc
 #endif
 @testable import Counters
 import Testing
+import TestSupport
 
 /// The interposer (Sources/CInterposer) and its reader. The counts themselves are checked in
 /// processes that preload it: the probe here, `bench --count-allocations` in EndToEndTests.
 @Suite("interposer")
 struct InterposerTests {
-    /// Beside the test bundle: SwiftPM builds every product and executable into one directory.
-    static let directory: String = {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let testBinary = String(decoding: buffer[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return String(testBinary[..<(testBinary.lastIndex(of: "/") ?? testBinary.endIndex)])
-    }()
-
     @Test("without the interposer preloaded, every metric is unavailable with the reason, none reads 0")
     func notPreloaded() {
         let counters = InterposerCounters()
@@ -31,8 +24,8 @@ struct InterposerTests {
     @Test("preloaded: waves of threads, more alive at once than there are slots, have every allocation call counted exactly once")
     func everyCallCountedOnce() throws {
         if let sanitizer = sanitizerReplacingMalloc() { try skip("\(sanitizer) replaces malloc; the interposer is not preloaded in such a build") }
-        let library = Self.directory + "/libRuntimeBenchInterposer.so"
-        let probe = Self.directory + "/InterposerProbe"
+        let library = BuiltProducts.path("libRuntimeBenchInterposer.so")
+        let probe = BuiltProducts.path("InterposerProbe")
         try #require(access(library, R_OK) == 0, "\(library) not built: `swift build` builds every product")
         // 3 waves × 1,100 threads × 300 rounds × 4 blocks: 3.96 million mallocs and as many frees.
         let status = try Self.run(probe, ["1100", "3", "300"], preload: library)

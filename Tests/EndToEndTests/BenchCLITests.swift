@@ -13,12 +13,7 @@ import Workloads
 @Suite("bench CLI end to end")
 struct BenchCLITests {
     /// `bench` is built next to the test bundle (this target depends on it).
-    static let bench: String = {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let testBinary = String(decoding: buffer[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return String(testBinary[..<(testBinary.lastIndex(of: "/") ?? testBinary.endIndex)]) + "/bench"
-    }()
+    static let bench = BuiltProducts.path("bench")
 
     static func temporaryDirectory() -> String { TestFiles.directory() }
 

@@ -11,7 +11,7 @@ import TestSupport
 /// no PMU) or perf, divided per operation; names nobody knows refused before anything runs.
 @Suite("bench --events")
 struct EventsCLITests {
-    static let standIn = String(BenchCLITests.bench.dropLast("bench".count)) + "libPAPIStandIn.so"
+    static let standIn = BuiltProducts.path("libPAPIStandIn.so")
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildOutcome {
         try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run"] + arguments, environment: environment,

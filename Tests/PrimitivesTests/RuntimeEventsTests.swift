@@ -4,18 +4,14 @@ import Glibc
 import PThreadPrimitives
 import RuntimeKit
 import Testing
+import TestSupport
 
 /// Our backends' scheduling events where the counts are known, read from `RuntimeEventsProbe`:
 /// a process of its own, since the counts are the process's totals and this process runs other
 /// tests at the same time.
 @Suite("runtime events")
 struct RuntimeEventsTests {
-    static let probe: String = {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let testBinary = String(decoding: buffer[0..<max(0, length)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return String(testBinary[..<(testBinary.lastIndex(of: "/") ?? testBinary.endIndex)]) + "/RuntimeEventsProbe"
-    }()
+    static let probe = BuiltProducts.path("RuntimeEventsProbe")
 
     /// Scenario → event name → count, from one run of the probe.
     static func runProbe() throws -> [String: [String: Int]] {

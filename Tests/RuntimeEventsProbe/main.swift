@@ -11,10 +11,10 @@ import Glibc
 #endif
 
 func totals() -> [UInt64] {
-    let buffer = UnsafeMutablePointer<UInt64>.allocate(capacity: RuntimeEvent.allCases.count)
+    let buffer = UnsafeMutablePointer<UInt64>.allocate(capacity: RuntimeEvent.count)
     defer { buffer.deallocate() }
     RuntimeEvents.read(into: buffer)
-    return Array(UnsafeBufferPointer(start: buffer, count: RuntimeEvent.allCases.count))
+    return Array(UnsafeBufferPointer(start: buffer, count: RuntimeEvent.count))
 }
 
 /// The events `body` caused, printed under `name`.

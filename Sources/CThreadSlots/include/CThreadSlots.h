@@ -41,6 +41,14 @@ static inline void rb_slot_table_start(struct rb_slot_table *table, void (*give_
     }
 }
 
+/// Takes `slot` if no thread owns it. acquire: the counts its previous owner stored before giving
+/// it back are the ones the taker continues from.
+static inline bool rb_slot_try_take(struct rb_slot *slot) {
+    int expected = 0;
+    return atomic_load_explicit(&slot->owned, memory_order_relaxed) == 0
+        && atomic_compare_exchange_strong_explicit(&slot->owned, &expected, 1, memory_order_acquire, memory_order_relaxed);
+}
+
 /// A free slot for the calling thread, registered to be given back at its exit, or the shared
 /// slot when none is free: the caller keeps either. NULL when the caller should count this call
 /// in the shared slot and ask again next time: the key is not ready yet, or the thread is inside
@@ -52,11 +60,7 @@ static inline struct rb_slot *rb_slot_claim(struct rb_slot_table *table, bool *c
     struct rb_slot *found = &table->shared;
     for (int index = 0; index < RB_SLOT_COUNT; index++) {
         struct rb_slot *slot = &table->slots[index];
-        int expected = 0;
-        // acquire: the counts the previous owner stored before giving the slot back are the ones
-        // this thread continues from.
-        if (atomic_load_explicit(&slot->owned, memory_order_relaxed) == 0
-            && atomic_compare_exchange_strong_explicit(&slot->owned, &expected, 1, memory_order_acquire, memory_order_relaxed)) {
+        if (rb_slot_try_take(slot)) {
             if (pthread_setspecific(table->exit_key, slot) == 0) {
                 found = slot;
                 // release: a reader that sees the new bound sees the slot's counts from here on.
