@@ -233,7 +233,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "Soak", "TestSupport", "Workloads"]
+            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "RuntimeKit", "Soak", "TestSupport", "Workloads"]
         ),
         .testTarget(
             name: "StealingTests",

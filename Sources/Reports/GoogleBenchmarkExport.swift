@@ -57,7 +57,7 @@ enum GoogleBenchmarkExport {
         var context: [String: Value] = [
             "host_name": .text(environment.hostname),
             "executable": .text(run.executable ?? "bench"),
-            "num_cpus": .number(environment.usableCPUs?.count ?? environment.onlineCPUs),
+            "num_cpus": .number(environment.cpusAtOnce),
             "library_build_type": .text("release"),
             "runtimebench_cpu_model": .text(environment.cpuModel),
             "runtimebench_online_cpus": .number(environment.onlineCPUs),

@@ -18,8 +18,8 @@ struct ReportChart {
     static let scalingWorkload = "queue-vs-lock"
     static let threadsParameter = "threads"
 
-    static func all(families: [Family], strides: StrideFigures, onlineCPUs: Int) -> [ReportChart] {
-        strideCharts(strides) + families.flatMap { scalingCharts($0, onlineCPUs: onlineCPUs) + percentileCharts($0) }
+    static func all(families: [Family], strides: StrideFigures, cpus: Int) -> [ReportChart] {
+        strideCharts(strides) + families.flatMap { scalingCharts($0, cpus: cpus) + percentileCharts($0) }
     }
 
     static func strideCharts(_ strides: StrideFigures) -> [ReportChart] {
@@ -44,7 +44,7 @@ struct ReportChart {
         }
     }
 
-    static func scalingCharts(_ family: Family, onlineCPUs: Int) -> [ReportChart] {
+    static func scalingCharts(_ family: Family, cpus: Int) -> [ReportChart] {
         guard family.workload == scalingWorkload else { return [] }
         // Settings: every parameter but the contender ones and the thread count.
         var order: [[Parameter]] = []
@@ -66,20 +66,21 @@ struct ReportChart {
             let groups = backends.isEmpty ? [(nil as String?, backendless)]
                 : backends.map { backend in (backend, backendless + members.filter { $0.benchmarkCase.backend == backend }) }
             return groups.compactMap { backend, cases in
-                scalingChart(family, setting: key, backend: backend, cases: cases, onlineCPUs: onlineCPUs)
+                scalingChart(family, setting: key, backend: backend, cases: cases, cpus: cpus)
             }
         }
     }
 
+    /// `cpus`: how many the run's children could use at once, what "2xcpus" resolved to.
     private static func scalingChart(_ family: Family, setting: [Parameter], backend: String?, cases: [MeasuredCase],
-                                     onlineCPUs: Int) -> ReportChart? {
+                                     cpus: Int) -> ReportChart? {
         var names: [String] = []
         var points: [String: [(x: Double, y: Double)]] = [:]
         var ticks: [Double: String] = [:]
         for measured in cases {
             guard let count = measured.benchmarkCase.parameter(threadsParameter).flatMap(ThreadCount.init),
                   let median = measured.estimate?.value else { continue }
-            let threads = count.resolved(cpus: onlineCPUs)
+            let threads = count.resolved(cpus: cpus)
             ticks[Double(threads)] = switch count {
             case .fixed: "\(threads)"
             case .perCPU(let factor): "\(threads) (\(factor) per CPU)"
@@ -92,7 +93,7 @@ struct ReportChart {
         let settingText = setting.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
         let title = "\(family.workload), \(settingText)\(backend.map { ", \($0)" } ?? ""): ns per section by threads"
         let chart = LineChart(title: title,
-                              x: .init(label: "contending threads (this machine: \(onlineCPUs) CPUs)", scale: .linear,
+                              x: .init(label: "contending threads (this machine: \(cpus) CPUs)", scale: .linear,
                                        ticks: ticks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
                               y: .init(label: "ns per critical section, median (log scale)", scale: .logarithmic),
                               series: names.map { LineChart.Series(name: $0, points: points[$0]!.sorted { $0.x < $1.x }) })

@@ -16,6 +16,6 @@ struct ReportInput {
         cases = MeasuredCase.all(analysis.run, estimates: analysis.estimates)
         families = Family.arrange(cases)
         strides = StrideFigures(cases)
-        charts = ReportChart.all(families: families, strides: strides, onlineCPUs: analysis.run.environment.onlineCPUs)
+        charts = ReportChart.all(families: families, strides: strides, cpus: analysis.run.environment.cpusAtOnce)
     }
 }

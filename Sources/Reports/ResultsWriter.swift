@@ -31,8 +31,8 @@ public enum ResultsWriter {
         return try formats.filter { includingResultsJSON || $0 != ResultsJSON.self }.flatMap { try $0.outputs(of: input) }
     }
 
-    /// Renders every output of `run`, then writes them under `directory` (created if needed, with
-    /// its charts/ folder). Returns what was written, as relative paths in `outputs` order.
+    /// Renders every output of `run`, then writes them under `directory`. Returns what was
+    /// written, as relative paths in `outputs` order.
     @discardableResult
     public static func write(_ run: RunResults, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
         try write(RunAnalysis(run), to: directory, includingResultsJSON: includingResultsJSON)
@@ -41,7 +41,18 @@ public enum ResultsWriter {
     /// `write` for a run already analysed (`bench run` prints from the same analysis).
     @discardableResult
     public static func write(_ analysis: RunAnalysis, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
-        let rendered = try outputs(of: analysis, includingResultsJSON: includingResultsJSON)
+        try write(outputs(of: analysis, includingResultsJSON: includingResultsJSON), to: directory)
+    }
+
+    /// A report across machines (`MachineReport`), written as a run's outputs are.
+    @discardableResult
+    public static func write(_ comparison: MachineComparison, to directory: String) throws -> [String] {
+        try write(MachineReport.outputs(of: comparison), to: directory)
+    }
+
+    /// Writes `rendered` under `directory` (created if needed, with its charts/ folder), each file
+    /// through a temporary file and a rename; returns the relative paths in order.
+    static func write(_ rendered: [Output], to directory: String) throws -> [String] {
         try OutputDirectory.create(directory)
         // Charts of a previous write that this one no longer draws go: a report regenerated in
         // place must not link to, or sit beside, another run's charts.

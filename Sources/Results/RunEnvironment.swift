@@ -27,6 +27,11 @@ public struct RunEnvironment: Sendable, Codable, Equatable {
     /// `--cpus` when the run pinned them. nil in files written before it was recorded.
     public var usableCPUs: UsableCPUs?
 
+    /// How many CPUs the children could use at once: what a per-CPU thread count ("2xcpus")
+    /// resolved to in them. Online CPUs for files written before usable CPUs were recorded, when
+    /// the children resolved to that.
+    public var cpusAtOnce: Int { usableCPUs?.count ?? onlineCPUs }
+
     public static func capture(gitCommit: String, benchVersion: String? = nil, uncommittedChanges: Bool? = nil) -> RunEnvironment {
         var name = utsname()
         uname(&name)

@@ -6,13 +6,14 @@ import Reports
 import Glibc
 #endif
 
-/// `bench report RESULTS.json [--out DIR]`: every output regenerated from a results file.
+/// `bench report RESULTS.json [--out DIR]`: every output regenerated from a results file;
+/// `bench report A.json B.json … --out DIR`: one report across machines (`MachineComparison`).
 /// Errors exit with status 2 and one line naming the file and the problem; nothing is written
 /// unless everything rendered.
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write the report, CSV, charts and exports again from a results.json.",
+        abstract: "Write the report, CSV, charts and exports again from a results.json, or one report across machines from several.",
         discussion: """
             Reads a results.json written by `bench run` (which writes these same outputs at the \
             end of every run) and writes into DIR:
@@ -32,32 +33,56 @@ struct ReportCommand: ParsableCommand {
 
             Every figure is computed from the file: regenerate after changing the report code, or \
             to put a run's report somewhere else (a directory that is new or empty, or \
-            --overwrite). Exit status: 0 written, 2 unreadable, malformed or incompatible results \
-            file, or DIR cannot be written (nothing is then half-written), 64 a mistake on the \
-            command line (a DIR holding other files without --overwrite).
+            --overwrite).
+
+            Several results files, one per machine (a CI matrix, a lab of different CPUs), all \
+            of one suite, make one report across machines in DIR (--out is then required):
+              report.md      the machines (M1, M2, … in the order given) and what tells them
+                             apart; each parameter set's clear winner on any machine checked on
+                             every machine, with the machines where it does not hold (a tie,
+                             reversed, not measured); each claim's verdict per machine; a table
+                             per family with a column per machine and its ratio to M1
+              charts/*.svg   stride curves and thread scaling with a series per machine
+              machines.csv   tidy: one row per machine and case, figure, interval, ratio to M1
+            A statement is decided within each machine's run; figures of different machines \
+            meet only as ratios.
+
+            Exit status: 0 written, 2 unreadable, malformed or incompatible results file, files \
+            of different suites, or DIR cannot be written (nothing is then half-written), 64 a \
+            mistake on the command line (a DIR holding other files without --overwrite, several \
+            files without --out).
 
             Examples:
               bench report bench-results/20261122-190000/results.json
               bench report Results/results.json --out /tmp/report
+              bench report intel/results.json amd/results.json --out across-machines
             """
     )
 
-    @Argument(help: "A results.json written by `bench run`.")
-    var results: String
+    @Argument(help: "A results.json written by `bench run`; several, one per machine, for a report across machines.")
+    var files: [String]
 
-    @Option(help: "Directory to write into (default: the results file's directory). Created if missing; another directory must be new or empty.")
+    @Option(help: "Directory to write into (default: the results file's directory; required with several files). Created if missing; another directory must be new or empty.")
     var out: String?
 
     @Flag(help: "Write into an --out that already holds files: bench's files in it are removed first.")
     var overwrite = false
 
     func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("give a results.json, or several for a report across machines") }
+        if files.count > 1 {
+            guard let out else { throw ValidationError("\(files.count) results files make one report across machines: say where it goes with --out DIR") }
+            try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
+            return
+        }
         // Writing beside its own results file is what `report` is for; anywhere else, another
         // run's results there would be replaced without a word.
-        if let out, !CommandFiles.sameFile(results, out + "/results.json") { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
+        if let out, !CommandFiles.sameFile(files[0], out + "/results.json") { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
     }
 
     func run() throws {
+        if files.count > 1 { return try acrossMachines(out!) }
+        let results = files[0]
         let directory = out ?? CommandFiles.directory(of: results)
         let run: RunResults
         do {
@@ -76,6 +101,25 @@ struct ReportCommand: ParsableCommand {
         } catch {
             throw Self.failure("cannot write the report to \(directory): \(error)")
         }
+        print("bench: wrote \(directory)/: \(ResultsWriter.summary(written))")
+    }
+
+    /// One report across the machines of `files`, into `directory`.
+    private func acrossMachines(_ directory: String) throws {
+        let reader = CommandFiles(command: "report")
+        let runs = try files.map { (file: $0, run: try reader.results($0, role: "results")) }
+        let comparison: MachineComparison
+        do { comparison = try MachineComparison(runs) } catch { throw Self.failure(error.description) }
+        let written: [String]
+        do {
+            if overwrite { try OutputDirectory.prepareForRun(directory, overwrite: true) }
+            written = try ResultsWriter.write(comparison, to: directory)
+        } catch {
+            throw Self.failure("cannot write the report to \(directory): \(error)")
+        }
+        let statements = comparison.winners + comparison.allocators
+        print("bench report: \(comparison.machines.count) machines; \(statements.filter(\.holdsEverywhere).count) of \(statements.count) "
+              + "statements hold on every machine")
         print("bench: wrote \(directory)/: \(ResultsWriter.summary(written))")
     }
 

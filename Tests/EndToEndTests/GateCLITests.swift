@@ -5,6 +5,7 @@ import FoundationEssentials
 import Harness
 import Results
 import Reports
+import RuntimeKit
 import Testing
 
 /// `bench compare`, `bench check` and `bench ab` as CI would call them: the exit statuses, the
@@ -17,9 +18,11 @@ struct GateCLITests {
     }
 
     /// A results file of cases `name/none/-/system`, one process per value (its samples all equal
-    /// to it), with `allocations` per operation when given.
+    /// to it), with `allocations` per operation when given, of `suite`, on this machine narrowed
+    /// to `cpus` when given.
     static func write(_ cases: [String: [Double]], allocations: Double? = nil, schema: Int = RunResults.currentSchema,
-                      failures: [String: [String]] = [:], notApplicable: [String: String] = [:], to path: String) throws {
+                      failures: [String: [String]] = [:], notApplicable: [String: String] = [:], suite: String = "quick",
+                      cpus: [Int]? = nil, to path: String) throws {
         let results = cases.keys.sorted().map { name -> CaseResult in
             let benchmarkCase = BenchmarkCase(workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
             var result = CaseResult(benchmarkCase: benchmarkCase)
@@ -35,9 +38,10 @@ struct GateCLITests {
             }
             return result
         }
-        var run = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+        var run = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: suite,
                              repetitions: 3, sampleTimeNanoseconds: 1_000_000, cases: results)
         run.schema = schema
+        if let cpus { run.environment.usableCPUs = UsableCPUs(affinity: cpus, quota: nil) }
         try write(try ResultsJSON.encode(run), to: path)
     }
 
