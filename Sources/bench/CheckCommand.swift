@@ -15,10 +15,12 @@ struct CheckCommand: ParsableCommand {
             Runs the baseline's cases again on this machine (or reads --results), compares with \
             `bench compare`'s rule, prints the regressions first, and exits:
               0  nothing regressed (improvements never fail)
-              1  at least one case and metric regressed, or a case's processes failed (crashed,
-                 hung, exited early) in the new run while every one of the baseline's finished
-              2  a baseline, thresholds or results file is missing, unreadable, malformed or of
-                 another schema, or the runs share no case; nothing is run or written
+              1  at least one case and metric regressed, or a case's processes failed
+                 (crashed, hung, exited early) in the new run while every one of the
+                 baseline's finished
+              2  a baseline, thresholds or results file is missing, unreadable,
+                 malformed or of another schema, or the runs share no case; nothing
+                 is run or written
             (64 is a mistake on the command line itself, e.g. an unknown option.)
 
             The baseline is a results.json from `bench run` (commit one for CI). When it was \

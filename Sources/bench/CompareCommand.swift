@@ -19,10 +19,13 @@ struct CompareCommand: ParsableCommand {
             the minimum effect, and larger than both the relative and the absolute limit of its \
             metric. Defaults per metric kind (override them with --thresholds; the file format is \
             in Sources/Gate/README.md):
-              time   ns-per-op (each process's median)   α 0.01, min effect 3%, limits 5% and 0.25 ns
-              count  allocations, bytes, instructions    α 0.01, min effect 1%, limits 1% and 0.05 per op (16 bytes)
-              cpu    task-clock, CPU time, cycles        not compared unless turned on
-              event  switches, faults, syscalls, misses  not compared unless turned on
+              time   ns-per-op (each process's median): α 0.01, min effect 3%,
+                     limits 5% and 0.25 ns
+              count  allocations, bytes, instructions: α 0.01, min effect 1%,
+                     limits 1% and 0.05 per op (16 bytes)
+              cpu    task-clock, CPU time, cycles: not compared unless turned on
+              event  switches, faults, syscalls, misses: not compared unless
+                     turned on
             Times and events from different machines (CPU, CPU count, VM, kernel) are not \
             comparable unless --force; counts always are.
 

@@ -51,7 +51,7 @@ struct FidelityCommand: ParsableCommand {
             Examples:
               bench fidelity
               bench fidelity --backend libdispatch-c --repetitions 5
-              bench fidelity --suite smoke --allocator jemalloc --gate allocations --json f.json
+              bench fidelity --suite smoke --allocator jemalloc --gate allocations
             """
     )
 
