@@ -3,12 +3,17 @@
 #   libpapi-dev      hardware counters through PAPI (cycles, instructions, cache misses)
 #   libjemalloc-dev  the jemalloc allocator dimension (LD_PRELOAD of libjemalloc.so.2)
 #   linux-perf       `bench profile`: perf record and perf script
-# The build needs none: without them the suite runs and reports those metrics as unavailable, and
-# `bench profile` says perf is missing.
+#   python3-venv     the virtual environment below
+# and, with pip in a virtual environment at /opt/runtimebench/venv (where bench looks for it):
+#   apache-otava     `bench history`: change points over a series of runs (pinned: bench reads
+#                    its JSON output)
+# The build needs none: without them the suite runs and reports those metrics as unavailable,
+# `bench profile` says perf is missing, and `bench history` writes Otava's input and says how to
+# run it.
 # Idempotent: packages already installed are left alone. Needs root (apt-get).
 set -euo pipefail
 
-packages=(libpapi-dev libjemalloc-dev linux-perf)
+packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv)
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root to use apt-get (try: sudo $0)" >&2
@@ -29,14 +34,25 @@ for package in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-    echo "install-deps: nothing to do"
-    exit 0
+    echo "install-deps: every system package is installed"
+else
+    echo "install-deps: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+    for package in "${missing[@]}"; do
+        echo "install-deps: installed $package $(dpkg-query -W -f='${Version}' "$package")"
+    done
 fi
 
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
-for package in "${missing[@]}"; do
-    echo "install-deps: installed $package $(dpkg-query -W -f='${Version}' "$package")"
-done
+# Apache Otava from PyPI, in a virtual environment of its own so it touches no system Python.
+# A failure here (no network, say) is not fatal: bench history then says Otava is missing.
+venv=/opt/runtimebench/venv
+otava_version=0.8.0
+if [ -x "$venv/bin/otava" ] && "$venv/bin/pip" show apache-otava 2>/dev/null | grep -qx "Version: $otava_version"; then
+    echo "install-deps: apache-otava already installed ($otava_version in $venv)"
+elif python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check "apache-otava==$otava_version"; then
+    echo "install-deps: installed apache-otava $otava_version in $venv"
+else
+    echo "install-deps: could not install apache-otava $otava_version in $venv; bench history will write Otava's input and say how to run it" >&2
+fi

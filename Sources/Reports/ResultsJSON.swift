@@ -4,7 +4,7 @@ import Results
 /// results.json: the whole run, versioned (`RunResults.schema`), with every raw sample, so every
 /// other output can be regenerated from it.
 public enum ResultsJSON {
-    static let fileName = "results.json"
+    public static let fileName = "results.json"
 
     public static func encode(_ run: RunResults) throws -> String {
         let encoder = JSONEncoder()

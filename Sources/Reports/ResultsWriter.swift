@@ -51,8 +51,10 @@ public enum ResultsWriter {
     }
 
     /// Writes `rendered` under `directory` (created if needed, with its charts/ folder), each file
-    /// through a temporary file and a rename; returns the relative paths in order.
-    static func write(_ rendered: [Output], to directory: String) throws -> [String] {
+    /// through a temporary file and a rename; returns the relative paths in order. Charts of an
+    /// earlier write that `rendered` does not hold are removed.
+    @discardableResult
+    public static func write(_ rendered: [Output], to directory: String) throws -> [String] {
         try OutputDirectory.create(directory)
         // Charts of a previous write that this one no longer draws go: a report regenerated in
         // place must not link to, or sit beside, another run's charts.

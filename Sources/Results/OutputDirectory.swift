@@ -11,8 +11,17 @@ public enum OutputDirectory {
     public static let benchFiles: Set<String> = [
         "results.json", "results.csv", "report.md", "jmh-result.json", "smaller-is-better.json", "google-benchmark.json",
         "results.influx", "journal.jsonl",
-        "a.json", "b.json", "comparison.md",
+        "a.json", "b.json", "comparison.md", "machines.csv", "otava.yaml",
     ]
+
+    /// Whether `name` is one of bench's files: `benchFiles`, or a series' Otava input
+    /// (`otava-M1.csv`, one per machine of a history).
+    public static func isBenchFile(_ name: String) -> Bool {
+        guard !benchFiles.contains(name) else { return true }
+        guard name.hasPrefix("otava-M"), name.hasSuffix(".csv") else { return false }
+        let number = name.dropFirst("otava-M".count).dropLast(".csv".count)
+        return !number.isEmpty && number.allSatisfy(\.isNumber)
+    }
     /// The folder of SVG charts inside an output directory.
     public static let chartsFolder = "charts"
 
@@ -34,7 +43,7 @@ public enum OutputDirectory {
     }
 
     /// For a command that measures: `path` created if missing, and empty. With `overwrite`, an
-    /// existing directory is accepted and bench's own files in it (`benchFiles`, the charts) are
+    /// existing directory is accepted and bench's own files in it (`isBenchFile`, the charts) are
     /// removed first, so nothing of the previous run survives beside the new one; other files
     /// are left alone.
     public static func prepareForRun(_ path: String, overwrite: Bool) throws(Refusal) {
@@ -43,7 +52,7 @@ public enum OutputDirectory {
         guard !entries.isEmpty else { return }
         guard overwrite else { throw .notEmpty(path: path, entries: entries) }
         // Files only: a directory by one of these names is not bench's (writing there fails later, by name).
-        for entry in entries where benchFiles.contains(entry) && !isDirectory(path + "/" + entry) {
+        for entry in entries where isBenchFile(entry) && !isDirectory(path + "/" + entry) {
             guard unlink(path + "/" + entry) == 0 else { throw .unwritable(FileError(path: path + "/" + entry, operation: "remove", errno: errno)) }
         }
         do { try removeCharts(in: path, keeping: []) } catch { throw .unwritable(error) }

@@ -98,7 +98,7 @@ struct ABCommand: ParsableCommand {
         }
         print("bench ab: A = \(a) (\(named(identityA)))\nbench ab: B = \(b) (\(named(identityB)))")
         func build(_ path: String, _ identity: BuildStamp.Identity) -> MeasuredRun.BuildUnderTest {
-            .init(executable: Self.absolute(path), environment: RunEnvironment.capture(
+            .init(executable: CommandFiles.absolute(path), environment: RunEnvironment.capture(
                 gitCommit: identity.commit, benchVersion: identity.version, uncommittedChanges: identity.uncommittedChanges))
         }
         let progress = ProgressReporter(total: plan.cases.count * pairs * 2)
@@ -153,11 +153,4 @@ struct ABCommand: ParsableCommand {
         return version.flatMap { BuildStamp.Identity(versionLine: $0.standardOutput) } ?? .unknown(path)
     }
 
-    /// `path` made absolute, so children find it whatever their working directory.
-    static func absolute(_ path: String) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        return String(cString: buffer) + "/" + path
-    }
 }

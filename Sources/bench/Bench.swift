@@ -36,7 +36,7 @@ struct Bench: ParsableCommand {
               130/143  interrupted by SIGINT/SIGTERM; what finished is kept
             """,
         version: BuildStamp.description,
-        subcommands: [List.self, RunCommand.self, ReportCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
+        subcommands: [List.self, RunCommand.self, ReportCommand.self, HistoryCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
                       ABCommand.self, AgreementCommand.self, SoakCommand.self, FidelityCommand.self, ProfileCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
     )
 }

@@ -92,6 +92,15 @@ struct CommandFiles {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// `path` made absolute, so a child (or a tool's configuration) finds it whatever its working
+    /// directory.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/" + path
+    }
+
     /// True when both paths name the same existing file.
     static func sameFile(_ one: String, _ other: String) -> Bool {
         var first = stat(), second = stat()

@@ -42,6 +42,12 @@ struct DoctorCommand: ParsableCommand {
         print("  jemalloc: " + (JemallocLibrary.locate().map { "available (LD_PRELOAD=\($0))" } ?? "unavailable: libjemalloc.so.2 not found (tools/install-deps.sh installs it)"))
         print("  counting (--count-allocations): " + MeasurementOptions.interposerState)
 
+        print("\nTools")
+        switch Otava.locate() {
+        case .success(let otava): print("  change points (bench history): Apache Otava at \(otava.executable)")
+        case .failure(let reason): print("  change points (bench history): unavailable: \(reason)")
+        }
+
         let operation = try Spin().prepare(BenchmarkCase(workload: "spin", backend: BenchmarkCase.noBackend,
                                                          parameters: [Parameter("rounds", "100")], allocator: .system), backend: nil)
         let noise = try NoiseEstimate.measure(operation)

@@ -127,7 +127,7 @@ struct ProfileCommand: ParsableCommand {
             let files = CommandFiles(command: "profile")
             _ = try ABCommand.requireBench(a, flag: "--a", files: files)
             _ = try ABCommand.requireBench(b, flag: "--b", files: files)
-            builds = [("A", ABCommand.absolute(a)), ("B", ABCommand.absolute(b))]
+            builds = [("A", CommandFiles.absolute(a)), ("B", CommandFiles.absolute(b))]
         }
         var profilers: [CaseProfiler] = []
         do {

@@ -17,9 +17,10 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Reads a results.json written by `bench run` (which writes these same outputs at the \
             end of every run) and writes into DIR:
-              report.md               what to use, the claims' verdicts, the machine and its counters,
-                                      the best stride per body cost, a table per family and
-                                      parameter set, failures; links the charts
+              report.md               what to use, the claims' verdicts, the machine and
+                                      its counters, the best stride per body cost, a
+                                      table per family and parameter set, failures;
+                                      links the charts
               charts/*.svg            stride curves, thread scaling, latency percentiles
               results.csv             tidy: one row per case and metric
               jmh-result.json         JMH's JSON layout, for JMH visualizers
@@ -29,7 +30,8 @@ struct ReportCommand: ParsableCommand {
                                       Bencher), the machine in its context
               results.influx          InfluxDB line protocol, a line per case, the
                                       machine as tags (Grafana)
-              results.json            a copy of the input, only when DIR is not its directory
+              results.json            a copy of the input, only when DIR is not its
+                                      directory
 
             Every figure is computed from the file: regenerate after changing the report code, or \
             to put a run's report somewhere else (a directory that is new or empty, or \
@@ -37,13 +39,15 @@ struct ReportCommand: ParsableCommand {
 
             Several results files, one per machine (a CI matrix, a lab of different CPUs), all \
             of one suite, make one report across machines in DIR (--out is then required):
-              report.md      the machines (M1, M2, … in the order given) and what tells them
-                             apart; each parameter set's clear winner on any machine checked on
-                             every machine, with the machines where it does not hold (a tie,
-                             reversed, not measured); each claim's verdict per machine; a table
-                             per family with a column per machine and its ratio to M1
-              charts/*.svg   stride curves and thread scaling with a series per machine
-              machines.csv   tidy: one row per machine and case, figure, interval, ratio to M1
+              report.md      the machines (M1, M2, … in the order given) and what
+                             tells them apart; each parameter set's clear winner on
+                             any machine checked on every machine, with the machines
+                             where it does not hold (a tie, reversed, not measured);
+                             each claim's verdict per machine; a table per family
+                             with a column per machine and its ratio to M1
+              charts/*.svg   stride curves and thread scaling, a series per machine
+              machines.csv   tidy: a row per machine and case, figure, interval,
+                             ratio to M1
             A statement is decided within each machine's run; figures of different machines \
             meet only as ratios.
 

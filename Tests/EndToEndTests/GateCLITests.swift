@@ -19,10 +19,10 @@ struct GateCLITests {
 
     /// A results file of cases `name/none/-/system`, one process per value (its samples all equal
     /// to it), with `allocations` per operation when given, of `suite`, on this machine narrowed
-    /// to `cpus` when given.
+    /// to `cpus` and started at `started` (seconds since 1970) when given.
     static func write(_ cases: [String: [Double]], allocations: Double? = nil, schema: Int = RunResults.currentSchema,
                       failures: [String: [String]] = [:], notApplicable: [String: String] = [:], suite: String = "quick",
-                      cpus: [Int]? = nil, to path: String) throws {
+                      cpus: [Int]? = nil, started: Int64? = nil, to path: String) throws {
         let results = cases.keys.sorted().map { name -> CaseResult in
             let benchmarkCase = BenchmarkCase(workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
             var result = CaseResult(benchmarkCase: benchmarkCase)
@@ -42,6 +42,7 @@ struct GateCLITests {
                              repetitions: 3, sampleTimeNanoseconds: 1_000_000, cases: results)
         run.schema = schema
         if let cpus { run.environment.usableCPUs = UsableCPUs(affinity: cpus, quota: nil) }
+        run.started = started.map(RunResults.Instant.init(secondsSinceEpoch:))
         try write(try ResultsJSON.encode(run), to: path)
     }
 
