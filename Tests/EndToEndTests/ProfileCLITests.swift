@@ -13,30 +13,50 @@ struct ProfileCLITests {
 
     @Test("a profile of spin holds the timed samples, nearly all in the spin function, and names every file")
     func spin() async throws {
-        let out = BenchCLITests.temporaryDirectory() + "/profile"
-        // 1,000 rounds, so a debug build's per-operation harness stays a few percent of the time, and
-        // 300 ms of timed samples, so a child that gets a tenth of a busy CPU still gives 30.
-        let outcome = try await Self.profile(["spin/none/rounds=1000/system", "--samples", "5", "--sample-ms", "60", "--out", out])
-        if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
-            print("⊘ skipped: not applicable here: \(outcome.standardError)")
-            return
-        }
-        #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
-        let folder = out + "/spin_none_rounds=1000_system"
-        let folded = try #require(BenchCLITests.read(folder + "/stacks.folded"))
+        // 1,000 rounds, so a debug build's per-operation harness stays a few percent of the time.
+        // perf samples CPU time, and beside the stress tests of a parallel `swift test` the child
+        // gets a few percent of a CPU (8 samples in 300 ms in one CI run): a share measured on so
+        // few samples says nothing, so a thin profile is taken again with a longer window, and the
+        // share is checked once there are 30.
         var total = 0, spinning = 0
+        var folded = "", out = ""
+        for sampleMilliseconds in [60, 300] where total < Self.enoughSamples {
+            out = BenchCLITests.temporaryDirectory() + "/profile"
+            let outcome = try await Self.profile(["spin/none/rounds=1000/system", "--samples", "5", "--sample-ms", "\(sampleMilliseconds)",
+                                                  "--out", out])
+            if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
+                print("⊘ skipped: not applicable here: \(outcome.standardError)")
+                return
+            }
+            #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
+            folded = try #require(BenchCLITests.read(out + "/spin_none_rounds=1000_system/stacks.folded"))
+            (total, spinning) = Self.count(folded, frame: "rb_spin")
+        }
+        #expect(total > 0)
+        if total >= Self.enoughSamples {
+            #expect(Double(spinning) >= 0.8 * Double(total), "rb_spin in \(spinning) of \(total) samples")
+        } else {
+            print("⊘ share in rb_spin not checked: \(total) samples with a 1.5 s window, the machine is too busy to tell")
+        }
+        // The sampler's frames are demangled Swift names, not mangled symbols.
+        #expect(folded.contains("Sampler.measure"), "\(folded.prefix(500))")
+        #expect(BenchCLITests.read(out + "/spin_none_rounds=1000_system/flamegraph.svg")?.contains("<svg") == true)
+        let index = try #require(BenchCLITests.read(out + "/profile.md"))
+        #expect(index.contains("## spin/none/rounds=1000/system") && index.contains("| rb_spin |"), "\(index)")
+    }
+
+    /// Samples enough to check a share of 80% or more (below it, a share of 6 in 8 is noise).
+    static let enoughSamples = 30
+
+    /// All samples of folded stacks, and those with `frame` on their stack.
+    static func count(_ folded: String, frame: String) -> (total: Int, with: Int) {
+        var total = 0, with = 0
         for line in folded.split(separator: "\n") {
             guard let space = line.lastIndex(of: " "), let samples = Int(line[line.index(after: space)...]) else { continue }
             total += samples
-            if line.contains("rb_spin") { spinning += samples }
+            if line.contains(frame) { with += samples }
         }
-        #expect(total > 0)
-        #expect(Double(spinning) >= 0.8 * Double(total), "rb_spin in \(spinning) of \(total) samples")
-        // The sampler's frames are demangled Swift names, not mangled symbols.
-        #expect(folded.contains("Sampler.measure"), "\(folded.prefix(500))")
-        #expect(BenchCLITests.read(folder + "/flamegraph.svg")?.contains("<svg") == true)
-        let index = try #require(BenchCLITests.read(out + "/profile.md"))
-        #expect(index.contains("## spin/none/rounds=1000/system") && index.contains("| rb_spin |"), "\(index)")
+        return (total, with)
     }
 
     @Test("bench run --profile keeps the selected cases' top frames in results.json, and report.md shows them, also when written again")
@@ -44,8 +64,10 @@ struct ProfileCLITests {
         let out = BenchCLITests.temporaryDirectory() + "/run-profile"
         let outcome = try await ChildProcess.run(
             executable: BenchCLITests.bench,
-            arguments: ["run", "--suite", "smoke", "--workload", "spin", "--allocator", "system", "--repetitions", "1", "--samples", "2",
-                        "--sample-ms", "1", "--profile", "rounds=100", "--out", out],
+            // 1,000 rounds: with 100, a debug build's harness takes 30% of the samples, and on a busy
+            // machine a thin profile could put one of its frames on top.
+            arguments: ["run", "--suite", "quick", "--workload", "spin", "--filter", "rounds=1000/system", "--repetitions", "1",
+                        "--samples", "2", "--sample-ms", "1", "--profile", "rounds=1000", "--out", out],
             deadline: .seconds(180))
         if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
             print("⊘ skipped: not applicable here: \(outcome.standardError)")
@@ -54,7 +76,7 @@ struct ProfileCLITests {
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
         let profile = try #require(run.profiles?.first)
-        #expect(run.profiles?.count == 1 && profile.caseID == "spin/none/rounds=100/system")
+        #expect(run.profiles?.count == 1 && profile.caseID == "spin/none/rounds=1000/system")
         #expect(profile.top.first?.frame == "rb_spin", "\(profile.top)")
         #expect(BenchCLITests.read(out + "/" + profile.folder + "/flamegraph.svg") != nil)
         let report = try #require(BenchCLITests.read(out + "/report.md"))
