@@ -88,22 +88,24 @@ struct HistoryCommand: ParsableCommand {
         print("bench history: \(runs.count) runs; " + histories.map { "\($0.label): \($0.runs.count) runs" }.joined(separator: ", "))
 
         let minimum = minChange / 100
+        let inputs: [String]
         do {
             try OutputDirectory.prepareForRun(out, overwrite: overwrite)
-            try ResultsWriter.write(HistoryReport.otavaInputs(histories, directory: CommandFiles.absolute(out), minimumChange: minimum), to: out)
+            inputs = try ResultsWriter.write(HistoryReport.otavaInputs(histories, directory: CommandFiles.absolute(out), minimumChange: minimum), to: out)
         } catch {
             throw reader.failure("cannot write to \(out): \(error)")
         }
         let configuration = CommandFiles.absolute(out) + "/" + OtavaInput.configFileName
         let analyses = histories.map { history -> HistoryReport.Analysis in
             guard history.runs.count >= 3 else { return .notComputed("a series of \(history.runs.count) runs is too short for change points (3 at least)") }
-            guard !OtavaInput.analysed(history).isEmpty else { return .notComputed("no case was measured in every run") }
+            let analysed = OtavaInput.analysed(history)
+            guard !analysed.isEmpty else { return .notComputed("no case was measured in every run") }
             let otava: Otava
             switch Otava.locate() {
             case .success(let found): otava = found
             case .failure(let reason): return .notComputed(reason.description)
             }
-            print("bench history: otava analyze \(OtavaInput.testName(history)) (\(OtavaInput.analysed(history).count) trends, \(history.runs.count) runs)")
+            print("bench history: otava analyze \(OtavaInput.testName(history)) (\(analysed.count) trends, \(history.runs.count) runs)")
             let test = OtavaInput.testName(history)
             let arguments = OtavaInput.arguments(history, minimumChange: minimum)
             let result = (try? runBlocking { await otava.run(arguments, configuration: configuration) })
@@ -112,7 +114,7 @@ struct HistoryCommand: ParsableCommand {
             case .failure(let reason): return .notComputed(reason.description)
             case .success(let json):
                 do {
-                    let names = Set(OtavaInput.analysed(history).map(\.name))
+                    let names = Set(analysed.map(\.name))
                     return .found(try ChangePoint.parse(json, test: test, trends: names, runs: history.runs.count))
                 } catch {
                     return .notComputed("\(error)")
@@ -127,7 +129,6 @@ struct HistoryCommand: ParsableCommand {
         }
         let written: [String]
         do {
-            let inputs = HistoryReport.otavaInputs(histories, directory: CommandFiles.absolute(out), minimumChange: minimum).map(\.path)
             let report = HistoryReport.outputs(histories, analyses: analyses, directory: CommandFiles.absolute(out), minimumChange: minimum)
             written = inputs + (try ResultsWriter.write(report, to: out))
         } catch {
