@@ -20,6 +20,11 @@ let package = Package(
         // bench loads through RUNTIMEBENCH_PAPI_LIBRARY.
         .library(name: "PAPIStandIn", type: .dynamic, targets: ["PAPIStandIn"]),
     ],
+    traits: [
+        // Test builds only: the hooks that slow real runtime paths by RUNTIMEBENCH_FAULTS, to
+        // measure whether the gate finds such regressions (PThreadPrimitives/InjectedFaults.swift).
+        .trait(name: "FaultInjection", description: "Hooks that slow real runtime paths when RUNTIMEBENCH_FAULTS says so"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),

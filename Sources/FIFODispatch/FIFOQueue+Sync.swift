@@ -27,6 +27,9 @@ extension FIFOQueue {
     /// `sync` written in a plain loop).
     @inlinable @inline(__always)
     func sync<T, E: Error>(exclusive: Bool, _ work: () throws(E) -> T) throws(E) -> T {
+        #if FaultInjection
+        InjectedFaults.delayFIFOSync()
+        #endif
         let outer = DrainFrame.current
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }
         if targetUnretained._withUnsafeGuaranteedRef({ $0.isRoot }), tryAcquire(exclusive: exclusive) {

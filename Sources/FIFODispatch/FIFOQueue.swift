@@ -139,6 +139,9 @@ public final class FIFOQueue: @unchecked Sendable {
 
     @inlinable
     func submit(_ work: @escaping @Sendable () -> Void, kind nodeKind: TaskKind, priority: Priority?) {
+        #if FaultInjection
+        InjectedFaults.allocateForTask()
+        #endif
         let node = NodeCache.allocate()
         node.pointee.kind = nodeKind
         node.pointee.priority = priority ?? .background

@@ -35,7 +35,11 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
     /// true as soon as it holds, false when the budget ran out: the caller then sleeps.
     @inlinable
     public func poll(until condition: () -> Bool) -> Bool {
+        #if FaultInjection
+        let budget = InjectedFaults.spinBudget(currentLimit)
+        #else
         let budget = currentLimit
+        #endif
         for round in 0..<budget {
             if condition() {
                 grow(from: budget, neededRounds: round)

@@ -182,6 +182,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// one. The caller's own deque must be empty (a batch lands there).
     @usableFromInline
     func stealOnce(for worker: Worker) -> JobRef? {
+        #if FaultInjection
+        InjectedFaults.delaySteal()
+        #endif
         if let job = injector.popBatch(into: worker.deque) {
             RuntimeEvents.count(.injectorBatches)
             if worker.deque.count > 0 { sleepers.notifyOne() }  // the batch is surplus: fenced, see below

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Counters
 import Harness
+import PThreadPrimitives
 import Results
 import Workloads
 
@@ -99,9 +100,13 @@ struct MeasurementOptions: ParsableArguments {
 
     /// The optional tools a run looks for, and what it found.
     static var tools: [String: String] {
-        ["PAPI": PAPIProbe().summary,
-         "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found",
-         "interposer": interposerState]
+        var tools = ["PAPI": PAPIProbe().summary,
+                     "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found",
+                     "interposer": interposerState]
+        // A build that can slow runtime paths says so in every run it makes, with what this
+        // process was told (`bench ab` gives each build's children their own environment).
+        if InjectedFaults.compiledIn { tools["injected faults"] = "a FaultInjection build; here: \(InjectedFaults.active.description)" }
+        return tools
     }
 
     /// Whether `--count-allocations` can count with this bench, or why not.

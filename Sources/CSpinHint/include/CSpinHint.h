@@ -1,6 +1,8 @@
 #ifndef RUNTIMEBENCH_SPIN_HINT_H
 #define RUNTIMEBENCH_SPIN_HINT_H
 
+#include <stdint.h>
+
 /// A spin-wait hint to the core (x86 `pause`, arm `yield`): cheaper for the sibling hyperthread
 /// and the memory system than a bare loop. Swift has no spelling of its own for it.
 static inline void rb_spin_pause(void) {
@@ -8,7 +10,21 @@ static inline void rb_spin_pause(void) {
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
+/// Busy work for an injected fault (`InjectedFaults`, test builds only): `iterations` turns of
+/// an empty loop the compiler must keep.
+void rb_fault_delay(uint64_t iterations);
+
+/// One heap allocation of 64 bytes, freed at once: an injected per-task allocation.
+void rb_fault_allocation(void);
+
 #endif
 }
+
+/// Busy work for an injected fault (`InjectedFaults`, test builds only): `iterations` turns of
+/// an empty loop the compiler must keep.
+void rb_fault_delay(uint64_t iterations);
+
+/// One heap allocation of 64 bytes, freed at once: an injected per-task allocation.
+void rb_fault_allocation(void);
 
 #endif
