@@ -70,9 +70,11 @@ do {
             release.await()
         }
         started.await()
+        let slowBefore = totals()[RuntimeEvent.syncSlow.rawValue]
         let waiter = PThread.spawn { queue.sync {} }
-        // The waiter enqueues itself behind the running block; let it get there, then release.
-        for _ in 0..<1_000 { sched_yield() }
+        // Release only once the waiter has taken the slow path: a fixed number of yields was not
+        // always enough for a new thread on a loaded machine, and its sync was then fast.
+        while totals()[RuntimeEvent.syncSlow.rawValue] == slowBefore { sched_yield() }
         release.raise()
         waiter.join()
     }
