@@ -38,6 +38,8 @@ public struct ChangeEstimate: Sendable, Equatable {
     public let relativeInterval: (lower: Double, upper: Double)?
     /// new − base, in the metric's unit.
     public let absoluteChange: Double
+    /// The 95% interval of `absoluteChange`.
+    public let absoluteInterval: (lower: Double, upper: Double)
     /// P(a change at least this large | no change), two-sided, before any correction.
     public let pValue: Double
     public let degreesOfFreedom: Double
@@ -50,7 +52,7 @@ public struct ChangeEstimate: Sendable, Equatable {
     public static func == (lhs: ChangeEstimate, rhs: ChangeEstimate) -> Bool {
         lhs.scale == rhs.scale && lhs.base == rhs.base && lhs.new == rhs.new && lhs.relativeChange == rhs.relativeChange
             && lhs.relativeInterval?.lower == rhs.relativeInterval?.lower && lhs.relativeInterval?.upper == rhs.relativeInterval?.upper
-            && lhs.absoluteChange == rhs.absoluteChange && lhs.pValue == rhs.pValue && lhs.degreesOfFreedom == rhs.degreesOfFreedom
+            && lhs.absoluteChange == rhs.absoluteChange && lhs.absoluteInterval == rhs.absoluteInterval && lhs.pValue == rhs.pValue && lhs.degreesOfFreedom == rhs.degreesOfFreedom
     }
 
     /// Yuen–Welch; nil unless each side has at least 2 values.
@@ -102,12 +104,14 @@ public struct ChangeEstimate: Sendable, Equatable {
             let base = exp(baseCentre), new = exp(newCentre)
             return ChangeEstimate(scale: scale, base: base, new: new, relativeChange: expm1(difference),
                                   relativeInterval: (expm1(difference - halfWidth), expm1(difference + halfWidth)),
-                                  absoluteChange: new - base, pValue: pValue, degreesOfFreedom: degreesOfFreedom)
+                                  absoluteChange: new - base,
+                                  absoluteInterval: (base * expm1(difference - halfWidth), base * expm1(difference + halfWidth)), pValue: pValue, degreesOfFreedom: degreesOfFreedom)
         case .difference:
             let relative = baseCentre > 0 ? difference / baseCentre : nil
             let interval = baseCentre > 0 ? ((difference - halfWidth) / baseCentre, (difference + halfWidth) / baseCentre) : nil
             return ChangeEstimate(scale: scale, base: baseCentre, new: newCentre, relativeChange: relative,
-                                  relativeInterval: interval, absoluteChange: difference, pValue: pValue,
+                                  relativeInterval: interval, absoluteChange: difference,
+                                  absoluteInterval: (difference - halfWidth, difference + halfWidth), pValue: pValue,
                                   degreesOfFreedom: degreesOfFreedom)
         }
     }

@@ -56,6 +56,9 @@ public struct Comparison: Sendable {
     public let unmeasured: Int
     /// Cases not applicable in both runs (e.g. a workload a backend does not offer): not listed.
     public let notApplicableInBoth: Int
+    /// The looks of a sequential `bench ab`, whose p-values the rows were tested on; nil for a
+    /// comparison of fixed runs.
+    public let sequential: SequentialRecord?
 
     public var regressions: [Row] { rows.filter { $0.verdict == .regression } }
     /// The rows that fail the gate: regressions and new failures.
@@ -66,9 +69,11 @@ public struct Comparison: Sendable {
         public let description: String
     }
 
+    /// - Parameter sequential: the looks that decided the pairs (`bench ab --budget`): each row is
+    ///   tested on its p-value over those looks (`SequentialRecord.pValue`), not on the last one's.
     /// - Throws: `Problem` when the two runs have no case in common.
     public init(base: RunResults, new: RunResults, thresholds: Thresholds = Thresholds(), pairing: Pairing = .unpaired,
-                force: Bool = false) throws(Problem) {
+                force: Bool = false, sequential: SequentialRecord? = nil) throws(Problem) {
         let baseCases = Dictionary(base.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newCases = Dictionary(new.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
         let common = base.cases.map(\.benchmarkCase.id).filter { newCases[$0] != nil }
@@ -84,6 +89,7 @@ public struct Comparison: Sendable {
             : "allocations were counted in the \(base.countedAllocations == true ? "base" : "new run") only, so its timings include the interposer's cost"
         countingDifference = counting
         forced = force
+        self.sequential = sequential
 
         struct Pending { let caseID, metric: String; let described: Metric?; let limits: ResolvedLimits; let estimate: ChangeEstimate?
                          let verdict: ChangeVerdict?; let baseCount, newCount: Int }
@@ -172,7 +178,9 @@ public struct Comparison: Sendable {
             }
         }
         let tested = pending.indices.filter { pending[$0].verdict == nil }
-        let adjusted = HolmCorrection.adjust(tested.map { pending[$0].estimate!.pValue })
+        let adjusted = HolmCorrection.adjust(tested.map {
+            sequential?.pValue(caseID: pending[$0].caseID, metric: pending[$0].metric) ?? pending[$0].estimate!.pValue
+        })
         var adjustedByIndex: [Int: Double] = [:]
         for (position, index) in tested.enumerated() { adjustedByIndex[index] = adjusted[position] }
 

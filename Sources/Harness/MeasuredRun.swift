@@ -41,17 +41,51 @@ public struct MeasuredRun: Sendable {
     /// Every case on `build`, the executable running this (a plain run).
     public func run(_ build: BuildUnderTest, journal: ResultsJournal,
                     progress: (Runner.Event) -> Void) async throws -> RunResults {
-        let measured = try await measure(.one(build.executable), journal: journal, progress: progress)
+        let measured = try await measure(.one(build.executable), journal: journal, progress: progress,
+                                         rounds: allAtOnce(.one(build.executable), journal: journal))
         return results(measured.cases[0], of: build, executable: nil, measured)
     }
 
     /// Every case on two builds, pair by pair (`bench ab`): one results file each, naming its
-    /// executable.
+    /// executable. Every case runs `plan.repetitions` pairs, unless `next` is given: then the
+    /// plan's repetitions are the first round, and after each round `next` sees what was measured
+    /// and says which cases run which further pairs, or nil to stop (`bench ab --budget`).
     public func runPaired(a: BuildUnderTest, b: BuildUnderTest, journal: ResultsJournal,
-                          progress: (Runner.Event) -> Void) async throws -> (a: RunResults, b: RunResults) {
-        let measured = try await measure(.paired(a: a.executable, b: b.executable), journal: journal, progress: progress)
+                          progress: (Runner.Event) -> Void,
+                          next: ((PairedLook) -> Runner.Round?)? = nil) async throws -> (a: RunResults, b: RunResults) {
+        let executables = Runner.Executables.paired(a: a.executable, b: b.executable)
+        let measured = try await measure(executables, journal: journal, progress: progress) { runner, progress, cases in
+            var round = Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions)
+            var seconds = [Double](repeating: 0, count: plan.cases.count), pairs = [Int](repeating: 0, count: plan.cases.count)
+            let clock = ContinuousClock(), start = clock.now
+            while true {
+                let complete = try await runner.run(round, of: plan, on: executables, into: &cases, elapsed: { position, duration in
+                    seconds[position] += Double(duration.nanosecondsSaturating) / 1e9
+                    pairs[position] += 1
+                }, journal: journal, progress: progress)
+                guard complete else { return false }
+                guard let next else { return true }
+                let look = PairedLook(a: results(cases[0], of: a, executable: a.executable, Measured(cases: cases)),
+                                      b: results(cases[1], of: b, executable: b.executable, Measured(cases: cases)),
+                                      pairs: pairs, secondsPerPair: zip(seconds, pairs).map { $1 > 0 ? $0 / Double($1) : 0 },
+                                      elapsed: clock.now - start)
+                guard let following = next(look) else { return true }
+                round = following
+            }
+        }
         return (results(measured.cases[0], of: a, executable: a.executable, measured),
                 results(measured.cases[1], of: b, executable: b.executable, measured))
+    }
+
+    /// What a paired run has measured after a round: each build's results so far, and per case
+    /// (in the plan's order) its pairs and the mean wall time of one.
+    public struct PairedLook: Sendable {
+        public let a: RunResults
+        public let b: RunResults
+        public let pairs: [Int]
+        public let secondsPerPair: [Double]
+        /// Since the first child started.
+        public let elapsed: Duration
     }
 
     /// What `measure` learnt besides the cases.
@@ -64,27 +98,39 @@ public struct MeasuredRun: Sendable {
     }
 
     /// Runs the children with SIGINT and SIGTERM caught, so an interrupted run still returns what
-    /// finished; reads the machine's load around it.
-    private func measure(_ executables: Runner.Executables, journal: ResultsJournal,
-                         progress: (Runner.Event) -> Void) async throws -> Measured {
+    /// finished; reads the machine's load around it. `rounds` runs the children (with this
+    /// progress, which counts them) into the cases, and returns false when interrupted.
+    private func measure(_ executables: Runner.Executables, journal: ResultsJournal, progress: (Runner.Event) -> Void,
+                         rounds: (Runner, (Runner.Event) -> Void, inout [[CaseResult]]) async throws -> Bool) async throws -> Measured {
         Interruption.install()
         let started = RunResults.Instant.now()
         let loadBefore = MachineLoad.Reading.now()
         // Repetitions that finished, whatever came of them: what an interrupted run's note counts,
         // so it agrees with the last progress line.
         var finished = 0
-        let cases = try await Runner(launcher: launcher).run(plan, on: executables, journal: journal) { event in
-            if case .finished = event { finished += 1 }
-            progress(event)
+        var cases = Runner.empty(plan, on: executables)
+        let complete = try await withoutActuallyEscaping(progress) { progress in
+            try await rounds(Runner(launcher: launcher), { event in
+                if case .finished = event { finished += 1 }
+                progress(event)
+            }, &cases)
         }
-        var measured = Measured(cases: cases)
+        var measured = Measured(cases: complete ? cases : cases.map(\.finished))
         measured.started = started
         if let loadBefore, let loadAfter = MachineLoad.Reading.now() { measured.load = MachineLoad(from: loadBefore, to: loadAfter) }
         if let signal = Interruption.signal {
-            let planned = plan.cases.count * plan.repetitions * cases.count
-            measured.interrupted = "\(Interruption.describe(signal).name) after \(finished) of \(planned) repetitions"
+            measured.interrupted = "\(Interruption.describe(signal).name) after \(finished) repetitions"
         }
         return measured
+    }
+
+    /// Every case of the plan for every repetition, as one round.
+    private func allAtOnce(_ executables: Runner.Executables, journal: ResultsJournal)
+        -> (Runner, (Runner.Event) -> Void, inout [[CaseResult]]) async throws -> Bool {
+        { runner, progress, cases in
+            try await runner.run(Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
+                                 on: executables, into: &cases, journal: journal, progress: progress)
+        }
     }
 
     private func results(_ cases: [CaseResult], of build: BuildUnderTest, executable: String?, _ measured: Measured) -> RunResults {

@@ -33,6 +33,40 @@ public struct Runner: Sendable {
     /// only the cases that got an outcome.
     public func run(_ plan: RunPlan, on executables: Executables, journal: ResultsJournal,
                     progress: (Event) -> Void) async throws -> [[CaseResult]] {
+        var results = Self.empty(plan, on: executables)
+        let complete = try await run(Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
+                                     on: executables, into: &results, journal: journal, progress: progress)
+        return complete ? results : results.map(\.finished)
+    }
+
+    /// Some of a plan's cases over a range of repetitions: one look of a sequential `bench ab`
+    /// (`MeasuredRun.runPaired`), or a whole plain run.
+    public struct Round: Sendable, Equatable {
+        /// Indices into the plan's cases, in the order they run within a repetition.
+        public let cases: [Int]
+        public let repetitions: Range<Int>
+
+        public init(cases: some Sequence<Int>, repetitions: Range<Int>) {
+            self.cases = Array(cases)
+            self.repetitions = repetitions
+        }
+
+        /// Children per build.
+        public var processes: Int { cases.count * repetitions.count }
+    }
+
+    /// An empty result per case and build: what rounds fill.
+    public static func empty(_ plan: RunPlan, on executables: Executables) -> [[CaseResult]] {
+        let sides = if case .paired = executables { 2 } else { 1 }
+        return Array(repeating: plan.cases.map { CaseResult(benchmarkCase: $0) }, count: sides)
+    }
+
+    /// Runs `round`, filing each outcome into `results` (from `empty`). `elapsed` gets each
+    /// case's wall time (both builds' children), for a budget's estimate of the next round.
+    /// Returns false when the run was interrupted.
+    public func run(_ round: Round, of plan: RunPlan, on executables: Executables, into results: inout [[CaseResult]],
+                    elapsed: ((Int, Duration) -> Void)? = nil, journal: ResultsJournal,
+                    progress: (Event) -> Void) async throws -> Bool {
         let builds: (Int) -> [Build?]
         let executable: (Build?) -> String
         switch executables {
@@ -43,25 +77,27 @@ public struct Runner: Sendable {
             builds = Build.order(ofPair:)
             executable = { $0 == .b ? b : a }
         }
-        let sides = builds(0).count
-        var results = Array(repeating: plan.cases.map { CaseResult(benchmarkCase: $0) }, count: sides)
-        let total = plan.cases.count * plan.repetitions * sides
+        let total = round.processes * results.count
         var index = 0
-        // Repetitions are the outer loop: the processes of one case are spread over the run's
+        let clock = ContinuousClock()
+        // Repetitions are the outer loop: the processes of one case are spread over the round's
         // whole duration, so a slow minute of the machine does not land on one case alone.
-        for repetition in 0..<plan.repetitions {
-            for (position, benchmarkCase) in plan.cases.enumerated() {
+        for repetition in round.repetitions {
+            for position in round.cases {
+                let benchmarkCase = plan.cases[position]
+                let start = clock.now
                 for build in builds(repetition) {
                     index += 1
                     guard let outcome = try await launcher.step(benchmarkCase, repetition: repetition, executable: executable(build),
                                                                 build: build, index: index, total: total, journal: journal,
                                                                 progress: progress)
-                    else { return results.map(\.finished) }
+                    else { return false }
                     results[build == .b ? 1 : 0][position].file(outcome)
                 }
+                elapsed?(position, clock.now - start)
             }
         }
-        return results
+        return true
     }
 }
 
@@ -84,7 +120,7 @@ extension CaseLauncher {
 
 extension [CaseResult] {
     /// The cases that got at least one outcome: what an interrupted run reports.
-    var finished: [CaseResult] {
+    public var finished: [CaseResult] {
         filter { !$0.records.isEmpty || !$0.failures.isEmpty || $0.notApplicable != nil }
     }
 }

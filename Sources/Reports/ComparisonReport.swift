@@ -24,6 +24,7 @@ public enum ComparisonReport {
     /// Lines about the comparison as a whole: another machine, forced, left out.
     public static func notes(_ comparison: Comparison) -> [String] {
         var notes: [String] = []
+        if let sequential = comparison.sequential { notes.append(sequential.summary) }
         if let difference = comparison.machineDifference {
             notes.append(comparison.forced
                 ? "The runs were measured on different machines (\(difference)); times were compared anyway (--force)."

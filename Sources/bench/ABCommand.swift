@@ -54,8 +54,14 @@ struct ABCommand: ParsableCommand {
 
     @OptionGroup var selection: CaseSelection
 
-    @Option(parsing: .unconditional, help: "Pairs of processes per case (an even number balances the order: A B, B A).")
+    @Option(parsing: .unconditional, help: "Pairs of processes per case (an even number balances the order: A B, B A); with --budget, the pairs of the first look.")
     var pairs = 6
+
+    @Option(help: ArgumentHelp("Decide pairs as they come, within this much time (90s, 10m, 1h): after each look, cases that cannot change their verdict stop, and the rest get more pairs.", valueName: "time"))
+    var budget: TimeBudget?
+
+    @Option(name: .customLong("max-pairs"), parsing: .unconditional, help: "With --budget, the most pairs a case gets.")
+    var maxPairs = 40
 
     @OptionGroup var measurement: MeasurementOptions
 
@@ -73,6 +79,13 @@ struct ABCommand: ParsableCommand {
     func validate() throws {
         guard a != nil, b != nil else { throw ValidationError("both --a OLD_BENCH and --b NEW_BENCH are required: paths to two bench executables") }
         guard pairs >= 2 else { throw ValidationError("--pairs must be at least 2 (a test needs 2 pairs), got \(pairs)") }
+        if budget != nil {
+            guard maxPairs >= pairs, maxPairs <= 1_000 else {
+                throw ValidationError("--max-pairs must be from --pairs (\(pairs)) to 1000, got \(maxPairs)")
+            }
+        } else if maxPairs != 40 {
+            throw ValidationError("--max-pairs needs --budget: without it every case runs --pairs pairs")
+        }
     }
 
     func run() throws {
@@ -91,7 +104,7 @@ struct ABCommand: ParsableCommand {
         var measurement = measurement
         if measurement.samples == nil { measurement.samples = Sampler.defaultSamples }
         let engine = measurement.measuredRun(plan, suite: selection.chosenSuite, calibration: calibration)
-        print("bench ab: \(plan.cases.count) cases × \(pairs) pairs (A B, B A, ...) → \(directory)")
+        print("bench ab: \(plan.cases.count) cases × \(budget == nil ? "\(pairs)" : "\(pairs) to \(maxPairs)") pairs (A B, B A, ...) → \(directory)")
         func named(_ identity: BuildStamp.Identity) -> String {
             identity.commit.hasPrefix("unavailable: ") ? "commit unknown"
                 : "commit \(identity.commit.prefix(12))" + (identity.uncommittedChanges == true ? " with uncommitted changes" : "")
@@ -101,10 +114,22 @@ struct ABCommand: ParsableCommand {
             .init(executable: CommandFiles.absolute(path), environment: RunEnvironment.capture(
                 gitCommit: identity.commit, benchVersion: identity.version, uncommittedChanges: identity.uncommittedChanges))
         }
-        let progress = ProgressReporter(total: plan.cases.count * pairs * 2)
+        let progress = ProgressReporter()
         let (buildA, buildB) = (build(a, identityA), build(b, identityB))
+        let pairBudget = budget.map {
+            PairBudget(budget: $0, rule: SequentialRule(firstLook: pairs, maximumPairs: maxPairs), thresholds: limits,
+                       caseIDs: plan.cases.map(\.id))
+        }
+        if let pairBudget {
+            print("bench ab: pairs decided as they come within \(TimeBudget.spelled(pairBudget.budget.seconds)): looks at "
+                  + pairBudget.record.rule.looks.map(String.init).joined(separator: ", ") + " pairs")
+        }
+        fflush(nil)  // the lines above before the looks and progress on standard error
         let (runA, runB) = try runBlocking {
-            try await engine.runPaired(a: buildA, b: buildB, journal: journal, progress: progress.report)
+            try await engine.runPaired(a: buildA, b: buildB, journal: journal, progress: progress.report,
+                                       next: pairBudget == nil ? nil : { look in
+                pairBudget?.next(after: look) { writeToStandardError($0 + "\n") }
+            })
         }
         if runA.interrupted != nil, let signal = Interruption.signal {
             let (name, status) = Interruption.describe(signal)
@@ -119,7 +144,7 @@ struct ABCommand: ParsableCommand {
         }
         let comparison: Comparison
         do {
-            comparison = try Comparison(base: runA, new: runB, thresholds: limits, pairing: .paired)
+            comparison = try Comparison(base: runA, new: runB, thresholds: limits, pairing: .paired, sequential: pairBudget?.record)
             try writeAtomically(try ResultsJSON.encode(runA), to: directory + "/a.json")
             try writeAtomically(try ResultsJSON.encode(runB), to: directory + "/b.json")
             try writeAtomically(ComparisonReport.markdown(comparison, title: "bench ab"), to: directory + "/comparison.md")

@@ -5,25 +5,25 @@ import Glibc
 #endif
 
 /// Progress of a run on standard error: one line updated in place with an ETA on a terminal,
-/// and one plain line per finished repetition elsewhere (CI logs, files).
+/// and one plain line per finished repetition elsewhere (CI logs, files). A run in rounds
+/// (`bench ab --budget`) numbers each round's children from 1, and the ETA is the round's.
 final class ProgressReporter: @unchecked Sendable {
-    private let total: Int
     private let interactive = isatty(STDERR_FILENO) != 0
     private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    private var start: ContinuousClock.Instant
     /// Repetitions that finished, whatever came of them (not applicable included): the count an
     /// interrupted run's summary gives, so it agrees with the last progress line.
     private(set) var finished = 0
 
-    init(total: Int) {
-        self.total = total
+    init() {
         start = clock.now
     }
 
     func report(_ event: Runner.Event) {
         switch event {
         case .started(let index, let total, let id, let repetition) where interactive:
-            write("\r\u{1B}[2K[\(index)/\(total)] \(id) #\(repetition + 1)  \(eta(done: index - 1))")
+            if index == 1 { start = clock.now }
+            write("\r\u{1B}[2K[\(index)/\(total)] \(id) #\(repetition + 1)  \(eta(done: index - 1, of: total))")
         case .started:
             break
         case .finished(let index, let total, let id, let repetition, let outcome):
@@ -37,7 +37,7 @@ final class ProgressReporter: @unchecked Sendable {
         }
     }
 
-    private func eta(done: Int) -> String {
+    private func eta(done: Int, of total: Int) -> String {
         guard done > 0 else { return "" }
         let elapsed = clock.now - start
         let remaining = elapsed / done * (total - done)

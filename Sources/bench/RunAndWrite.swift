@@ -27,7 +27,7 @@ enum RunAndWrite {
         // same body cost (children measuring for themselves disagreed by up to ±30%).
         let calibration = WorkloadCalibration.measure()
         let engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
-        let progress = ProgressReporter(total: plan.cases.count * plan.repetitions)
+        let progress = ProgressReporter()
         print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
         let spin = calibration[SpinCalibration.name].map(Figures.value) ?? "?"
         print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")

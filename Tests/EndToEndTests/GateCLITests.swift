@@ -276,4 +276,24 @@ struct GateCLITests {
         let again = try await bench(["compare", "--paired", out + "/a.json", out + "/b.json", "--changes-only"])
         #expect(again.standardOutput.contains("regression"), "the files redo the comparison: \(again.standardOutput)")
     }
+
+    @Test("bench ab --budget decides pairs as they come: the 3-fold spin fails, the note gives the looks, and no case runs past the most pairs")
+    func abWithBudget() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let slower = directory + "/slower-bench"
+        try Self.write("#!/bin/sh\nRUNTIMEBENCH_SPIN_SLOWDOWN=3 exec \"\(BenchCLITests.bench)\" \"$@\"\n", to: slower)
+        chmod(slower, 0o755)
+        let out = directory + "/ab"
+        let outcome = try await bench(["ab", "--a", BenchCLITests.bench, "--b", slower, "--workload", "spin", "--filter", "rounds=(0|1000)/system",
+                                       "--budget", "2m", "--pairs", "4", "--max-pairs", "9", "--samples", "5", "--sample-ms", "2", "--out", out])
+        #expect(outcome.ending == .exited(1), "\(outcome.standardOutput) \(outcome.standardError)")
+        #expect(Self.rows(outcome.standardOutput).first { $0.hasPrefix("regression") }?.contains("spin/none/rounds=1000/system") == true,
+                "\(outcome.standardOutput)")
+        #expect(outcome.standardOutput.contains("Pairs were decided as they came: looks at 4, 6, 9 pairs;"), "\(outcome.standardOutput)")
+        #expect(outcome.standardError.contains("bench ab: "), "each look is reported: \(outcome.standardError)")
+        let b = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/b.json")))
+        for result in b.cases {
+            #expect((4...9).contains(result.records.count), "\(result.benchmarkCase.id): \(result.records.count) pairs")
+        }
+    }
 }

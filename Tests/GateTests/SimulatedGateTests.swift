@@ -16,14 +16,28 @@ import Testing
 @Suite struct SimulatedGateTests {
     static let cells = 8
 
-    /// A paired run of `cells` cells × `pairs` pairs; B's values are `factor` times A's before noise.
-    static func pairedRuns(pairs: Int, factor: Double, generator: inout SeededGenerator) -> (RunResults, RunResults) {
+    /// A paired run of `cells` cells × `pairs` pairs; B's values are `factor` times A's before noise
+    /// (`factorOfCell` times in the cells it gives).
+    static func pairedRuns(pairs: Int, factor: Double, factorOfCell: [Int: Double] = [:],
+                           generator: inout SeededGenerator) -> (RunResults, RunResults) {
+        pairedRuns(pairs: pairs, factor: factor, factorOfCell: factorOfCell, noise: true, generator: &generator)
+    }
+
+    /// Without noise: every process reads its cell's time (times `factor` in B).
+    static func pairedRuns(pairs: Int, factor: Double, noise: Bool) -> (RunResults, RunResults) {
+        var unused = SeededGenerator(seed: 0)
+        return pairedRuns(pairs: pairs, factor: factor, factorOfCell: [:], noise: noise, generator: &unused)
+    }
+
+    private static func pairedRuns(pairs: Int, factor: Double, factorOfCell: [Int: Double], noise: Bool,
+                                   generator: inout SeededGenerator) -> (RunResults, RunResults) {
         func normal() -> Double {
             // Box–Muller from two uniforms in (0, 1].
             let u = Double.random(in: Double.ulpOfOne...1, using: &generator), v = Double.random(in: 0...1, using: &generator)
             return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
         }
         func process(_ centre: Double) -> Double {
+            guard noise else { return centre }
             let slowPhase = Double.random(in: 0..<1, using: &generator) < 0.08 ? 1.5 : 1.0
             return centre * exp(0.04 / 2.0.squareRoot() * normal()) * slowPhase
         }
@@ -34,7 +48,7 @@ import Testing
             var resultA = CaseResult(benchmarkCase: benchmarkCase), resultB = CaseResult(benchmarkCase: benchmarkCase)
             let centre = 50.0 * Double(cell + 1)
             for pair in 0..<pairs {
-                for (result, scale) in [(0, 1.0), (1, factor)] {
+                for (result, scale) in [(0, 1.0), (1, factorOfCell[cell] ?? factor)] {
                     let value = process(centre * scale)
                     let record = CaseRecord(caseID: benchmarkCase.id, repetition: pair, batch: 1, nanosecondsPerOperation: [value],
                                             metricsPerOperation: [:], unavailable: [:], cpus: [1])
