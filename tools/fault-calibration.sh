@@ -3,9 +3,9 @@
 # real paths"). Needs a FaultInjection build:
 #   swift build -c release --traits FaultInjection --scratch-path .build-faults --product bench
 # For each fault below, on its case: the fault's real effect (`bench ab` with 30 pairs), then N
-# comparisons at the gate's default settings with the fault (a regression of the case's
-# ns-per-op is a detection) and N without it (A/A: any regression row is a false alarm).
-# Usage: tools/fault-calibration.sh N OUT_DIR [bench ab options, e.g. --cpus 1]
+# comparisons with the fault (a regression of the case's ns-per-op is a detection) and N without
+# it (A/A: any regression row is a false alarm), each with the options given.
+# Usage: tools/fault-calibration.sh N OUT_DIR [bench ab options, e.g. --budget 10m, or --pairs 6]
 #   BENCH=path (default .build-faults/release/bench). Prints one line per fault; every
 #   comparison's table stays in OUT_DIR.
 set -euo pipefail
@@ -19,12 +19,13 @@ bench=$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")
 "$bench" run --help > /dev/null
 mkdir -p "$out"
 
-# fault | case (a --filter matching exactly one case)
+# fault | case (a --filter matching exactly one case). The sizes give each case a slowdown of
+# about 10 to 25% on the 2-core VM (the first line of each result measures it).
 faults=(
-    "fifo-sync=1ns|queue-vs-lock/fifo-dispatch/guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system"
+    "fifo-sync=0.5ns|queue-vs-lock/fifo-dispatch/guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system"
     "task-allocation=1|spawn/fifo-dispatch/pattern=chain/system"
-    "steal=30ns|fork-join/work-stealing/fib=20,form=group,cutoff=1/system"
-    "semaphore-spin=0.9|semaphore/fifo-dispatch/pattern=pingpong,semaphore=backend/system"
+    "steal=500ns|fork-join/work-stealing/tree=16,form=task,cutoff=6/system"
+    "semaphore-spin=0.4|group/fifo-dispatch/pattern=fan-out/system"
 )
 
 # A wrapper beside the binary (where --count-allocations looks for the interposer) that sets the fault.
@@ -52,9 +53,10 @@ for entry in "${faults[@]}"; do
         [ "$(verdict "$dir/fault-$i/comparison.md")" = "regression" ] && detected=$((detected + 1))
     done
     per=$(( (SECONDS - start) / n ))
+    pairs=$(for i in $(seq 1 "$n"); do awk -F'|' '$4 ~ /ns-per-op/ { gsub(/ /, "", $10); split($10, n, "/"); print n[1] }' "$dir/fault-$i/comparison.md"; done | sort -n | tr '\n' ' ')
     for i in $(seq 1 "$n"); do
         "$bench" ab --a "$bench" --b "$bench" --suite quick --filter "$filter" --out "$dir/aa-$i" --overwrite "$@" > /dev/null 2>&1 || true
         grep -q '^| regression' "$dir/aa-$i/comparison.md" && alarms=$((alarms + 1))
     done
-    echo "$fault on $filter: effect$effect; detected $detected of $n at the defaults (${per} s each); A/A comparisons with an alarm: $alarms of $n"
+    echo "$fault on $filter: effect$effect; detected $detected of $n (${per} s each; pairs: $pairs); A/A comparisons with an alarm: $alarms of $n"
 done

@@ -41,7 +41,7 @@ public struct MeasuredRun: Sendable {
     /// Every case on `build`, the executable running this (a plain run).
     public func run(_ build: BuildUnderTest, journal: ResultsJournal,
                     progress: (Runner.Event) -> Void) async throws -> RunResults {
-        let measured = try await measure(.one(build.executable), journal: journal, progress: progress,
+        let measured = try await measure(.one(build.executable), planned: plan.cases.count * plan.repetitions, journal: journal, progress: progress,
                                          rounds: allAtOnce(.one(build.executable), journal: journal))
         return results(measured.cases[0], of: build, executable: nil, measured)
     }
@@ -54,7 +54,9 @@ public struct MeasuredRun: Sendable {
                           progress: (Runner.Event) -> Void,
                           next: ((PairedLook) -> Runner.Round?)? = nil) async throws -> (a: RunResults, b: RunResults) {
         let executables = Runner.Executables.paired(a: a.executable, b: b.executable)
-        let measured = try await measure(executables, journal: journal, progress: progress) { runner, progress, cases in
+        // With rounds decided as they come, how many there will be is not known.
+        let planned = next == nil ? plan.cases.count * plan.repetitions * 2 : nil
+        let measured = try await measure(executables, planned: planned, journal: journal, progress: progress) { runner, progress, cases in
             var round = Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions)
             var seconds = [Double](repeating: 0, count: plan.cases.count), pairs = [Int](repeating: 0, count: plan.cases.count)
             let clock = ContinuousClock(), start = clock.now
@@ -98,9 +100,10 @@ public struct MeasuredRun: Sendable {
     }
 
     /// Runs the children with SIGINT and SIGTERM caught, so an interrupted run still returns what
-    /// finished; reads the machine's load around it. `rounds` runs the children (with this
+    /// finished; reads the machine's load around it. `planned` children, when known, for the note
+    /// of an interrupted run. `rounds` runs the children (with this
     /// progress, which counts them) into the cases, and returns false when interrupted.
-    private func measure(_ executables: Runner.Executables, journal: ResultsJournal, progress: (Runner.Event) -> Void,
+    private func measure(_ executables: Runner.Executables, planned: Int?, journal: ResultsJournal, progress: (Runner.Event) -> Void,
                          rounds: (Runner, (Runner.Event) -> Void, inout [[CaseResult]]) async throws -> Bool) async throws -> Measured {
         Interruption.install()
         let started = RunResults.Instant.now()
@@ -119,7 +122,7 @@ public struct MeasuredRun: Sendable {
         measured.started = started
         if let loadBefore, let loadAfter = MachineLoad.Reading.now() { measured.load = MachineLoad(from: loadBefore, to: loadAfter) }
         if let signal = Interruption.signal {
-            measured.interrupted = "\(Interruption.describe(signal).name) after \(finished) repetitions"
+            measured.interrupted = "\(Interruption.describe(signal).name) after \(finished)" + (planned.map { " of \($0)" } ?? "") + " repetitions"
         }
         return measured
     }

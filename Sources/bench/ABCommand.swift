@@ -37,12 +37,20 @@ struct ABCommand: ParsableCommand {
             10% slowdowns of single-threaded cases, with no false alarm (Sources/Gate/README.md). \
             Pin only single-threaded cases: a pool pinned to one CPU measures something else.
 
+            --budget TIME decides the pairs as they come: every case runs --pairs pairs, then, \
+            look by look (6, 10, 16, 24, 36, 40 pairs with the defaults), a case stops once its \
+            interval lies within the regression limits or its change is overwhelming, and the \
+            others get more pairs while the time lasts, the likeliest changes first. Each row's \
+            p-value counts every look (SequentialRule: 10% of α over the interim looks, 90% at a \
+            case's last), so the false-alarm rate stays at α. The first look always runs whole.
+
             Writes DIR/a.json and DIR/b.json (results files: `bench compare --paired` redoes the \
             comparison), DIR/comparison.md and DIR/journal.jsonl.
 
             Examples:
               bench ab --a /tmp/base/bench --b .build/release/bench --suite quick --workload spin
               bench ab --a old/bench --b new/bench --filter 'semaphore/' --pairs 10 --markdown gate.md
+              bench ab --a old/bench --b new/bench --suite quick --backend fifo-dispatch --budget 10m
             """
     )
 

@@ -134,6 +134,7 @@ struct FirstHourTests {
               (["ab", "--a", "/bin/true"], 64, "both --a OLD_BENCH and --b NEW_BENCH are required", "Usage: bench ab"),
               (["ab", "--a", "x", "--b", "y", "--pairs", "1"], 64, "--pairs must be at least 2", "Usage: bench ab"),
               (["ab", "--a", "x", "--b", "y", "--budget", "10x"], 64, "--budget", "Usage: bench ab"),
+              (["ab", "--a", "x", "--b", "y", "--budget", "1h30m"], 2, "--a x: no such file", ""),
               (["ab", "--a", "x", "--b", "y", "--max-pairs", "20"], 64, "--max-pairs needs --budget", "Usage: bench ab"),
               (["ab", "--a", "x", "--b", "y", "--budget", "5m", "--max-pairs", "4"], 64, "--max-pairs must be from --pairs (6) to 1000", "Usage: bench ab"),
               (["list", "--cases", "--workload", "nope"], 64, "unknown workload 'nope'", "Usage: bench list"),
