@@ -30,8 +30,10 @@ struct CountAllocationsCLITests {
                         "^object-alloc/|^malloc-free/none/size=64/|^queue-vs-lock/fifo-dispatch/guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system",
                         // Long samples: a debug build's harness allocates about 15 times per sample
                         // between the counter reads (0 in release), which a short batch on a busy
-                        // machine turned into 1.02 mallocs per operation.
-                        "--repetitions", "1", "--samples", "3", "--sample-ms", "50", "--count-allocations", "--out", out],
+                        // machine turned into 1.02 mallocs per operation. Three processes, and the
+                        // least of them is checked: that noise only adds, and beside a parallel
+                        // swift test and a benchmark one process still read 1.24 mallocs per malloc.
+                        "--repetitions", "3", "--samples", "3", "--sample-ms", "50", "--count-allocations", "--out", out],
             deadline: .seconds(180))
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
@@ -39,7 +41,7 @@ struct CountAllocationsCLITests {
         let report = try #require(BenchCLITests.read(out + "/report.md"))
         #expect(report.contains("**Allocations were counted**"))
         func near(_ values: [Double], _ expected: Double, _ what: String) {
-            #expect(!values.isEmpty && values.allSatisfy { abs($0 - expected) <= 0.01 * max(1, expected) }, "\(what): \(values)")
+            #expect(values.min().map { abs($0 - expected) <= 0.01 * max(1, expected) } == true, "\(what): \(values)")
         }
         var seen: Set<String> = []
         for result in run.cases where result.notApplicable == nil {
