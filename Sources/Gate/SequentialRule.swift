@@ -12,7 +12,8 @@
 /// boundaries need. Interim looks stop a case early for a change only when it is overwhelming (an
 /// allocation more per task); an ordinary 10% change is found at the last look, with nearly all of
 /// α. The time saved comes from the other way to stop: a case whose intervals already lie within
-/// the regression limits on both sides cannot become a regression, and stopping it spends no α.
+/// the regression limits on both sides would hardly become a regression, and stopping it spends no
+/// α (what it costs is power against a change the interval all but excludes).
 public struct SequentialRule: Sendable, Equatable {
     /// Pairs per case at each look, rising; the last is the most a case gets.
     public let looks: [Int]
@@ -52,7 +53,8 @@ public struct SequentialRule: Sendable, Equatable {
     ///   tested row of the table (which implies Holm's at the end), and beyond the minimum effect
     ///   and the limits: a regression or an improvement;
     /// - within the limits: its 95% interval lies inside ± the relative limit, or inside ± the
-    ///   absolute one, so no further pair can make it a regression;
+    ///   absolute one, so more pairs would hardly make it a regression (and stopping it can only
+    ///   lower the false alarms);
     /// - or not testable (not comparable, a new failure): more pairs do not help.
     public func states(_ comparison: Comparison) -> [String: CaseState] {
         let tested = Double(comparison.rows.filter { $0.estimate != nil }.count)
