@@ -62,7 +62,7 @@ public struct MeasuredRun: Sendable {
             let clock = ContinuousClock(), start = clock.now
             while true {
                 let complete = try await runner.run(round, of: plan, on: executables, into: &cases, elapsed: { position, duration in
-                    seconds[position] += Double(duration.nanosecondsSaturating) / 1e9
+                    seconds[position] += duration.inSeconds
                     pairs[position] += 1
                 }, journal: journal, progress: progress)
                 guard complete else { return false }

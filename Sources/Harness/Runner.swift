@@ -28,19 +28,8 @@ public struct Runner: Sendable {
         case paired(a: String, b: String)
     }
 
-    /// Every case of `plan`, `plan.repetitions` times from each executable. Returns one list of
-    /// results per build (one for `.one`, A's then B's for `.paired`); after an interruption,
-    /// only the cases that got an outcome.
-    public func run(_ plan: RunPlan, on executables: Executables, journal: ResultsJournal,
-                    progress: (Event) -> Void) async throws -> [[CaseResult]] {
-        var results = Self.empty(plan, on: executables)
-        let complete = try await run(Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
-                                     on: executables, into: &results, journal: journal, progress: progress)
-        return complete ? results : results.map(\.finished)
-    }
-
     /// Some of a plan's cases over a range of repetitions: one look of a sequential `bench ab`
-    /// (`MeasuredRun.runPaired`), or a whole plain run.
+    /// (`MeasuredRun.runPaired`), or a whole run (every case, every repetition).
     public struct Round: Sendable, Equatable {
         /// Indices into the plan's cases, in the order they run within a repetition.
         public let cases: [Int]
@@ -120,7 +109,7 @@ extension CaseLauncher {
 
 extension [CaseResult] {
     /// The cases that got at least one outcome: what an interrupted run reports.
-    public var finished: [CaseResult] {
+    var finished: [CaseResult] {
         filter { !$0.records.isEmpty || !$0.failures.isEmpty || $0.notApplicable != nil }
     }
 }

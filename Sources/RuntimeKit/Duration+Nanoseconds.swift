@@ -1,4 +1,7 @@
 extension Duration {
+    /// In seconds, as a fraction (for rates and budgets, not for timing a measurement).
+    public var inSeconds: Double { Double(nanosecondsSaturating) / 1e9 }
+
     /// Whole nanoseconds, clamped to `0...Int64.max`: a negative timeout means "now" and a huge
     /// one means "forever", as in libdispatch's time arithmetic, never an overflow trap.
     public var nanosecondsSaturating: Int64 {

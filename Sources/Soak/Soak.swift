@@ -101,7 +101,3 @@ extension Soak {
     }
 }
 
-extension Duration {
-    /// In seconds, as a fraction.
-    fileprivate var inSeconds: Double { Double(nanosecondsSaturating) / 1e9 }
-}

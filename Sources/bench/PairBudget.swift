@@ -48,7 +48,8 @@ final class PairBudget: @unchecked Sendable {
         }
         let states = record.record(comparison, pairs: Dictionary(uniqueKeysWithValues: zip(caseIDs, look.pairs)))
         let open = caseIDs.indices.filter { states[caseIDs[$0]] == .open }
-        let used = "\(TimeBudget.spelled(Double(look.elapsed.nanosecondsSaturating) / 1e9)) of \(TimeBudget.spelled(budget.seconds)) used"
+        let elapsed = look.elapsed.inSeconds
+        let used = "\(TimeBudget.spelled(elapsed)) of \(TimeBudget.spelled(budget.seconds)) used"
         let current = open.map { look.pairs[$0] }.max() ?? 0
         guard !open.isEmpty else {
             ending = .everyCaseSettled
@@ -68,7 +69,7 @@ final class PairBudget: @unchecked Sendable {
         // The likeliest changes first: the smallest p-value of any of the case's rows.
         var smallestP: [String: Double] = [:]
         for row in comparison.rows { if let p = row.estimate?.pValue { smallestP[row.caseID] = min(p, smallestP[row.caseID] ?? 1) } }
-        let left = budget.seconds - Double(look.elapsed.nanosecondsSaturating) / 1e9
+        let left = budget.seconds - elapsed
         var chosen: [Int] = [], cost = 0.0
         for position in open.sorted(by: { smallestP[caseIDs[$0]] ?? 1 < smallestP[caseIDs[$1]] ?? 1 }) {
             let more = Double(nextPairs - look.pairs[position]) * look.secondsPerPair[position]

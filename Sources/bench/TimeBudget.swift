@@ -2,12 +2,8 @@ import ArgumentParser
 
 /// A length of time given on the command line: "90s", "10m", "1h", "1h30m", or a bare number of
 /// seconds.
-struct TimeBudget: ExpressibleByArgument, Equatable {
+struct TimeBudget: ExpressibleByArgument {
     let seconds: Double
-
-    init(seconds: Double) {
-        self.seconds = seconds
-    }
 
     init?(argument: String) {
         var total = 0.0, number = "", sawUnit = false
@@ -37,14 +33,10 @@ struct TimeBudget: ExpressibleByArgument, Equatable {
         seconds = total
     }
 
-    var duration: Duration { .nanoseconds(Int64((seconds * 1e9).rounded())) }
-
     /// "10m", "1m30s", "45s": for progress lines and notes.
     static func spelled(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         if whole < 60 { return "\(whole)s" }
         return "\(whole / 60)m" + (whole % 60 == 0 ? "" : "\(whole % 60)s")
     }
-
-    var defaultValueDescription: String { Self.spelled(seconds) }
 }

@@ -20,6 +20,15 @@ struct GateCLITests {
     /// A results file of cases `name/none/-/system`, one process per value (its samples all equal
     /// to it), with `allocations` per operation when given, of `suite`, on this machine narrowed
     /// to `cpus` and started at `started` (seconds since 1970) when given.
+    /// This bench behind a wrapper that makes every spin 3 times as long: B of a `bench ab`
+    /// that must find a regression.
+    static func slowerBench(in directory: String) throws -> String {
+        let slower = directory + "/slower-bench"
+        try write("#!/bin/sh\nRUNTIMEBENCH_SPIN_SLOWDOWN=3 exec \"\(BenchCLITests.bench)\" \"$@\"\n", to: slower)
+        chmod(slower, 0o755)
+        return slower
+    }
+
     static func write(_ cases: [String: [Double]], allocations: Double? = nil, schema: Int = RunResults.currentSchema,
                       failures: [String: [String]] = [:], notApplicable: [String: String] = [:], suite: String = "quick",
                       cpus: [Int]? = nil, started: Int64? = nil, to path: String) throws {
@@ -249,9 +258,7 @@ struct GateCLITests {
     @Test("bench ab finds a spin made 3 times as long, writes both builds' results and the comparison, and exits 1")
     func abDetectsASlowdown() async throws {
         let directory = BenchCLITests.temporaryDirectory()
-        let slower = directory + "/slower-bench"
-        try Self.write("#!/bin/sh\nRUNTIMEBENCH_SPIN_SLOWDOWN=3 exec \"\(BenchCLITests.bench)\" \"$@\"\n", to: slower)
-        chmod(slower, 0o755)
+        let slower = try Self.slowerBench(in: directory)
         let out = directory + "/ab"
         let outcome = try await bench(["ab", "--a", BenchCLITests.bench, "--b", slower, "--workload", "spin", "--filter", "rounds=1000/system",
                                        "--pairs", "8", "--samples", "5", "--sample-ms", "2", "--out", out])
@@ -280,9 +287,7 @@ struct GateCLITests {
     @Test("bench ab --budget decides pairs as they come: the 3-fold spin fails, the note gives the looks, and no case runs past the most pairs")
     func abWithBudget() async throws {
         let directory = BenchCLITests.temporaryDirectory()
-        let slower = directory + "/slower-bench"
-        try Self.write("#!/bin/sh\nRUNTIMEBENCH_SPIN_SLOWDOWN=3 exec \"\(BenchCLITests.bench)\" \"$@\"\n", to: slower)
-        chmod(slower, 0o755)
+        let slower = try Self.slowerBench(in: directory)
         let out = directory + "/ab"
         let outcome = try await bench(["ab", "--a", BenchCLITests.bench, "--b", slower, "--workload", "spin", "--filter", "rounds=(0|1000)/system",
                                        "--budget", "2m", "--pairs", "4", "--max-pairs", "9", "--samples", "5", "--sample-ms", "2", "--out", out])
