@@ -35,8 +35,12 @@ extension StealingRuntime: JoiningRuntime {
     func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, _ right: Task, lazyThreshold: Int) -> (A, Task.Output) {
         // Not counted as an event: this path is ~2.7 ns, and even a plain increment here cost
         // fib=25 5% (README.md, "Events").
-        if worker.deque.count >= lazyThreshold { return (left(), right.run()) }
-        var job = TaskJob(task: right)
+        if lazyThreshold != Int.max, worker.deque.count >= lazyThreshold { return (left(), right.run()) }
+        // The job holds only the prefix's bits; this keeps the prefix (and any context of its
+        // function, in unspecialized code) alive until the job is done.
+        let prefix = TaskJobPrefix(for: Task.self)
+        defer { withExtendedLifetime(prefix) {} }
+        var job = TaskJob(task: right, prefix: prefix)
         return withUnsafeMutablePointer(to: &job) { job in
             let ref = JobRef(UnsafeMutableRawPointer(job))
             pushLocal(ref, on: worker, offered: true)
