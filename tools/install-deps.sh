@@ -10,10 +10,24 @@
 # The build needs none: without them the suite runs and reports those metrics as unavailable,
 # `bench profile` says perf is missing, and `bench history` writes Otava's input and says how to
 # run it.
+#
+#   tools/install-deps.sh            the packages above
+#   tools/install-deps.sh --peers    also librust-rayon-dev, and Debian's cargo where no cargo is
+#                                    on PATH: tools/peer-reference.sh's rayon yardsticks
+#
 # Idempotent: packages already installed are left alone. Needs root (apt-get).
 set -euo pipefail
 
 packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv)
+case "${1:-}" in
+    "") ;;
+    --peers)
+        packages+=(librust-rayon-dev)
+        command -v cargo >/dev/null 2>&1 || packages+=(cargo)
+        ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install-deps: unknown argument '$1' (--peers or nothing)" >&2; exit 64 ;;
+esac
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install-deps: must run as root to use apt-get (try: sudo $0)" >&2
