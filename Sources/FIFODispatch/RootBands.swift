@@ -53,6 +53,13 @@ struct RootBands: @unchecked Sendable {
         return false
     }
 
+    /// True when some band holds more than one node: more work than the worker that pushed it
+    /// will take next (a hint, as `TaskList.holdsSeveral`).
+    var hasSeveral: Bool {
+        for band in 0..<count where withList(band, { $0.holdsSeveral }) { return true }
+        return false
+    }
+
     /// Appends `node` to `band`'s list.
     func push(_ node: NodeRef, band: Int) {
         _ = withList(band) { $0.push(node) }

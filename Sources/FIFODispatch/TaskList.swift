@@ -44,6 +44,16 @@ final class TaskList: @unchecked Sendable {
     @inlinable
     var isEmpty: Bool { tail.load(ordering: .sequentiallyConsistent) == 0 }
 
+    /// True when the list holds at least two nodes. Any thread, a hint only: a push or pop may
+    /// change it at once. `head` and `tail` share a cache line, so this costs no more than
+    /// `isEmpty`.
+    @inlinable
+    var holdsSeveral: Bool {
+        let last = tail.load(ordering: .relaxed)
+        let first = head.load(ordering: .relaxed)
+        return last != 0 && first != 0 && first != last
+    }
+
     /// The oldest node, without taking it; nil when empty. Owner only.
     @inlinable
     func first() -> NodeRef? {

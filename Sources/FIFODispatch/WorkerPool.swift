@@ -127,16 +127,27 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
+    /// True once a look finds more than one block waiting, or a single block that was also there
+    /// a look earlier: work that the worker which pushed it is not about to take. The next link of
+    /// a chain is taken by the worker that pushed it as soon as its block returns; an idle
+    /// neighbour that competed for a lone block at first sight moved the chain between the two
+    /// caches (README, "Parking (WorkerPool)").
     private func spinForWork() -> Bool {
+        var seen = false
         for round in 0..<(Self.spinRounds + Self.yieldRounds) {
-            if hasWork { return true }
+            if hasWork {
+                if seen || bands.hasSeveral { return true }
+                seen = true
+            } else {
+                seen = false
+            }
             if round < Self.spinRounds {
                 for _ in 0..<Self.pausesPerLook { rb_spin_pause() }
             } else {
                 sched_yield()
             }
         }
-        return false
+        return seen
     }
 
     /// Ends this thread if the pool has more running threads than its width.
