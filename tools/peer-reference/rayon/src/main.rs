@@ -1,0 +1,178 @@
+//! The suite's rayon yardsticks: the operations of fork-join, apply-stride and spawn written the
+//! way a rayon user writes them, timed the way the harness times a case (tools/c-reference's
+//! sampling.h): warm-up, a batch calibrated to last about 10 ms, 20 samples, the median in ns per
+//! unit. One process prints one figure; tools/peer-reference.sh runs several and takes the median.
+//!
+//!   fib N                  fib(N) by rayon::join at every call with n >= 2; ns per join
+//!   apply ROUNDS ITERS     (0..ITERS).into_par_iter().for_each(body), rayon's own splitting;
+//!                          the body spins ROUNDS serialized rounds (the suite's body cost); ns
+//!                          per iteration
+//!   spin-round             ns per spin round, measured as the suite's BodyCost measures it
+//!   outside                empty tasks submitted with rayon::spawn from a thread outside the pool,
+//!                          the last one wakes it; ns per task
+//!   chain                  one task at a time, each spawning the next; ns per link
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::Instant;
+
+const SAMPLES: usize = 20;
+const TARGET_NS: f64 = 10_000_000.0;
+
+/// Median ns per unit of `run(n)`, which performs n operations of `units` units each.
+fn median_ns_per_unit(units: f64, mut run: impl FnMut(u64)) -> f64 {
+    let mut batch: u64 = 1;
+    loop {
+        let start = Instant::now();
+        run(batch);
+        let elapsed = start.elapsed().as_nanos() as f64;
+        if elapsed * 10.0 >= TARGET_NS {
+            batch = (batch as f64 * 1.2 * TARGET_NS / elapsed) as u64 + 1;
+            break;
+        }
+        batch *= 2;
+    }
+    let mut samples: Vec<f64> = (0..SAMPLES)
+        .map(|_| {
+            let start = Instant::now();
+            run(batch);
+            start.elapsed().as_nanos() as f64 / (batch as f64 * units)
+        })
+        .collect();
+    samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    (samples[SAMPLES / 2 - 1] + samples[SAMPLES / 2]) / 2.0
+}
+
+/// The suite's body cost (Benchmarks/CBodyCost's rb_spin): serialized rounds, so consecutive
+/// bodies cannot overlap in the out-of-order core.
+#[inline(always)]
+fn spin(rounds: u64) {
+    for _ in 0..black_box(rounds) {
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            std::arch::x86_64::_mm_lfence()
+        };
+        #[cfg(target_arch = "aarch64")]
+        unsafe {
+            std::arch::asm!("isb")
+        };
+    }
+}
+
+/// The cost of a spin round: the fastest of 20 probes of 20,000 rounds, as the suite's BodyCost
+/// measures it once per run.
+fn ns_per_spin_round() -> f64 {
+    (0..20)
+        .map(|_| {
+            let start = Instant::now();
+            spin(20_000);
+            start.elapsed().as_nanos() as f64 / 20_000.0
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = rayon::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+/// Calls with n >= 2 in fib(n), each of which joins: fib(n + 1) - 1.
+fn joins(n: u64) -> f64 {
+    let (mut a, mut b) = (0u64, 1u64);
+    for _ in 0..n + 1 {
+        let next = a + b;
+        a = b;
+        b = next;
+    }
+    (a - 1) as f64
+}
+
+/// The tasks still due, and the outside thread's wake-up once they are all done.
+static DUE: AtomicI64 = AtomicI64::new(0);
+static DONE: Mutex<bool> = Mutex::new(false);
+static WAKE: Condvar = Condvar::new();
+
+fn arrive() {
+    if DUE.fetch_sub(1, Ordering::AcqRel) == 1 {
+        *DONE.lock().unwrap() = true;
+        WAKE.notify_one();
+    }
+}
+
+fn link() {
+    if DUE.fetch_sub(1, Ordering::AcqRel) == 1 {
+        *DONE.lock().unwrap() = true;
+        WAKE.notify_one();
+    } else {
+        rayon::spawn(link);
+    }
+}
+
+fn wait_for_tasks() {
+    let mut done = DONE.lock().unwrap();
+    while !*done {
+        done = WAKE.wait(done).unwrap();
+    }
+    *done = false;
+}
+
+fn spawned(n: u64, chain: bool) {
+    DUE.store(n as i64, Ordering::Release);
+    if chain {
+        rayon::spawn(link);
+    } else {
+        for _ in 0..n {
+            rayon::spawn(arrive);
+        }
+    }
+    wait_for_tasks();
+}
+
+fn usage() -> ! {
+    eprintln!("usage: rayon-reference fib N | apply ROUNDS ITERATIONS | spin-round | outside | chain");
+    std::process::exit(64);
+}
+
+fn number(text: Option<&String>) -> u64 {
+    text.and_then(|t| t.parse().ok()).unwrap_or_else(|| usage())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let figure = match args.first().map(String::as_str) {
+        Some("fib") => {
+            let n = number(args.get(1));
+            if !(2..=40).contains(&n) {
+                usage()
+            }
+            let expected = fib(n);
+            median_ns_per_unit(joins(n), |batch| {
+                for _ in 0..batch {
+                    assert_eq!(black_box(fib(black_box(n))), expected);
+                }
+            })
+        }
+        Some("apply") => {
+            let rounds = number(args.get(1));
+            let iterations = number(args.get(2));
+            use rayon::prelude::*;
+            median_ns_per_unit(iterations as f64, |batch| {
+                for _ in 0..batch {
+                    (0..iterations).into_par_iter().for_each(|i| {
+                        black_box(i);
+                        spin(rounds);
+                    });
+                }
+            })
+        }
+        Some("spin-round") => ns_per_spin_round(),
+        Some("outside") => median_ns_per_unit(1.0, |n| spawned(n, false)),
+        Some("chain") => median_ns_per_unit(1.0, |n| spawned(n, true)),
+        _ => usage(),
+    };
+    println!("{figure:.3}");
+}
