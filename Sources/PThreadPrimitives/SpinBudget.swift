@@ -1,4 +1,7 @@
 import CSpinHint
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// How long a waiter polls before it sleeps, learnt by one semaphore or group from its own waits.
@@ -24,6 +27,12 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
     public static let maximum = 1_000
     public static let minimum = 32
     public static let probeEvery = 32
+    /// A poll gives up its CPU once every this many rounds (`sched_yield`, nothing when no other
+    /// thread waits for the CPU). A hand-off that ends within them, as an uncontended one does in a
+    /// few dozen rounds, never yields; on a machine with more busy threads than CPUs, the thread
+    /// that would end the wait may be queued behind the poll on this very CPU, and without the
+    /// yield it waited for the poll's whole budget.
+    public static let yieldEvery = 64
 
     private let limit = Atomic<Int>(SpinBudget.maximum)
     /// Polls that started under the maximum, to pick the probes.
@@ -45,7 +54,7 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
                 grow(from: budget, neededRounds: round)
                 return true
             }
-            rb_spin_pause()
+            if round % Self.yieldEvery == Self.yieldEvery - 1 { sched_yield() } else { rb_spin_pause() }
         }
         shrink(from: budget)
         return false
