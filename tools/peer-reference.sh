@@ -83,7 +83,7 @@ operations=(
     "chained tasks (rayon::spawn)|link|chain"
 )
 
-[ -n "$csv" ] && echo "operation,unit,median_ns,min_ns,max_ns,processes,rayon" > "$csv"
+if [ -n "$csv" ]; then echo "operation,unit,median_ns,min_ns,max_ns,processes,rayon" > "$csv"; fi
 printf '%s, %d processes per operation, bodies at %s ns per spin round (%s); ns per unit: median (min - max)\n' \
     "$rayon_version" "$processes" "$round_ns" "$round_source"
 for entry in "${operations[@]}"; do
@@ -97,5 +97,5 @@ for entry in "${operations[@]}"; do
         { v[NR] = $1 }
         END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }')
     printf '  %-50s %10s ns per %-9s (%s - %s)\n' "$label" "$median" "$unit" "$low" "$high"
-    [ -n "$csv" ] && echo "\"$label\",$unit,$median,$low,$high,$processes,$rayon_version" >> "$csv"
+    if [ -n "$csv" ]; then echo "\"$label\",$unit,$median,$low,$high,$processes,$rayon_version" >> "$csv"; fi
 done

@@ -96,18 +96,18 @@ static DUE: AtomicI64 = AtomicI64::new(0);
 static DONE: Mutex<bool> = Mutex::new(false);
 static WAKE: Condvar = Condvar::new();
 
-fn arrive() {
-    if DUE.fetch_sub(1, Ordering::AcqRel) == 1 {
+/// Counts one task done; the last one wakes the outside thread. True for the last.
+fn arrive() -> bool {
+    let last = DUE.fetch_sub(1, Ordering::AcqRel) == 1;
+    if last {
         *DONE.lock().unwrap() = true;
         WAKE.notify_one();
     }
+    last
 }
 
 fn link() {
-    if DUE.fetch_sub(1, Ordering::AcqRel) == 1 {
-        *DONE.lock().unwrap() = true;
-        WAKE.notify_one();
-    } else {
+    if !arrive() {
         rayon::spawn(link);
     }
 }
@@ -126,7 +126,9 @@ fn spawned(n: u64, chain: bool) {
         rayon::spawn(link);
     } else {
         for _ in 0..n {
-            rayon::spawn(arrive);
+            rayon::spawn(|| {
+                arrive();
+            });
         }
     }
     wait_for_tasks();
