@@ -18,13 +18,13 @@ final class Sleepers: @unchecked Sendable {
     /// `sleeping` is read on every surplus push and `searching` is written every time a worker
     /// starts or stops looking for work: on one cache line, each search would evict the line every
     /// pushing worker reads. They get a line each (`cacheLine` bytes apart, line-aligned).
-    private let counters: UnsafeMutableRawPointer
-    private var sleeping: UnsafeMutablePointer<Atomic<Int>> { counters.assumingMemoryBound(to: Atomic<Int>.self) }
-    private var searching: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self) }
+    @usableFromInline let counters: UnsafeMutableRawPointer
+    @inlinable var sleeping: UnsafeMutablePointer<Atomic<Int>> { counters.assumingMemoryBound(to: Atomic<Int>.self) }
+    @inlinable var searching: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self) }
     private let workers: Int
 
     /// Bytes per cache line on x86-64 and most arm64 cores; a guess elsewhere costs only padding.
-    static let cacheLine = 64
+    @usableFromInline static let cacheLine = 64
 
     init(workers: Int) {
         self.workers = workers
@@ -56,13 +56,15 @@ final class Sleepers: @unchecked Sendable {
     /// "Searchers absorb wake-ups"). Wakes a sleeper only when nobody is searching already, since
     /// a searcher will find the job anyway; missing a sleeper that is just announcing itself costs
     /// parallelism, not progress, because the pushing worker is awake and runs its own deque.
-    @usableFromInline
+    /// Inlined into every join: the two loads are all a busy pool pays, and a call cost more.
+    @inlinable @inline(__always)
     func notifyIfIdle() {
         guard sleeping.pointee.load(ordering: .relaxed) > 0, searching.pointee.load(ordering: .relaxed) == 0 else { return }
         wakeOne()
     }
 
-    private func wakeOne() {
+    @usableFromInline @inline(never)
+    func wakeOne() {
         RuntimeEvents.count(.wakeUps)
         mutex.lock()
         epoch &+= 1

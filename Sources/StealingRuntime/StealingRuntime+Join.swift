@@ -41,7 +41,10 @@ extension StealingRuntime: JoiningRuntime {
         let prefix = TaskJobPrefix(for: Task.self)
         defer { withExtendedLifetime(prefix) {} }
         var job = TaskJob(task: right, prefix: prefix)
-        return withUnsafeMutablePointer(to: &job) { job in
+        // Unprotected: the job is a fixed-size value reached only through this pointer, so the
+        // stack protector's canary (a store, a load and a compare in every frame a join is inlined
+        // into) guards no buffer here; rayon's join pays none.
+        return _withUnprotectedUnsafeMutablePointer(to: &job) { job in
             let ref = JobRef(UnsafeMutableRawPointer(job))
             pushLocal(ref, on: worker, offered: true)
             let leftResult = left()
