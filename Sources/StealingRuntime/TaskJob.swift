@@ -14,6 +14,20 @@ struct ClosureTask<Output>: JoinTask {
     func run() -> Output { body() }
 }
 
+/// A task that stays in the joiner's frame, reached through a pointer: a job holding it copies no
+/// reference (the closure form of `join`).
+@usableFromInline
+struct BorrowedTask<Task: JoinTask>: JoinTask {
+    @usableFromInline
+    let task: UnsafePointer<Task>
+
+    @inlinable
+    init(_ task: UnsafePointer<Task>) { self.task = task }
+
+    @inlinable
+    func run() -> Task.Output { task.pointee.run() }
+}
+
 /// A join's right half in the joiner's stack frame. The joiner pushes its address; if nobody
 /// steals it, the joiner pops it back and runs `task` itself (the rest of this struct is then
 /// never used). If a thief takes it, the thief runs `task`, stores `result` and sets `done`; the
