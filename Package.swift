@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "PThreadPrimitives",
             dependencies: [
-                "RuntimeKit", "CSpinHint", "CRuntimeEvents",
+                "RuntimeKit", "CSpinHint", "CRuntimeEvents", "CBlockCache",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             exclude: ["README.md"]
@@ -54,6 +54,7 @@ let package = Package(
             ]
         ),
         .target(name: "CSpinHint"),
+        .target(name: "CBlockCache"),
         .target(name: "CCurrentWorker"),
         .target(
             name: "StealingRuntime",

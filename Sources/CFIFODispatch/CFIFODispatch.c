@@ -2,14 +2,12 @@
 
 #include <errno.h>
 #include <linux/futex.h>
-#include <pthread.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 __thread void *rb_fifo_worker_slot __attribute__((tls_model("initial-exec"))) = 0;
 __thread void *rb_fifo_frame_slot __attribute__((tls_model("initial-exec"))) = 0;
-__thread void *rb_fifo_cache_slot __attribute__((tls_model("initial-exec"))) = 0;
 
 int rb_futex_wait(uint32_t *word, uint32_t expected, int64_t deadline_ns, int realtime) {
     struct timespec deadline;
@@ -29,24 +27,4 @@ int rb_futex_wait(uint32_t *word, uint32_t expected, int64_t deadline_ns, int re
 
 int rb_futex_wake(uint32_t *word, int count) {
     return (int)syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, 0, 0, 0);
-}
-
-static pthread_key_t cache_key;
-static pthread_once_t cache_key_once = PTHREAD_ONCE_INIT;
-static void (*cache_exit)(void *) = 0;
-
-static void cache_destructor(void *cache) {
-    rb_fifo_cache_slot = 0;
-    void (*on_exit)(void *) = __atomic_load_n(&cache_exit, __ATOMIC_ACQUIRE);
-    if (on_exit) on_exit(cache);
-}
-
-static void make_cache_key(void) { pthread_key_create(&cache_key, cache_destructor); }
-
-void rb_fifo_install_cache(void *cache, void (*on_exit)(void *)) {
-    pthread_once(&cache_key_once, make_cache_key);
-    // Every thread stores the same function; atomically, so the stores do not race.
-    __atomic_store_n(&cache_exit, on_exit, __ATOMIC_RELEASE);
-    rb_fifo_cache_slot = cache;
-    pthread_setspecific(cache_key, cache);
 }

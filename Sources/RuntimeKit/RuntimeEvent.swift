@@ -27,9 +27,10 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     case drains
     /// fifo-dispatch: a spare worker started because every worker was blocked.
     case spareWorkers
-    /// fifo-dispatch: a task node taken from a thread's cache instead of allocated.
+    /// Both: a block's memory (fifo-dispatch's task node, work-stealing's heap job for an `async`)
+    /// taken from a thread's cache instead of allocated.
     case nodesReused
-    /// fifo-dispatch: a task node allocated because the cache was empty.
+    /// Both: a task node or heap job allocated because the thread's cache was empty.
     case nodesAllocated
     /// Both: a sleeping worker woken (the waker's futex wake).
     case wakeUps
@@ -59,8 +60,8 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     public var countedBy: [String] {
         switch self {
         case .steals, .stolenJobs, .failedSteals, .injectorBatches, .joinsInline, .joinsStolen: ["work-stealing"]
-        case .syncSlow, .drains, .spareWorkers, .nodesReused, .nodesAllocated: ["fifo-dispatch"]
-        case .parks, .wakeUps: ["work-stealing", "fifo-dispatch"]
+        case .syncSlow, .drains, .spareWorkers: ["fifo-dispatch"]
+        case .parks, .wakeUps, .nodesReused, .nodesAllocated: ["work-stealing", "fifo-dispatch"]
         }
     }
 

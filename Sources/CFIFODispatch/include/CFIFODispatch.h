@@ -19,7 +19,6 @@ int rb_futex_wake(uint32_t *word, int count);
 /// initial-exec: one thread-pointer-relative load (see CCurrentWorker.h for why that is safe).
 extern __thread void *rb_fifo_worker_slot __attribute__((tls_model("initial-exec")));
 extern __thread void *rb_fifo_frame_slot __attribute__((tls_model("initial-exec")));
-extern __thread void *rb_fifo_cache_slot __attribute__((tls_model("initial-exec")));
 
 /// The pool worker running on this thread (an unretained object pointer), or NULL.
 static inline void *rb_fifo_worker(void) { return rb_fifo_worker_slot; }
@@ -28,11 +27,5 @@ static inline void rb_fifo_set_worker(void *worker) { rb_fifo_worker_slot = work
 /// The innermost queue frame this thread is running in (a pointer to a stack frame), or NULL.
 static inline void *rb_fifo_frame(void) { return rb_fifo_frame_slot; }
 static inline void rb_fifo_set_frame(void *frame) { rb_fifo_frame_slot = frame; }
-
-/// This thread's node cache (an unretained object pointer), or NULL before its first submission.
-static inline void *rb_fifo_cache(void) { return rb_fifo_cache_slot; }
-
-/// Installs `cache` as this thread's node cache; `on_exit(cache)` is called when the thread ends.
-void rb_fifo_install_cache(void *cache, void (*on_exit)(void *));
 
 #endif
