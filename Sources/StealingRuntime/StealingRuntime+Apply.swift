@@ -41,7 +41,7 @@ extension StealingRuntime {
             return
         }
         guard let worker = CurrentWorker.of(self) else {
-            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
+            ParallelLoop.run(iterations: iterations, stride: outsideStride(policy, iterations: iterations), workers: workers,
                              submit: { inject(HeapJob.make($0)) }, pieces: body)
             return
         }
@@ -65,11 +65,27 @@ extension StealingRuntime {
     /// piece function is called from one.
     public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
         guard CurrentWorker.of(self) != nil else {
-            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
+            ParallelLoop.run(iterations: iterations, stride: outsideStride(policy, iterations: iterations), workers: workers,
                              submit: { inject(HeapJob.make($0)) }, context: context, piece)
             return
         }
         apply(iterations: iterations, stride: policy, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
+    }
+}
+
+extension StealingRuntime {
+    /// Pieces per worker of an automatic stride when the loop comes from outside the pool and runs
+    /// through `ParallelLoop`: twice the protocol's default. This pool's workers park within
+    /// microseconds of going idle, so the helper a loop wakes joins it late, and the loop ends only
+    /// when the last piece the helper took ends: smaller pieces shorten that tail.
+    static let outsidePiecesPerWorker = 2 * StridePolicy.automaticPiecesPerWorker
+
+    /// The stride `ParallelLoop` gets from outside the pool: `.automatic` resolved to
+    /// `outsidePiecesPerWorker` pieces per worker, a fixed stride as it is.
+    func outsideStride(_ policy: StridePolicy, iterations: Int) -> StridePolicy {
+        guard policy == .automatic else { return policy }
+        let pieces = workers * Self.outsidePiecesPerWorker
+        return .fixed(max(1, (iterations + pieces - 1) / pieces))
     }
 }
 
