@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FIFODispatchTests",
-            dependencies: ["FIFODispatch", "PThreadPrimitives", "RuntimeKit"]
+            dependencies: ["FIFODispatch", "PThreadPrimitives", "RuntimeKit", "TestSupport"]
         ),
         .testTarget(
             name: "CountersTests",
@@ -227,7 +227,8 @@ let package = Package(
             name: "GateTests",
             dependencies: ["Gate", "Results", "Harness", "Counters", "RuntimeKit"]
         ),
-        // Test helpers shared by test targets: temporary directories removed when the tests end.
+        // Test helpers shared by test targets: temporary directories removed when the tests end, polling
+        // for what another thread does eventually.
         .target(
             name: "TestSupport",
             dependencies: ["Results"],
@@ -243,7 +244,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StealingTests",
-            dependencies: ["StealingRuntime", "PThreadPrimitives"]
+            dependencies: ["StealingRuntime", "PThreadPrimitives", "TestSupport"]
         ),
         .testTarget(
             name: "SoakTests",

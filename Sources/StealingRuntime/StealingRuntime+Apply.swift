@@ -74,18 +74,14 @@ extension StealingRuntime {
 }
 
 extension StealingRuntime {
-    /// Pieces per worker of an automatic stride when the loop comes from outside the pool and runs
-    /// through `ParallelLoop`: twice the protocol's default. This pool's workers park within
-    /// microseconds of going idle, so the helper a loop wakes joins it late, and the loop ends only
-    /// when the last piece the helper took ends: smaller pieces shorten that tail.
-    static let outsidePiecesPerWorker = 2 * StridePolicy.automaticPiecesPerWorker
-
-    /// The stride `ParallelLoop` gets from outside the pool: `.automatic` resolved to
-    /// `outsidePiecesPerWorker` pieces per worker, a fixed stride as it is.
+    /// The stride `ParallelLoop` gets from outside the pool: a fixed stride as it is; `.automatic`
+    /// as the protocol resolves it for twice the workers, i.e. twice its pieces per worker. This
+    /// pool's workers park within microseconds of going idle, so the helper a loop wakes joins it
+    /// late, and the loop ends only when the last piece the helper took ends: smaller pieces
+    /// shorten that tail (README.md, "Apply").
     func outsideStride(_ policy: StridePolicy, iterations: Int) -> StridePolicy {
         guard policy == .automatic else { return policy }
-        let pieces = workers * Self.outsidePiecesPerWorker
-        return .fixed(max(1, (iterations + pieces - 1) / pieces))
+        return .fixed(policy.iterationsPerPiece(iterations: iterations, workers: 2 * workers))
     }
 }
 

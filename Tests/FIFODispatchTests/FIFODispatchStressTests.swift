@@ -6,6 +6,7 @@ import RuntimeKit
 import PThreadPrimitives
 import Synchronization
 import Testing
+import TestSupport
 
 /// Millions of operations through FIFODispatch's lock-free parts (the queue lists, the state
 /// word, the node caches, the futex semaphores and groups), each checked to have happened exactly
@@ -308,14 +309,4 @@ extension FIFODispatchStressTests {
             #expect(eventually { held.cache == nil }, "round \(round): the ended thread's cache was not freed after its last node came home")
         }
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
-    let deadline = MonotonicInstant.after(timeout)
-    while !condition() {
-        if MonotonicInstant.now >= deadline { return false }
-        usleep(200)
-    }
-    return true
 }

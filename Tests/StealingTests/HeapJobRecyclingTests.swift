@@ -6,6 +6,7 @@ import RuntimeKit
 @testable import StealingRuntime
 import Synchronization
 import Testing
+import TestSupport
 
 /// `async` jobs come from the submitting thread's `BlockCache` and go back to it once run
 /// (Sources/PThreadPrimitives/README.md, "BlockCache"). Exactly-once under load is the 10,000,000
@@ -73,7 +74,7 @@ struct HeapJobRecyclingTests {
             #expect(held.cache != nil, "round \(round): the cache went away with jobs still in flight")
             gate.signal()
             try #require(done.wait(timeout: .seconds(60)) == .success, "round \(round): the blocks did not finish")
-            #expect(eventuallyHolds { held.cache == nil }, "round \(round): the ended thread's cache was not freed after its last job came home")
+            #expect(eventually { held.cache == nil }, "round \(round): the ended thread's cache was not freed after its last job came home")
         }
     }
 
@@ -101,14 +102,4 @@ struct HeapJobRecyclingTests {
         let allocated = fresh.load(ordering: .relaxed)
         #expect(allocated >= 0 && allocated <= 1, "\(allocated) fresh jobs for a chain of \(links)")
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes.
-private func eventuallyHolds(timeout: Duration = .seconds(60), _ condition: () -> Bool) -> Bool {
-    let deadline = MonotonicInstant.after(timeout)
-    while !condition() {
-        if MonotonicInstant.now >= deadline { return false }
-        usleep(200)
-    }
-    return true
 }
