@@ -1,15 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PThreadPrimitives
 import Synchronization
 
 /// The pool's root lists, one per priority band, and for each the flag that makes one worker at a
-/// time its owner (a root list is single-consumer like every `TaskList`).
+/// time its owner (a root list is single-consumer like every `TaskList`): the list's `gate` word,
+/// which shares a cache line with the list's ends and nothing else.
 ///
-/// Both are reached through raw pointers made once: a worker looks at every band on each round of
-/// its search and a submitter pushes on every `async`, and reading them out of a Swift array of
-/// queues cost a retain and a release each time (a quarter of a chained link's profile, the
-/// queues' counts bouncing between the CPUs). The pool's `roots` keep the queues, and so these
+/// The lists are reached through raw pointers made once: a worker looks at every band on each
+/// round of its search and a submitter pushes on every `async`, and reading them out of a Swift
+/// array of queues cost a retain and a release each time (a quarter of a chained link's profile,
+/// the queues' counts bouncing between the CPUs). The pool's `roots` keep the queues, and so these
 /// lists, alive.
 ///
 /// The owner flag is taken with a compare-and-exchange, never waited on in the kernel: popping
@@ -18,31 +20,24 @@ import Synchronization
 /// calls).
 struct RootBands: @unchecked Sendable {
     let count: Int
-    private let lists: UnsafeMutablePointer<Unmanaged<TaskList>>
-    private let owners: UnsafeMutablePointer<Atomic<Bool>>
+    /// Read by every push and every look, written never: a line of its own per band keeps other
+    /// threads' writes out of it (`CacheLine`).
+    private let lists: LineSlots<Unmanaged<TaskList>>
 
     /// The lists of `roots`, band by band (index = `Priority.rawValue`).
     init(_ roots: [FIFOQueue]) {
         count = roots.count
-        lists = .allocate(capacity: count)
-        owners = .allocate(capacity: count)
-        for (band, root) in roots.enumerated() {
-            (lists + band).initialize(to: .passUnretained(root.list))
-            (owners + band).initialize(to: Atomic(false))
-        }
+        lists = LineSlots(count: count) { .passUnretained(roots[$0].list) }
     }
 
-    /// Frees the pointers; the lists themselves belong to their queues.
+    /// Frees the slots; the lists themselves belong to their queues.
     func deallocate() {
-        lists.deinitialize(count: count)
         lists.deallocate()
-        owners.deinitialize(count: count)
-        owners.deallocate()
     }
 
     @inline(__always)
     private func withList<T>(_ band: Int, _ body: (TaskList) -> T) -> T {
-        lists[band]._withUnsafeGuaranteedRef(body)
+        lists[band].pointee._withUnsafeGuaranteedRef(body)
     }
 
     func isEmpty(_ band: Int) -> Bool { withList(band) { $0.isEmpty } }
@@ -77,16 +72,21 @@ struct RootBands: @unchecked Sendable {
     /// The oldest node of the highest non-empty band.
     func takeNext() -> Take {
         for band in stride(from: count - 1, through: 0, by: -1) where !isEmpty(band) {
-            let owner = owners + band
-            // Look before the compare-and-exchange, which would take the line from the owner.
-            if owner.pointee.load(ordering: .relaxed) { return .contended }
-            // acquiring/releasing: the previous owner's pops (its writes of `head`) happen before
-            // this owner's.
-            guard owner.pointee.compareExchange(
-                expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
-            ).exchanged else { return .contended }
-            let node = withList(band) { $0.pop() }
-            owner.pointee.store(false, ordering: .releasing)
+            // The band's owner flag: its list's `gate`, 1 while a worker pops.
+            let (node, taken) = withList(band) { list -> (NodeRef?, Bool) in
+                let owner = list.gate
+                // Look before the compare-and-exchange, which would take the line from the owner.
+                if owner.pointee.load(ordering: .relaxed) != 0 { return (nil, false) }
+                // acquiring/releasing: the previous owner's pops (its writes of `head`) happen
+                // before this owner's.
+                guard owner.pointee.compareExchange(
+                    expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
+                ).exchanged else { return (nil, false) }
+                let node = list.pop()
+                owner.pointee.store(0, ordering: .releasing)
+                return (node, true)
+            }
+            if !taken { return .contended }
             if let node { return .node(node) }
         }
         return .empty

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import PThreadPrimitives
 import Synchronization
 
 /// A queue's pending nodes: a lock-free list that any number of threads push onto and one owner
@@ -14,13 +15,25 @@ import Synchronization
 /// this file walks through each race.
 @usableFromInline
 final class TaskList: @unchecked Sendable {
-    @usableFromInline let tail = Atomic<UInt>(0)
-    @usableFromInline let head = Atomic<UInt>(0)
+    /// `tail`, `head` and `gate`, alone in one cache line (`CacheLine`): a push and a pop each
+    /// write the line, so what they touch together is in it and nothing else is.
+    @usableFromInline let words: UnsafeMutablePointer<Atomic<UInt>>
+    @inlinable var tail: UnsafeMutablePointer<Atomic<UInt>> { words }
+    @inlinable var head: UnsafeMutablePointer<Atomic<UInt>> { words + 1 }
+    /// The consumer's word, for whoever decides who pops (a root list's owner flag, RootBands):
+    /// in this line because every pop takes it first.
+    @inlinable var gate: UnsafeMutablePointer<Atomic<UInt>> { words + 2 }
 
-    @usableFromInline init() {}
+    @usableFromInline init() {
+        words = UnsafeMutableRawPointer.allocate(byteCount: CacheLine.size, alignment: CacheLine.size)
+            .bindMemory(to: Atomic<UInt>.self, capacity: 3)
+        for index in 0..<3 { (words + index).initialize(to: Atomic(0)) }
+    }
 
     deinit {
-        precondition(tail.load(ordering: .relaxed) == 0, "a queue was freed with blocks still in it")
+        precondition(tail.pointee.load(ordering: .relaxed) == 0, "a queue was freed with blocks still in it")
+        words.deinitialize(count: 3)
+        UnsafeMutableRawPointer(words).deallocate()
     }
 
     /// Appends `node`. Returns true when the list was empty before.
@@ -31,9 +44,9 @@ final class TaskList: @unchecked Sendable {
         // pops it, and it must stay ordered before the pusher's later read of the queue's state
         // word (or of the pool's idle count), which is what makes "pushed but nobody woke the
         // queue" impossible.
-        let previous = tail.exchange(node.address, ordering: .sequentiallyConsistent)
+        let previous = tail.pointee.exchange(node.address, ordering: .sequentiallyConsistent)
         if previous == 0 {
-            head.store(node.address, ordering: .releasing)
+            head.pointee.store(node.address, ordering: .releasing)
             return true
         }
         NodeRef(address: previous).pointee.next.store(node.address, ordering: .releasing)
@@ -42,26 +55,26 @@ final class TaskList: @unchecked Sendable {
 
     /// True when nothing is in the list (or being pushed).
     @inlinable
-    var isEmpty: Bool { tail.load(ordering: .sequentiallyConsistent) == 0 }
+    var isEmpty: Bool { tail.pointee.load(ordering: .sequentiallyConsistent) == 0 }
 
     /// True when the list holds at least two nodes. Any thread, a hint only: a push or pop may
     /// change it at once. `head` and `tail` share a cache line, so this costs no more than
     /// `isEmpty`.
     @inlinable
     var holdsSeveral: Bool {
-        let last = tail.load(ordering: .relaxed)
-        let first = head.load(ordering: .relaxed)
+        let last = tail.pointee.load(ordering: .relaxed)
+        let first = head.pointee.load(ordering: .relaxed)
         return last != 0 && first != 0 && first != last
     }
 
     /// The oldest node, without taking it; nil when empty. Owner only.
     @inlinable
     func first() -> NodeRef? {
-        var first = head.load(ordering: .acquiring)
+        var first = head.pointee.load(ordering: .acquiring)
         if first == 0 {
-            if tail.load(ordering: .acquiring) == 0 { return nil }
+            if tail.pointee.load(ordering: .acquiring) == 0 { return nil }
             // A push into the empty list is between its exchange and its store of `head`.
-            first = Self.awaitLink { self.head.load(ordering: .acquiring) }
+            first = Self.awaitLink { self.head.pointee.load(ordering: .acquiring) }
         }
         return NodeRef(address: first)
     }
@@ -74,9 +87,9 @@ final class TaskList: @unchecked Sendable {
         if next == 0 {
             // `node` looks last. Clear `head`, then try to clear `tail` too: if that succeeds the
             // list is empty and the next push starts it afresh (writing `head` itself).
-            head.store(0, ordering: .relaxed)
+            head.pointee.store(0, ordering: .relaxed)
             var expected = node.address
-            if tail.compareExchange(
+            if tail.pointee.compareExchange(
                 expected: expected, desired: 0, successOrdering: .sequentiallyConsistent, failureOrdering: .acquiring
             ).exchanged {
                 return node
@@ -85,7 +98,7 @@ final class TaskList: @unchecked Sendable {
             // A push got `node` as its previous tail and is about to link behind it.
             next = Self.awaitLink { node.pointee.next.load(ordering: .acquiring) }
         }
-        head.store(next, ordering: .relaxed)
+        head.pointee.store(next, ordering: .relaxed)
         return node
     }
 
