@@ -21,25 +21,29 @@ enum Executor {
     }
 
     private static func run(_ node: NodeRef, within frame: UnsafeMutablePointer<DrainFrame>?) -> DrainOutcome {
-        switch node.pointee.kind {
-        case .block, .barrier:
-            let work = node.pointee.work.take()!
+        switch node.pointee.takePayload() {
+        case .closure(let work):
             NodeCache.recycle(node)
             DrainFrame.setCurrent(frame)
             work()
             return .finished
-        case .token:
-            let queue = node.pointee.drain.take()!
+        case .function(let function, let context):
+            NodeCache.recycle(node)
+            DrainFrame.setCurrent(frame)
+            function(context)
+            return .finished
+        case .drain(let queue):
             NodeCache.recycle(node)
             defer { queue.release() }
             let target = queue.takeUnretainedValue()
             guard target.claim() else { return .finished }  // a second token of one wake-up
             return target.drain(within: frame)
-        case .syncWaiter, .syncBarrierWaiter:
-            let waiter = node.pointee.waiter.take()!
+        case .waiter(let waiter):
             NodeCache.recycle(node)
             waiter.takeRetainedValue().handOff(holding: frame)
             return .handedOff
+        case .none:
+            preconditionFailure("a task node was run twice, or run before it was filled")
         }
     }
 }

@@ -37,6 +37,12 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
         global(.default).async(work)
     }
 
+    /// `dispatch_async_f` on the default global queue: the function and context go into the task
+    /// node, with nothing allocated or retained for the block.
+    public func async(_ block: FunctionBlock) {
+        global(.default).async(block)
+    }
+
     public func async(group: FIFOGroup, _ work: @escaping @Sendable () -> Void) {
         global(.default).async(group: group, work)
     }

@@ -109,7 +109,7 @@ extension FIFOQueue {
         let node = NodeCache.allocate()
         node.pointee.kind = exclusive && kind == .concurrent ? .syncBarrierWaiter : .syncWaiter
         node.pointee.priority = .background
-        node.pointee.waiter = Unmanaged.passRetained(waiter)
+        node.pointee.payload = .waiter(Unmanaged.passRetained(waiter))
         enqueue(node)
         pool._withUnsafeGuaranteedRef { $0.whileBlocking { waiter.waitForTurn() } }
         return waiter.holds

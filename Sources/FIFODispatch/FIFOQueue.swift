@@ -106,6 +106,19 @@ public final class FIFOQueue: @unchecked Sendable {
         submit(work, kind: .block, priority: nil)
     }
 
+    /// `dispatch_async_f`: appends `block`'s C function and context, with nothing allocated or
+    /// retained (its closure form is not used).
+    public func async(_ block: FunctionBlock) {
+        #if FaultInjection
+        InjectedFaults.allocateForTask()
+        #endif
+        let node = NodeCache.allocate()
+        node.pointee.kind = .block
+        node.pointee.priority = .background
+        node.pointee.payload = .function(block.function, block.context)
+        enqueue(node)
+    }
+
     /// Appends `work` with a quality of service of its own: it does not jump the queue, but the
     /// queue runs at that priority (or higher) while `work` waits.
     public func async(qos: Priority, _ work: @escaping @Sendable () -> Void) {
@@ -145,7 +158,7 @@ public final class FIFOQueue: @unchecked Sendable {
         let node = NodeCache.allocate()
         node.pointee.kind = nodeKind
         node.pointee.priority = priority ?? .background
-        node.pointee.work = work
+        node.pointee.payload = .closure(work)
         enqueue(node)
     }
 
@@ -206,7 +219,7 @@ public final class FIFOQueue: @unchecked Sendable {
         let node = NodeCache.allocate()
         node.pointee.kind = .token
         node.pointee.priority = max(band, priority)
-        node.pointee.drain = Unmanaged.passRetained(self)
+        node.pointee.payload = .drain(Unmanaged.passRetained(self))
         targetUnretained._withUnsafeGuaranteedRef { $0.enqueue(node) }
     }
 

@@ -1,9 +1,11 @@
+import RuntimeKit
 import Synchronization
 
 /// One entry of a queue's list: a block, a barrier block, a queue that has work (a token its
 /// target drains), or a thread waiting in `sync`. Nodes live in raw memory and are recycled per
 /// thread (`NodeCache`), so a steady stream of `async` calls allocates nothing but the block's own
-/// closure context.
+/// closure context, and a block given as a C function and its context (`dispatch_async_f`)
+/// allocates and retains nothing.
 @usableFromInline
 struct TaskNode: ~Copyable {
     /// The next node in a list (an address, 0 at the end). Written once by the pusher that links a
@@ -11,14 +13,11 @@ struct TaskNode: ~Copyable {
     @usableFromInline let next: Atomic<UInt>
     @usableFromInline var kind: TaskKind
     @usableFromInline var priority: Priority
-    @usableFromInline var work: (@Sendable () -> Void)?
-    /// `.token`: the queue to drain (retained).
-    @usableFromInline var drain: Unmanaged<FIFOQueue>?
+    /// What the node carries, by kind; moved out (`takePayload`) when the node is run.
+    @usableFromInline var payload: Payload
     /// Set when a concurrent queue forwarded this node to its target: the queue whose width unit
     /// the node holds while it runs (retained), released when it finishes.
     @usableFromInline var widthOwner: Unmanaged<FIFOQueue>?
-    /// `.syncWaiter`, `.syncBarrierWaiter`: the waiting thread (retained).
-    @usableFromInline var waiter: Unmanaged<SyncWaiter>?
     /// The cache this node goes back to when it is done.
     @usableFromInline var home: Unmanaged<NodeCache>
 
@@ -27,12 +26,34 @@ struct TaskNode: ~Copyable {
         next = Atomic(0)
         kind = .block
         priority = .default
-        work = nil
-        drain = nil
+        payload = .none
         widthOwner = nil
-        waiter = nil
         self.home = home
     }
+}
+
+extension TaskNode {
+    /// The payload, leaving `.none` behind: a move, so a closure is neither retained nor released.
+    @inlinable
+    mutating func takePayload() -> Payload {
+        let taken = payload
+        payload = .none
+        return taken
+    }
+}
+
+/// A node's payload. One field for all kinds keeps a node within one cache line (56 bytes).
+@usableFromInline
+enum Payload {
+    case none
+    /// `.block`, `.barrier`: a closure.
+    case closure(@Sendable () -> Void)
+    /// `.block`, `.barrier` as `dispatch_async_f` takes one: `function(context)`.
+    case function(WorkFunction, UnsafeMutableRawPointer?)
+    /// `.token`: the queue to drain (retained).
+    case drain(Unmanaged<FIFOQueue>)
+    /// `.syncWaiter`, `.syncBarrierWaiter`: the waiting thread (retained).
+    case waiter(Unmanaged<SyncWaiter>)
 }
 
 @usableFromInline
