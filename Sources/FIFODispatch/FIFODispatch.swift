@@ -21,11 +21,16 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
     public let workers: Int
     /// The queue `dispatchMain` serves (serial; targets a root no worker serves).
     public let mainQueue: FIFOQueue
+    /// The default global queue, unretained (the pool keeps its roots): a submission through
+    /// `global(.default)` retained and released the root, and with submissions from both CPUs its
+    /// count was one more line bouncing between them on every block.
+    @usableFromInline let defaultRoot: Unmanaged<FIFOQueue>
 
     public init(workers: Int) {
         self.workers = resolvedWorkerCount(workers)
         pool = WorkerPool(width: self.workers)
         mainQueue = FIFOQueue(label: "fifo-dispatch.main", kind: .serial, qos: nil, target: pool.mainRoot, pool: pool)
+        defaultRoot = .passUnretained(pool.root(.default))
     }
 
     deinit { shutdown() }
@@ -34,17 +39,17 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
 
     @inlinable
     public func async(_ work: @escaping @Sendable () -> Void) {
-        global(.default).async(work)
+        defaultRoot._withUnsafeGuaranteedRef { $0.async(work) }
     }
 
     /// `dispatch_async_f` on the default global queue: the function and context go into the task
     /// node, with nothing allocated or retained for the block.
     public func async(_ block: FunctionBlock) {
-        global(.default).async(block)
+        defaultRoot._withUnsafeGuaranteedRef { $0.async(block) }
     }
 
     public func async(group: FIFOGroup, _ work: @escaping @Sendable () -> Void) {
-        global(.default).async(group: group, work)
+        defaultRoot._withUnsafeGuaranteedRef { $0.async(group: group, work) }
     }
 
     public func makeSerialQueue(label: String) -> FIFOQueue {
