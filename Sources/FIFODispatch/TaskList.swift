@@ -20,8 +20,9 @@ final class TaskList: @unchecked Sendable {
     @usableFromInline let words: UnsafeMutablePointer<Atomic<UInt>>
     @inlinable var tail: UnsafeMutablePointer<Atomic<UInt>> { words }
     @inlinable var head: UnsafeMutablePointer<Atomic<UInt>> { words + 1 }
-    /// The consumer's word, for whoever decides who pops (a root list's owner flag, RootBands):
-    /// in this line because every pop takes it first.
+    /// The consumer side's word: a root list's owner flag (RootBands), in this line because every
+    /// pop from a root takes it first. A queue's own list leaves it unused: whoever holds the
+    /// queue's LOCKED bit pops.
     @inlinable var gate: UnsafeMutablePointer<Atomic<UInt>> { words + 2 }
 
     @usableFromInline init() {
