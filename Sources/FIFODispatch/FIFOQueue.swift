@@ -103,38 +103,31 @@ public final class FIFOQueue: @unchecked Sendable {
 
     /// Appends `work`; returns at once.
     public func async(_ work: @escaping @Sendable () -> Void) {
-        submit(work, kind: .block, priority: nil)
+        submit(.closure(work), kind: .block, priority: nil)
     }
 
     /// `dispatch_async_f`: appends `block`'s C function and context, with nothing allocated or
     /// retained (its closure form is not used).
     public func async(_ block: FunctionBlock) {
-        #if FaultInjection
-        InjectedFaults.allocateForTask()
-        #endif
-        let node = NodeCache.allocate()
-        node.pointee.kind = .block
-        node.pointee.priority = .background
-        node.pointee.payload = .function(block.function, block.context)
-        enqueue(node)
+        submit(.function(block.function, block.context), kind: .block, priority: nil)
     }
 
     /// Appends `work` with a quality of service of its own: it does not jump the queue, but the
     /// queue runs at that priority (or higher) while `work` waits.
     public func async(qos: Priority, _ work: @escaping @Sendable () -> Void) {
-        submit(work, kind: .block, priority: qos)
+        submit(.closure(work), kind: .block, priority: qos)
     }
 
     /// Appends `work` as a barrier: on a concurrent queue it starts after every block before it
     /// has finished and runs alone; on a serial queue it is an ordinary block.
     public func asyncBarrier(_ work: @escaping @Sendable () -> Void) {
-        submit(work, kind: kind == .concurrent ? .barrier : .block, priority: nil)
+        submit(.closure(work), kind: kind == .concurrent ? .barrier : .block, priority: nil)
     }
 
     /// `dispatch_group_async`: `work` is a member of `group` until it returns.
     public func async(group: FIFOGroup, qos: Priority? = nil, _ work: @escaping @Sendable () -> Void) {
         group.enter()
-        submit({ work(); group.leave() }, kind: .block, priority: qos)
+        submit(.closure({ work(); group.leave() }), kind: .block, priority: qos)
     }
 
     /// Runs `work` here, then `completion` on `completionQueue` with its result (the guide's
@@ -151,14 +144,14 @@ public final class FIFOQueue: @unchecked Sendable {
     }
 
     @inlinable
-    func submit(_ work: @escaping @Sendable () -> Void, kind nodeKind: TaskKind, priority: Priority?) {
+    func submit(_ payload: Payload, kind nodeKind: TaskKind, priority: Priority?) {
         #if FaultInjection
         InjectedFaults.allocateForTask()
         #endif
         let node = NodeCache.allocate()
         node.pointee.kind = nodeKind
         node.pointee.priority = priority ?? .background
-        node.pointee.payload = .closure(work)
+        node.pointee.payload = payload
         enqueue(node)
     }
 

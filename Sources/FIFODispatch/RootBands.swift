@@ -73,21 +73,21 @@ struct RootBands: @unchecked Sendable {
     func takeNext() -> Take {
         for band in stride(from: count - 1, through: 0, by: -1) where !isEmpty(band) {
             // The band's owner flag: its list's `gate`, 1 while a worker pops.
-            let (node, taken) = withList(band) { list -> (NodeRef?, Bool) in
+            let take = withList(band) { list -> Take in
                 let owner = list.gate
                 // Look before the compare-and-exchange, which would take the line from the owner.
-                if owner.pointee.load(ordering: .relaxed) != 0 { return (nil, false) }
+                if owner.pointee.load(ordering: .relaxed) != 0 { return .contended }
                 // acquiring/releasing: the previous owner's pops (its writes of `head`) happen
                 // before this owner's.
                 guard owner.pointee.compareExchange(
                     expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
-                ).exchanged else { return (nil, false) }
+                ).exchanged else { return .contended }
                 let node = list.pop()
                 owner.pointee.store(0, ordering: .releasing)
-                return (node, true)
+                return node.map(Take.node) ?? .empty
             }
-            if !taken { return .contended }
-            if let node { return .node(node) }
+            if case .empty = take { continue }  // emptied since the look: try the next band
+            return take
         }
         return .empty
     }
