@@ -13,7 +13,7 @@ import RuntimeKit
 /// | form | mechanism | backends |
 /// | --- | --- | --- |
 /// | `task` | work-stealing `join`, the right half a `JoinTask` value (no allocation) | work-stealing |
-/// | `closure` | `join` of two closures (two small allocations per join) | work-stealing |
+/// | `closure` | `join` of two closures (one small allocation per join: the context that makes the right half callable by a thief) | work-stealing |
 /// | `group` | every split submits both halves with `async(group:)` into one group (`GroupForkJoin`) | every backend |
 ///
 /// What a join costs, what a task costs, and why work stealing exists. `cutoff=<k>` solves
