@@ -99,7 +99,7 @@ extension FIFOQueue {
                 } else {
                     _ = list.pop()
                     budget -= 1
-                    state.add(QueueState.inUseOne, ordering: .sequentiallyConsistent)
+                    state.wrappingAdd(QueueState.inUseOne, ordering: .sequentiallyConsistent)
                     node.pointee.widthOwner = Unmanaged.passRetained(self)
                     targetUnretained._withUnsafeGuaranteedRef { $0.enqueue(node) }
                 }

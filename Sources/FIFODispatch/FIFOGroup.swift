@@ -55,7 +55,7 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
 
     @inlinable
     public func enter() {
-        word.pointee.add(1, ordering: .relaxed)
+        word.pointee.wrappingAdd(1, ordering: .relaxed)
     }
 
     /// - Precondition: balanced with an earlier `enter`.

@@ -276,7 +276,7 @@ public final class FIFOQueue: @unchecked Sendable {
     /// A block that held one width unit of this concurrent queue finished.
     @usableFromInline
     func memberFinished() {
-        let after = state.subtract(QueueState.inUseOne, ordering: .sequentiallyConsistent).newValue
+        let after = state.wrappingSubtract(QueueState.inUseOne, ordering: .sequentiallyConsistent).newValue
         guard QueueState.inUse(after) == 0, after & QueueState.barrierWait != 0 else { return }
         var s = after
         while s & QueueState.barrierWait != 0, QueueState.inUse(s) == 0 {

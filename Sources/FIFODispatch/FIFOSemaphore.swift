@@ -34,26 +34,26 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
 
     @inlinable
     public func wait() {
-        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
         _ = waitForToken(until: .never)
     }
 
     @inlinable
     public func wait(timeout: Duration) -> WaitResult {
-        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
         return waitForToken(until: .after(timeout))
     }
 
     /// `wait` until a point on the wall clock (`dispatch_walltime`).
     public func wait(until deadline: Deadline) -> WaitResult {
-        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
         return waitForToken(until: deadline)
     }
 
     @inlinable
     @discardableResult
     public func signal() -> Bool {
-        if value.add(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
+        if value.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
         postToken()
         return true
     }

@@ -32,7 +32,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     /// `wait()`, calling `beforeBlocking` once if the thread is about to sleep.
     public func wait(beforeBlocking: () -> Void) {
         // acquiringAndReleasing: a permit taken here sees what its signaller wrote before it.
-        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
         if spin.poll(until: tokens.tryWait) { return }
         beforeBlocking()
         tokens.wait()
@@ -40,7 +40,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
 
     /// `wait(timeout:)`, calling `beforeBlocking` once if the thread is about to sleep.
     public func wait(timeout: Duration, beforeBlocking: () -> Void) -> WaitResult {
-        if value.subtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
         if spin.poll(until: tokens.tryWait) { return .success }
         beforeBlocking()
         if tokens.wait(timeout: timeout) == .success { return .success }
@@ -55,7 +55,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
 
     @discardableResult
     public func signal() -> Bool {
-        if value.add(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
+        if value.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
         tokens.signal()
         return true
     }

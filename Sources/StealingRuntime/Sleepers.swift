@@ -107,7 +107,7 @@ final class Sleepers: @unchecked Sendable {
     /// anyone while it searched.
     @discardableResult
     func stopSearching() -> Bool {
-        searching.pointee.subtract(1, ordering: .sequentiallyConsistent).oldValue == 1
+        searching.pointee.wrappingSubtract(1, ordering: .sequentiallyConsistent).oldValue == 1
     }
 
     /// The last searcher found work and is about to run it: fence, and if work is still visible
@@ -120,14 +120,14 @@ final class Sleepers: @unchecked Sendable {
 
     /// Announces the caller as about to sleep and returns the epoch to wait on.
     func prepareToSleep() -> UInt64 {
-        sleeping.pointee.add(1, ordering: .relaxed)
+        sleeping.pointee.wrappingAdd(1, ordering: .relaxed)
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         return mutex.withLock { epoch }
     }
 
     /// Withdraws the announcement without sleeping (the last look found work).
     func cancelSleep() {
-        sleeping.pointee.subtract(1, ordering: .relaxed)
+        sleeping.pointee.wrappingSubtract(1, ordering: .relaxed)
     }
 
     /// Sleeps until the epoch moves past `seen` (it may already have), then withdraws.
@@ -136,6 +136,6 @@ final class Sleepers: @unchecked Sendable {
         mutex.lock()
         while epoch == seen { wake.wait(mutex) }
         mutex.unlock()
-        sleeping.pointee.subtract(1, ordering: .relaxed)
+        sleeping.pointee.wrappingSubtract(1, ordering: .relaxed)
     }
 }

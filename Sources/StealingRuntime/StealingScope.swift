@@ -16,11 +16,11 @@ public final class StealingScope: @unchecked Sendable {
     public func spawn(_ work: @escaping @Sendable (StealingScope) -> Void) {
         // relaxed: the count only has to be above zero before the job can run and finish; the
         // scope's owner reads it with acquire after the matching decrement's release.
-        unfinished.add(1, ordering: .relaxed)
+        unfinished.wrappingAdd(1, ordering: .relaxed)
         runtime.submit(HeapJob.make { [self] in
             work(self)
             // releasing: the scope's owner that sees the count reach zero sees this task's writes.
-            unfinished.subtract(1, ordering: .releasing)
+            unfinished.wrappingSubtract(1, ordering: .releasing)
         })
     }
 
