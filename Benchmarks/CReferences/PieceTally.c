@@ -6,6 +6,13 @@
 
 _Thread_local long rb_tally_thread_slot_plus_one;
 
+__attribute__((noinline, aligned(64)))
+void rb_spin_piece(void *context, long lower, long upper) {
+    const rb_spin_piece_context *piece = context;
+    for (long index = lower; index < upper; index++) rb_spin(piece->spin_rounds);
+    rb_piece_tally_record(piece->tally, lower, upper);
+}
+
 /// Bit n set: slot n belongs to a live thread.
 static uint64_t claimed[RB_TALLY_SLOTS / 64];
 static pthread_key_t release_key;
