@@ -24,17 +24,28 @@ final class SemaphoreUncontended<S: CountingSemaphore>: MeasuredOperation {
     private var pairs = 0
     /// `signal()` calls that returned true.
     private var claimedWakeUps = 0
+    /// The pairs, as a closure made in `init`, which runs specialized for `S`; it returns the
+    /// signals that claimed a wake-up. `run`, reached through `any MeasuredOperation`, is not
+    /// specialized, and calling the semaphore from there went through its witness table
+    /// (fifo-dispatch: 16.8 ns per pair against 12.2 for the same loop written directly).
+    private let perform: (Int) -> Int
 
     init(supply: SemaphoreSupply<S>) {
         self.supply = supply
-        semaphore = supply.make(1)
+        let semaphore = supply.make(1)
+        self.semaphore = semaphore
+        perform = { count in
+            var claimed = 0
+            for _ in 0..<count {
+                semaphore.wait()
+                if semaphore.signal() { claimed += 1 }
+            }
+            return claimed
+        }
     }
 
     func run(_ count: Int) throws {
-        for _ in 0..<count {
-            semaphore.wait()
-            if semaphore.signal() { claimedWakeUps += 1 }
-        }
+        claimedWakeUps += perform(count)
         pairs += count
     }
 
