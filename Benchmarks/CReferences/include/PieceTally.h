@@ -85,14 +85,11 @@ typedef struct {
 /// piece. `context` is an `rb_spin_piece_context`.
 ///
 /// One copy for every caller, defined in PieceTally.c, never inlined and aligned to 64 bytes: its
-/// loop over the indices is a few instructions, and how they were laid out decided an empty body's
+/// loop over the indices is a few instructions, and how they are laid out decides an empty body's
 /// speed. A copy whose loop crossed a 64-byte boundary ran at half the speed of one that did not
-/// (0.29 against 0.15 ns per iteration). Each translation unit used to have its own `static
-/// inline` copy, and the compiler specialized them apart (apply-serial's, its lower bound known to
-/// be 0, took two branches per index): on an Intel Xeon VM the serial loop ran an empty body at
-/// 0.80-0.93 ns per index, and this one copy runs it at 0.34; the parallel loops' empty-body
-/// figures halved with it (automatic stride, fifo-dispatch 0.38 -> 0.20 ns per index,
-/// libdispatch-c 0.67 -> 0.46), so they had been measuring their copy of the loop.
+/// (0.29 against 0.15 ns per iteration), and `static inline` copies, one per translation unit,
+/// were specialized apart by the compiler: the serial baseline's ran an empty body at 0.80-0.93 ns
+/// per index against this copy's 0.34 (Intel Xeon VM), so every loop must call the same one.
 void rb_spin_piece(void *context, long lower, long upper);
 
 /// The sums over every slot. Call only when no thread is recording into `tally`.
