@@ -1,3 +1,4 @@
+import CSpinHint
 import PThreadPrimitives
 import Synchronization
 
@@ -49,6 +50,26 @@ final class Sleepers: @unchecked Sendable {
     /// would cost a futex call per submission while a searcher keeps up, for nothing.
     func notifyOne() {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
+        notifyIfIdle()
+    }
+
+    /// `notifyOne` for a job nobody needs for progress (an apply's helper: its caller can run every
+    /// piece alone), when some worker is awake: waits up to `rounds` pauses for that worker to
+    /// start searching, or for someone to take the job (`taken`), before waking a sleeper. A worker
+    /// that has just finished a job is about to search, but is not counted as searching until it
+    /// does; an apply called again at once found it there a third of the time and woke the other
+    /// worker for nothing (README.md, "Who wakes whom").
+    ///
+    /// Every load here follows the fence, so a searcher counted by any of them is bound to look
+    /// again after the job became visible, as in `notifyOne`.
+    func notifyOne(afterGrace rounds: Int, taken: () -> Bool) {
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        for _ in 0..<rounds {
+            let asleep = sleeping.pointee.load(ordering: .relaxed)
+            if asleep == 0 || searching.pointee.load(ordering: .relaxed) > 0 || taken() { return }
+            if asleep == workers { break }  // nobody awake to turn up: wake one now
+            rb_spin_pause()
+        }
         notifyIfIdle()
     }
 

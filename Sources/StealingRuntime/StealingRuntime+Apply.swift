@@ -23,7 +23,8 @@ extension StealingRuntime {
     /// it claims pieces from a shared cursor while helper jobs on the pool claim the rest, so the
     /// loop finishes even when every worker is busy with blocks that wait for the caller. The
     /// caller has no deque, so it cannot split; handing the whole loop to a worker and waiting,
-    /// as rayon does, hangs that case (BlockingConformance).
+    /// as rayon does, hangs that case (BlockingConformance). The helpers go in with
+    /// `injectHelper`, whose wake-up waits briefly for a worker that is about to search.
     ///
     /// The splits use lazy joins (`JoinSplitting.lazy`) whatever the runtime's own setting: a half is
     /// offered to thieves only while the splitting worker's deque is empty, and otherwise split
@@ -41,8 +42,8 @@ extension StealingRuntime {
             return
         }
         guard let worker = CurrentWorker.of(self) else {
-            ParallelLoop.run(iterations: iterations, stride: outsideStride(policy, iterations: iterations), workers: workers,
-                             submit: { inject(HeapJob.make($0)) }, pieces: body)
+            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
+                             submit: { injectHelper(HeapJob.make($0)) }, pieces: body)
             return
         }
         withoutActuallyEscaping(body) { body in
@@ -65,23 +66,11 @@ extension StealingRuntime {
     /// piece function is called from one.
     public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
         guard CurrentWorker.of(self) != nil else {
-            ParallelLoop.run(iterations: iterations, stride: outsideStride(policy, iterations: iterations), workers: workers,
-                             submit: { inject(HeapJob.make($0)) }, context: context, piece)
+            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
+                             submit: { injectHelper(HeapJob.make($0)) }, context: context, piece)
             return
         }
         apply(iterations: iterations, stride: policy, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
-    }
-}
-
-extension StealingRuntime {
-    /// The stride `ParallelLoop` gets from outside the pool: a fixed stride as it is; `.automatic`
-    /// as the protocol resolves it for twice the workers, i.e. twice its pieces per worker. This
-    /// pool's workers park within microseconds of going idle, so the helper a loop wakes joins it
-    /// late, and the loop ends only when the last piece the helper took ends: smaller pieces
-    /// shorten that tail (README.md, "Apply").
-    func outsideStride(_ policy: StridePolicy, iterations: Int) -> StridePolicy {
-        guard policy == .automatic else { return policy }
-        return .fixed(policy.iterationsPerPiece(iterations: iterations, workers: 2 * workers))
     }
 }
 

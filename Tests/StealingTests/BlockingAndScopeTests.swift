@@ -86,6 +86,38 @@ struct BlockingAndScopeTests {
         #expect(stranded == nil, "\(stranded ?? "")")
     }
 
+    /// An apply's helper may wait for an awake worker to start searching before it wakes a sleeper
+    /// (`injectHelper`), but only briefly: here the awake worker is held in a block that never
+    /// searches, so the helper runs only if the other, sleeping worker is woken. Skipping the
+    /// wake-up whenever a worker is awake fails every round.
+    @Test("an apply's helper wakes a sleeper while the only awake worker is held in a block, 200 rounds")
+    func helperReachesASleeperPastABusyWorker() async throws {
+        let stranded = try await onDedicatedThread { () -> String? in
+            let runtime = StealingRuntime(workers: 2)
+            defer { runtime.shutdown() }
+            for round in 0..<200 {
+                let gate = MutexSemaphore(value: 0), started = MutexSemaphore(value: 0), released = MutexSemaphore(value: 0)
+                let helped = MutexSemaphore(value: 0)
+                runtime.async {
+                    started.signal()
+                    _ = gate.wait(timeout: .seconds(60))
+                    released.signal()
+                }
+                started.wait()
+                sleepFor(milliseconds: round % 4)  // the other worker searching, parking or asleep
+                runtime.injectHelper(HeapJob.make { helped.signal() })
+                let outcome = helped.wait(timeout: .seconds(30))
+                gate.signal()
+                released.wait()
+                if outcome == .timedOut {
+                    return "round \(round): the helper did not run within 30 s (\(runtime.debugDescriptionForTests))"
+                }
+            }
+            return nil
+        }
+        #expect(stranded == nil, "\(stranded ?? "")")
+    }
+
     @Test("group wait inside a block of a one-worker pool helps instead of deadlocking")
     func groupWaitHelps() async throws {
         let total = Atomic<Int>(0)
