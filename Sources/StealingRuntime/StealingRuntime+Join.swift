@@ -26,7 +26,15 @@ extension StealingRuntime: JoiningRuntime {
         if let worker = CurrentWorker.unmanaged(of: self) {
             return worker._withUnsafeGuaranteedRef { join(on: $0, left, right, lazyThreshold: lazySplitThreshold) }
         }
-        return onWorker { worker in join(on: worker, left, right, lazyThreshold: lazySplitThreshold) }
+        return joinFromOutside(left, right)
+    }
+
+    /// `join` called from outside the pool. Not inlined: with `onWorker`'s closure formed inline,
+    /// the compiler stored the halves it captures into the joiner's frame on every join, before
+    /// the branch that takes this path.
+    @inlinable @inline(never)
+    func joinFromOutside<A, Task: JoinTask>(_ left: () -> A, _ right: Task) -> (A, Task.Output) {
+        onWorker { worker in join(on: worker, left, right, lazyThreshold: lazySplitThreshold) }
     }
 
     /// `join` whose job points at `right` instead of holding a copy (the closure form): copying a
@@ -38,7 +46,13 @@ extension StealingRuntime: JoiningRuntime {
         if let worker = CurrentWorker.unmanaged(of: self) {
             return worker._withUnsafeGuaranteedRef { join(on: $0, left, borrowing: right, lazyThreshold: lazySplitThreshold) }
         }
-        return onWorker { worker in join(on: worker, left, borrowing: right, lazyThreshold: lazySplitThreshold) }
+        return joinFromOutside(left, borrowing: right)
+    }
+
+    /// The borrowing form's `joinFromOutside`.
+    @inlinable @inline(never)
+    func joinFromOutside<A, Task: JoinTask>(_ left: () -> A, borrowing right: Task) -> (A, Task.Output) {
+        onWorker { worker in join(on: worker, left, borrowing: right, lazyThreshold: lazySplitThreshold) }
     }
 
     /// - Parameter lazyThreshold: run both halves here, pushing nothing, while the worker's deque
