@@ -105,7 +105,7 @@ enum MarkdownReport {
                     one.map { Figures.ratio($0.nanosecondsPerIteration / best.nanosecondsPerIteration) + " faster" } ?? "—",
                     curve.automatic.map(Figures.value) ?? "not run",
                     curve.automaticStride.map { Figures.value($0.rounded()) } ?? "unavailable",
-                    curve.automatic.map { Figures.ratio($0 / best.nanosecondsPerIteration) } ?? "—",
+                    curve.automatic.map { Figures.ratio($0 / best.nanosecondsPerIteration) + automaticVerdict(curve.automaticAgainstBest) } ?? "—",
                     setting.serialLoop.map(Figures.value) ?? "not run",
                     setting.serialLoop.map { speedUp($0 / best.nanosecondsPerIteration) } ?? "—",
                 ])
@@ -114,8 +114,19 @@ enum MarkdownReport {
         return ["## Apply: the best stride per body cost", "",
                 "ns per iteration (median ns per apply ÷ iterations), system allocator. “best vs stride 1” is how much the best "
                 + "stride gains over one iteration per block; “automatic chose” is the stride the backend used when left to choose "
-                + "(iterations per body call, counted in the loop), “automatic vs best” its time over the best fixed stride's; "
+                + "(iterations per body call, counted in the loop), “automatic vs best” its time over the best fixed stride's, "
+                + "“a tie” where their intervals (one value per process) overlap, so that a repeat run may order them either way; "
                 + "“best vs serial loop” compares the best parallel loop with the plain loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
+    }
+
+    /// ", a tie", ", clearly slower" or ", clearly faster" after the automatic stride's ratio to the best.
+    static func automaticVerdict(_ verdict: Faster?) -> String {
+        switch verdict {
+        case nil: ""
+        case .neither: ", a tie"
+        case .first: ", clearly slower"
+        case .second: ", clearly faster"
+        }
     }
 
     /// Without a sweep of fixed strides (the quick and smoke suites) there is no best stride:

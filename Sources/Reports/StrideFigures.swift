@@ -1,3 +1,4 @@
+import Claims
 import Results
 
 /// The apply-stride family's derived figures: per body cost and backend, ns per iteration at each
@@ -21,6 +22,8 @@ struct StrideFigures {
         let stride: Int
         let label: String
         let nanosecondsPerIteration: Double
+        /// The case's figure and intervals (one value per process), for telling points apart.
+        let estimate: CaseEstimate?
     }
 
     /// One backend at one body cost (one set of the other parameters).
@@ -30,9 +33,20 @@ struct StrideFigures {
         let automatic: Double?
         /// The stride the backend chose for `auto` (mean iterations per body call, measured).
         let automaticStride: Double?
+        /// The automatic stride's case estimate.
+        let automaticEstimate: CaseEstimate?
 
         var best: Point? { points.min { $0.nanosecondsPerIteration < $1.nanosecondsPerIteration } }
         var strideOne: Point? { points.first { $0.stride == 1 } }
+
+        /// Whether the automatic stride is clearly slower or faster than the best fixed one, by the
+        /// rule the claims use (`Faster`: comparison intervals that do not overlap), or a tie. The
+        /// best is the lowest of several figures, each with its processes' noise, so a ratio alone
+        /// reads a few percent against the automatic stride even where a repeat run would not.
+        var automaticAgainstBest: Faster? {
+            guard let best = best?.estimate, let automaticEstimate else { return nil }
+            return Faster(best, automaticEstimate)
+        }
     }
 
     /// Every curve of one setting of the other parameters ("body=10ns, iterations=100000").
@@ -78,7 +92,8 @@ struct StrideFigures {
                 let points = members.compactMap(Self.point).sorted { $0.stride < $1.stride }
                 let automaticCase = members.first { $0.benchmarkCase.parameter(Self.strideParameter) == Self.automatic }
                 return Curve(backend: backend, points: points, automatic: automaticCase.flatMap(Self.perIteration),
-                             automaticStride: automaticCase?.workloadMetric(Self.iterationsPerPiece)?.value)
+                             automaticStride: automaticCase?.workloadMetric(Self.iterationsPerPiece)?.value,
+                             automaticEstimate: automaticCase?.estimate)
             }
             // The serial loop with the same parameters, whichever of them it declares.
             let baseline = serial.first { candidate in candidate.key.allSatisfy { key.contains($0) } }?.value
@@ -96,9 +111,9 @@ struct StrideFigures {
     /// did not say); nil for `auto`.
     static func point(_ measured: MeasuredCase) -> Point? {
         guard let label = measured.benchmarkCase.parameter(strideParameter), let perIteration = perIteration(measured) else { return nil }
-        if let stride = Int(label) { return Point(stride: stride, label: label, nanosecondsPerIteration: perIteration) }
+        if let stride = Int(label) { return Point(stride: stride, label: label, nanosecondsPerIteration: perIteration, estimate: measured.estimate) }
         guard label == perWorker, let used = measured.workloadMetric(iterationsPerPiece)?.value, used >= 1 else { return nil }
         let stride = Int(used.rounded())
-        return Point(stride: stride, label: "\(perWorker) (\(stride))", nanosecondsPerIteration: perIteration)
+        return Point(stride: stride, label: "\(perWorker) (\(stride))", nanosecondsPerIteration: perIteration, estimate: measured.estimate)
     }
 }

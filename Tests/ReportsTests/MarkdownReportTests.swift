@@ -106,8 +106,8 @@ struct MarkdownReportTests {
     func striding() throws {
         let header = try #require(Self.lines.first { $0.hasPrefix("| setting | backend | best stride |") })
         #expect(Array(Self.lines.drop { $0 != header }.dropFirst(2).prefix { !$0.isEmpty }) == [
-            "| body=0ns, iterations=1000 | libdispatch | 4 | 20 | 100 | 5.00× faster | 15 | unavailable | 0.75× | 5 | 4.00× slower |",
-            "| body=0ns, iterations=1000 | work-stealing | 4 | 10 | 50 | 5.00× faster | 12 | 63 | 1.20× | 5 | 2.00× slower |",
+            "| body=0ns, iterations=1000 | libdispatch | 4 | 20 | 100 | 5.00× faster | 15 | unavailable | 0.75×, clearly faster | 5 | 4.00× slower |",
+            "| body=0ns, iterations=1000 | work-stealing | 4 | 10 | 50 | 5.00× faster | 12 | 63 | 1.20×, clearly slower | 5 | 2.00× slower |",
         ])
         #expect(Self.report.contains("![apply-stride, body=0ns, iterations=1000: ns per iteration by stride](charts/stride-body-0ns-iterations-1000.svg)"))
     }
@@ -150,6 +150,26 @@ struct MarkdownReportTests {
                              sampleTimeNanoseconds: 5_000_000, cases: cases)
         let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }).contents
         #expect(report.contains("| body=0ns, iterations=1000 | work-stealing | per-worker (333) | 8 | 50 | 6.25× faster |"), "\(report)")
+    }
+
+    @Test("the automatic stride against the best is a tie where the processes' intervals overlap, however far apart the two medians")
+    func automaticStrideTie() throws {
+        // Five processes each; the automatic stride's median is 13% above the best's, but two of its
+        // processes read like the best's and the best's own processes spread as far.
+        let processes: [String: [Double]] = ["4": [10_000, 10_400, 9_800, 13_000, 10_100], "auto": [11_300, 10_000, 13_400, 12_800, 10_100],
+                                             "16": [14_000, 14_100, 13_900, 14_200, 14_000]]
+        let cases = processes.map { stride, values in
+            var result = Fixture.measured("apply-stride", "work-stealing", [("body", "0ns"), ("stride", stride), ("iterations", "1000")], samples: [])
+            result.records = values.enumerated().map { repetition, value in
+                CaseRecord(caseID: result.benchmarkCase.id, repetition: repetition, batch: 10, nanosecondsPerOperation: Array(repeating: value, count: 5),
+                           metricsPerOperation: [:], unavailable: [:], workloadMetrics: nil, cpus: [0, 1])
+            }
+            return result
+        }
+        let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: "full", repetitions: 5,
+                             sampleTimeNanoseconds: 5_000_000, cases: cases)
+        let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }).contents
+        #expect(report.contains("| 11.3 | unavailable | 1.12×, a tie |"), "\(report)")
     }
 
     @Test("a table with a latency percentile says what it measures beside ns/op, once, under the table")
