@@ -154,8 +154,9 @@ struct MarkdownReportTests {
 
     @Test("the automatic stride against the best is a tie where the processes' intervals overlap, however far apart the two medians")
     func automaticStrideTie() throws {
-        // Five processes each; the automatic stride's median is 13% above the best's, but two of its
-        // processes read like the best's and the best's own processes spread as far.
+        // Five processes each; the automatic stride's median is 12% above the best's, but two of its
+        // processes read like the best's, and one of the best's reads like the automatic stride's.
+        // Stride 16 makes it a sweep (a best stride is named only among two fixed strides or more).
         let processes: [String: [Double]] = ["4": [10_000, 10_400, 9_800, 13_000, 10_100], "auto": [11_300, 10_000, 13_400, 12_800, 10_100],
                                              "16": [14_000, 14_100, 13_900, 14_200, 14_000]]
         let cases = processes.map { stride, values in
