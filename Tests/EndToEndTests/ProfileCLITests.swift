@@ -18,15 +18,21 @@ struct ProfileCLITests {
         // gets a few percent of a CPU (8 samples in 300 ms in one CI run): a share measured on so
         // few samples says nothing, so a thin profile is taken again with a longer window, and the
         // share is checked once there are 30.
+        // A short window can hold no sample at all (a .ci/run had none in 5 × 60 ms), which bench
+        // reports as a failed case: that too is a busy machine, and the longer window decides.
         var total = 0, spinning = 0
         var folded = "", out = ""
-        for sampleMilliseconds in [60, 300] where total < Self.enoughSamples {
+        let windows = [60, 300]
+        for sampleMilliseconds in windows where total < Self.enoughSamples {
             out = BenchCLITests.temporaryDirectory() + "/profile"
             let outcome = try await Self.profile(["spin/none/rounds=1000/system", "--samples", "5", "--sample-ms", "\(sampleMilliseconds)",
                                                   "--out", out])
             if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
                 print("⊘ skipped: not applicable here: \(outcome.standardError)")
                 return
+            }
+            if outcome.ending == .exited(1), outcome.standardError.contains("perf recorded no sample"), sampleMilliseconds != windows.last {
+                continue
             }
             #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
             folded = try #require(BenchCLITests.read(out + "/spin_none_rounds=1000_system/stacks.folded"))
