@@ -1,5 +1,4 @@
 import PThreadPrimitives
-import RuntimeKit
 
 /// What the deques and the injector carry: the address of a job whose first field is a
 /// `JobHeader`. A plain address, not a reference: carrying it neither retains nor frees anything,
@@ -49,11 +48,6 @@ struct JobHeader {
 struct HeapJob {
     let header: JobHeader
     @usableFromInline var work: (@Sendable () -> Void)?
-    /// Instead of `work`, a C function and its context (`async(_: FunctionBlock)`): a block
-    /// submitted many times as one closure retained that closure's context per job, a count
-    /// shared by the submitter and the workers (README.md, "Jobs").
-    @usableFromInline var function: WorkFunction?
-    @usableFromInline var context: UnsafeMutableRawPointer?
     /// The cache's link while the job is free; unused while it is queued.
     @usableFromInline var link: UInt
     @usableFromInline let home: Unmanaged<BlockCache<HeapJob>>
@@ -62,8 +56,6 @@ struct HeapJob {
     init(home: Unmanaged<BlockCache<HeapJob>>) {
         header = JobHeader(execute: runHeapJob)
         work = nil
-        function = nil
-        context = nil
         link = 0
         self.home = home
     }
@@ -72,14 +64,6 @@ struct HeapJob {
     static func make(_ work: @escaping @Sendable () -> Void) -> JobRef {
         let job = BlockCache<HeapJob>.allocate()
         job.pointee.work = work
-        return JobRef(UnsafeMutableRawPointer(job))
-    }
-
-    /// Puts `block`'s function and context into a job from the calling thread's cache.
-    static func make(_ block: FunctionBlock) -> JobRef {
-        let job = BlockCache<HeapJob>.allocate()
-        job.pointee.function = block.function
-        job.pointee.context = block.context
         return JobRef(UnsafeMutableRawPointer(job))
     }
 }
@@ -119,12 +103,8 @@ private func runHeapJob(_ address: UnsafeMutableRawPointer) {
     // `unsafelyUnwrapped`: they are generic, and a closure returned through a generic result is
     // wrapped in a reabstraction thunk, one allocation per job (+40-56% on a chain of tasks).
     let home = job.pointee.home
-    let moved = job.move()
+    let work = job.move().work
     job.initialize(to: HeapJob(home: home))
     BlockCache<HeapJob>.recycle(job)
-    if let function = moved.function {
-        function(moved.context)
-    } else {
-        moved.work!()
-    }
+    work!()
 }

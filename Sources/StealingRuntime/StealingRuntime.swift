@@ -75,13 +75,6 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         submit(HeapJob.make(work))
     }
 
-    /// The job holds the block's function and context, not its closure: submitting the closure
-    /// retained its shared context per job and released it on the worker, 45% of a task from
-    /// outside the pool in `perf` (the count's line moving between the two CPUs).
-    public func async(_ block: FunctionBlock) {
-        submit(HeapJob.make(block))
-    }
-
     public func makeSerialQueue(label: String) -> Strand {
         Strand(label: label, submitDrain: { [self] drain in async(drain) },
                beforeBlocking: { [self] in publishBeforeBlocking() })
