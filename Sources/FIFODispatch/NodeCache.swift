@@ -16,6 +16,12 @@ extension TaskNode: CachedBlock {
         { NodeCache.threadEnded($0) }
     }
 
+    /// fifo-dispatch's workers return nodes in batches: one at a time, a task submitted from
+    /// outside the pool paid a compare-and-exchange on its submitter's `remote` word, a cache line
+    /// moved between the two CPUs per task (PThreadPrimitives/README.md, "BlockCache").
+    @inlinable
+    static var returnsInBatches: Bool { true }
+
     @inlinable
     static func cacheLink(of node: NodeRef) -> UInt { node.pointee.next.load(ordering: .relaxed) }
 

@@ -100,6 +100,7 @@ final class WorkerPool: @unchecked Sendable {
     private func work() {
         rb_fifo_set_worker(Unmanaged.passUnretained(self).toOpaque())
         defer { rb_fifo_set_worker(nil) }
+        NodeCache.holdReturnsOnThisThread()
         var collisions = 0
         while true {
             switch bands.takeNext() {
@@ -118,6 +119,7 @@ final class WorkerPool: @unchecked Sendable {
             }
             if spinForWork() { continue }
             if stopping.load(ordering: .sequentiallyConsistent), !hasWork { return }
+            NodeCache.sendHeldBlocks()  // before going idle: their submitter may be waiting for none
             let seen = epoch.word.pointee.load(ordering: .sequentiallyConsistent)
             idle.add(1, ordering: .sequentiallyConsistent)
             if hasWork || stopping.load(ordering: .sequentiallyConsistent) {

@@ -27,6 +27,10 @@ public protocol CachedBlock: ~Copyable {
     /// block may use the same word as a link of its own while it is in use.
     static func cacheLink(of block: UnsafeMutablePointer<Self>) -> UInt
     static func setCacheLink(of block: UnsafeMutablePointer<Self>, to address: UInt)
+    /// Whether a pool's workers hold finished blocks of this kind and return them in batches
+    /// (`BlockCache.holdReturnsOnThisThread`). A constant, so each specialization keeps only its
+    /// own path.
+    static var returnsInBatches: Bool { get }
 }
 
 /// A thread's free blocks of one kind. A block is taken from the submitting thread's cache and,
@@ -38,6 +42,14 @@ public protocol CachedBlock: ~Copyable {
 ///
 /// `remote` is a stack pushed with compare-and-exchange and emptied only whole (exchange): no
 /// single block is ever popped from it, so the ABA problem of a lock-free stack cannot occur.
+///
+/// For a kind of block that `returnsInBatches`, a pool's worker (a thread that called
+/// `holdReturnsOnThisThread`) does not push each finished block of a submitter outside the pool
+/// home at once: it holds up to `returnBatch` blocks of one home and pushes them as one list, and
+/// sends what it holds before it goes idle (`sendHeldBlocks`) and when it ends. The submitter gets
+/// its blocks back in batches instead of one compare-and-exchange on its `remote` per block, which
+/// moved that word's cache line between the submitter and a worker on every task (README.md,
+/// "BlockCache").
 ///
 /// A block in flight may still point at its cache after the cache's thread has ended, so the
 /// cache lives until its last block is freed: `references` counts the cache's blocks plus one for
@@ -52,6 +64,11 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
 
     /// Blocks kept per thread at most; past that a finished block is freed.
     public static var capacity: Int { 1024 }
+
+    /// Blocks a worker holds for one home before pushing them there as one list: one
+    /// compare-and-exchange on the home's `remote` per 32 tasks instead of per task. At most this
+    /// many blocks per worker are away from their home when it runs dry and allocates fresh ones.
+    public static var returnBatch: Int { 32 }
 
     /// In `remote` once the thread has ended: not a block address (blocks are aligned).
     @usableFromInline
@@ -70,6 +87,15 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
     /// How many blocks `local` holds, at most (unknown after taking a remote batch).
     @usableFromInline let localCount = Atomic<Int>(0)
     @usableFromInline let remote = Atomic<UInt>(0)
+    /// True on a thread that holds other caches' blocks to return them in batches. Owner only.
+    @usableFromInline let holdsReturns = Atomic<Bool>(false)
+    /// The blocks of one other cache (`heldHome`, an address) this thread finished and has not
+    /// sent home yet: a list from `heldFirst` to `heldLast`, `heldCount` long. Owner only. While
+    /// `heldCount` is above zero those blocks keep `heldHome` alive (its `references`).
+    @usableFromInline let heldHome = Atomic<UInt>(0)
+    @usableFromInline let heldFirst = Atomic<UInt>(0)
+    @usableFromInline let heldLast = Atomic<UInt>(0)
+    @usableFromInline let heldCount = Atomic<Int>(0)
     /// Blocks of this cache not yet freed, plus one while its thread lives.
     @usableFromInline let references = Atomic<Int>(1)
 
@@ -134,15 +160,77 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
         return block
     }
 
-    /// Returns a block whose fields have been cleared to its home cache (or frees it).
+    /// Returns a block whose fields have been cleared to its home cache (or frees it): kept at
+    /// once when this thread is its home, held for a batch on a thread that holds returns, pushed
+    /// home alone otherwise.
     @inlinable
     public static func recycle(_ block: BlockRef) {
         let home = block.pointee.home
-        if let raw = rb_block_cache(Block.cacheSlot.rawValue), raw == home.toOpaque() {
-            home._withUnsafeGuaranteedRef { $0.keepLocally(block) }
+        guard let raw = rb_block_cache(Block.cacheSlot.rawValue) else {
+            return home._withUnsafeGuaranteedRef { $0.pushRemote(block) }
+        }
+        if raw == home.toOpaque() { return home._withUnsafeGuaranteedRef { $0.keepLocally(block) } }
+        let own = Unmanaged<BlockCache>.fromOpaque(raw)
+        if Block.returnsInBatches, own._withUnsafeGuaranteedRef({ $0.holdsReturns.load(ordering: .relaxed) }),
+           !home._withUnsafeGuaranteedRef({ $0.holdsReturns.load(ordering: .relaxed) }) {
+            own._withUnsafeGuaranteedRef { $0.hold(block, for: home) }
         } else {
             home._withUnsafeGuaranteedRef { $0.pushRemote(block) }
         }
+    }
+
+    /// Makes the calling thread, a pool's worker, hold the blocks it finishes for other threads
+    /// and return them in batches. The thread must call `sendHeldBlocks` before it goes idle, or
+    /// a submitter that stopped submitting would not get its last blocks back (and an ended
+    /// submitter's cache would live on) until this thread finished more work or ended.
+    public static func holdReturnsOnThisThread() {
+        current._withUnsafeGuaranteedRef { $0.holdsReturns.store(true, ordering: .relaxed) }
+    }
+
+    /// Sends the blocks the calling thread holds to their home. One load when it holds none.
+    @inlinable
+    public static func sendHeldBlocks() {
+        guard let raw = rb_block_cache(Block.cacheSlot.rawValue) else { return }
+        Unmanaged<BlockCache>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+            if $0.heldCount.load(ordering: .relaxed) > 0 { $0.sendHeld() }
+        }
+    }
+
+    /// Adds a finished block of `home` to the list this thread holds; a block of another home
+    /// first sends the held list to its own, and a full list goes home at once.
+    @inlinable
+    @inline(never)
+    func hold(_ block: BlockRef, for home: Unmanaged<BlockCache>) {
+        let address = UInt(bitPattern: home.toOpaque())
+        var count = heldCount.load(ordering: .relaxed)
+        if count > 0, heldHome.load(ordering: .relaxed) != address {
+            sendHeld()
+            count = 0
+        }
+        if count == 0 {
+            heldHome.store(address, ordering: .relaxed)
+            heldLast.store(UInt(bitPattern: block), ordering: .relaxed)
+            Block.setCacheLink(of: block, to: 0)
+        } else {
+            Block.setCacheLink(of: block, to: heldFirst.load(ordering: .relaxed))
+        }
+        heldFirst.store(UInt(bitPattern: block), ordering: .relaxed)
+        heldCount.store(count + 1, ordering: .relaxed)
+        if count + 1 == Self.returnBatch { sendHeld() }
+    }
+
+    /// Pushes the held list onto its home's `remote` in one compare-and-exchange.
+    @usableFromInline
+    func sendHeld() {
+        let count = heldCount.load(ordering: .relaxed)
+        guard count > 0 else { return }
+        let first = BlockRef(bitPattern: heldFirst.load(ordering: .relaxed)).unsafelyUnwrapped
+        let last = BlockRef(bitPattern: heldLast.load(ordering: .relaxed)).unsafelyUnwrapped
+        let home = Unmanaged<BlockCache>.fromOpaque(UnsafeRawPointer(bitPattern: heldHome.load(ordering: .relaxed)).unsafelyUnwrapped)
+        heldCount.store(0, ordering: .relaxed)
+        heldFirst.store(0, ordering: .relaxed)
+        heldLast.store(0, ordering: .relaxed)
+        home._withUnsafeGuaranteedRef { $0.pushRemote(first: first, last: last, count: count) }
     }
 
     @inlinable
@@ -158,13 +246,25 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
     @inlinable
     @inline(never)
     func pushRemote(_ block: BlockRef) {
+        pushRemote(first: block, last: block, count: 1)
+    }
+
+    /// Pushes a list of `count` of this cache's blocks, linked from `first` to `last`, onto
+    /// `remote`; frees them instead once the cache's thread has ended.
+    @usableFromInline
+    func pushRemote(first: BlockRef, last: BlockRef, count: Int) {
         var head = remote.load(ordering: .relaxed)
         while true {
-            if head == Self.orphanedMark { return free(block) }
-            Block.setCacheLink(of: block, to: head)
-            // release: the block's cleared fields are visible to the owner that takes the list.
+            if head == Self.orphanedMark {
+                Block.setCacheLink(of: last, to: 0)
+                _ = Self.freeList(UInt(bitPattern: first))
+                return drop(count)
+            }
+            Block.setCacheLink(of: last, to: head)
+            // release: the blocks' cleared fields and links are visible to the owner that takes
+            // the list.
             let (exchanged, original) = remote.compareExchange(
-                expected: head, desired: UInt(bitPattern: block), successOrdering: .releasing, failureOrdering: .relaxed)
+                expected: head, desired: UInt(bitPattern: first), successOrdering: .releasing, failureOrdering: .relaxed)
             if exchanged { return }
             head = original
         }
@@ -175,6 +275,7 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
     /// exchange that empties the list, so no push can land after it unseen.
     @usableFromInline
     func orphan() {
+        sendHeld()  // other caches' blocks this thread held go home first: they are not its own
         var freed = Self.freeList(local.load(ordering: .relaxed))
         local.store(0, ordering: .relaxed)
         freed += Self.freeList(remote.exchange(Self.orphanedMark, ordering: .acquiring))

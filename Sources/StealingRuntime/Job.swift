@@ -72,6 +72,11 @@ extension HeapJob: CachedBlock {
     @usableFromInline
     static var cacheSlot: BlockCacheSlot { .stealingHeapJob }
 
+    /// Not in batches: work-stealing's workers return each job at once (PThreadPrimitives/README.md,
+    /// "BlockCache", says what batches did to its figures).
+    @inlinable
+    static var returnsInBatches: Bool { false }
+
     @usableFromInline
     static var cacheThreadExit: @convention(c) (UnsafeMutableRawPointer?) -> Void {
         { BlockCache<HeapJob>.threadEnded($0) }

@@ -310,3 +310,77 @@ extension FIFODispatchStressTests {
         }
     }
 }
+
+extension FIFODispatchStressTests {
+    @Test("a worker returns finished nodes in batches of one home, and sends what it holds when it goes idle, meets another home, or ends")
+    func workersReturnNodesInBatches() throws {
+        typealias Cache = NodeCache
+        // Blocks travel between threads as addresses; each thread below owns a fresh cache.
+        @Sendable func take(_ count: Int) -> [UInt] { (0..<count).map { _ in UInt(bitPattern: Cache.allocate()) } }
+        @Sendable func finish(_ blocks: [UInt]) {
+            for address in blocks { Cache.recycle(UnsafeMutablePointer(bitPattern: address)!) }
+        }
+        @Sendable func fresh(_ body: () -> Void) -> Int {
+            let before = Cache.current.takeUnretainedValue().freshAllocations
+            body()
+            return Cache.current.takeUnretainedValue().freshAllocations - before
+        }
+        let batch = Cache.returnBatch
+        let figures = Mutex<[String: Int]>([:])
+        let home = PThread.spawn {
+            var out = take(batch + 8)
+            let held = MutexSemaphore(value: 0), goIdle = MutexSemaphore(value: 0)
+            let worker = PThread.spawn { [out] in
+                Cache.holdReturnsOnThisThread()
+                finish(out)
+                held.signal()
+                goIdle.wait()
+                Cache.sendHeldBlocks()
+                held.signal()
+            }
+            held.wait()
+            out = []
+            let fullBatch = fresh { out += take(batch) }
+            let pastBatch = fresh { out += take(1) }
+            goIdle.signal()
+            held.wait()
+            let afterIdle = fresh { out += take(8) }
+            worker.join()
+
+            // Three of this home's blocks, then one of another home: the three go home first.
+            let other = Mutex<UInt>(0)
+            PThread.spawn { other.withLock { $0 = take(1)[0] } }.join()  // its thread ends; the block keeps its cache
+            let mixed = Array(out.prefix(3)) + [other.withLock { $0 }]
+            let switching = PThread.spawn {
+                Cache.holdReturnsOnThisThread()
+                finish(Array(mixed.prefix(3)))
+                finish(Array(mixed.suffix(1)))
+                held.signal()
+                goIdle.wait()  // still holding the other home's block while this home counts
+            }
+            held.wait()
+            out.removeFirst(3)
+            let afterSwitch = fresh { out += take(3) }
+            goIdle.signal()
+            switching.join()
+
+            // A worker that ends while holding blocks sends them home.
+            let last = Array(out.prefix(5))
+            PThread.spawn {
+                Cache.holdReturnsOnThisThread()
+                finish(last)
+            }.join()
+            out.removeFirst(5)
+            let afterEnd = fresh { out += take(5) }
+            finish(out)
+            figures.withLock { $0 = ["fullBatch": fullBatch, "pastBatch": pastBatch, "afterIdle": afterIdle, "afterSwitch": afterSwitch, "afterEnd": afterEnd] }
+        }
+        home.join()
+        let got = figures.withLock { $0 }
+        #expect(got["fullBatch"] == 0, "\(got): a full batch of \(batch) did not come home as one list")
+        #expect(got["pastBatch"] == 1, "\(got): blocks past the last full batch came home before the worker went idle")
+        #expect(got["afterIdle"] == 0, "\(got): the held blocks did not come home when the worker went idle")
+        #expect(got["afterSwitch"] == 0, "\(got): a block of another home did not send the held ones home first")
+        #expect(got["afterEnd"] == 0, "\(got): a worker that ended kept the blocks it held")
+    }
+}
