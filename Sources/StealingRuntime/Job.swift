@@ -1,4 +1,5 @@
 import PThreadPrimitives
+import RuntimeKit
 
 /// What the deques and the injector carry: the address of a job whose first field is a
 /// `JobHeader`. A plain address, not a reference: carrying it neither retains nor frees anything,
@@ -48,7 +49,13 @@ struct JobHeader {
 struct HeapJob {
     let header: JobHeader
     @usableFromInline var work: (@Sendable () -> Void)?
-    /// The cache's link while the job is free; unused while it is queued.
+    /// Instead of `work`, a C function and its context (`async(_: FunctionBlock)`): a block
+    /// submitted many times as one closure retained that closure's context per job, a count
+    /// shared by the submitter and the workers (README.md, "Jobs").
+    @usableFromInline var function: WorkFunction?
+    @usableFromInline var context: UnsafeMutableRawPointer?
+    /// The cache's link while the job is free, and the injector's while it waits in its stack of
+    /// submitted blocks: either way only the one thread that holds the job touches it.
     @usableFromInline var link: UInt
     @usableFromInline let home: Unmanaged<BlockCache<HeapJob>>
 
@@ -56,6 +63,8 @@ struct HeapJob {
     init(home: Unmanaged<BlockCache<HeapJob>>) {
         header = JobHeader(execute: runHeapJob)
         work = nil
+        function = nil
+        context = nil
         link = 0
         self.home = home
     }
@@ -64,6 +73,14 @@ struct HeapJob {
     static func make(_ work: @escaping @Sendable () -> Void) -> JobRef {
         let job = BlockCache<HeapJob>.allocate()
         job.pointee.work = work
+        return JobRef(UnsafeMutableRawPointer(job))
+    }
+
+    /// Puts `block`'s function and context into a job from the calling thread's cache.
+    static func make(_ block: FunctionBlock) -> JobRef {
+        let job = BlockCache<HeapJob>.allocate()
+        job.pointee.function = block.function
+        job.pointee.context = block.context
         return JobRef(UnsafeMutableRawPointer(job))
     }
 }
@@ -99,6 +116,15 @@ extension JobRef {
     }
 }
 
+extension JobRef {
+    /// The submitted block this is (only the injector's lock-free part needs to know: it links
+    /// blocks through their `link`). A join's half here is a bug of the caller.
+    var heapJob: UnsafeMutablePointer<HeapJob> {
+        assert(isSubmittedBlock, "only submitted blocks go to the injector one at a time")
+        return address.assumingMemoryBound(to: HeapJob.self)
+    }
+}
+
 private let heapJobExecute: @convention(c) (UnsafeMutableRawPointer) -> Void = runHeapJob
 
 /// Recycles the job before calling its block, so a block that submits more work reuses it.
@@ -108,8 +134,12 @@ private func runHeapJob(_ address: UnsafeMutableRawPointer) {
     // `unsafelyUnwrapped`: they are generic, and a closure returned through a generic result is
     // wrapped in a reabstraction thunk, one allocation per job (+40-56% on a chain of tasks).
     let home = job.pointee.home
-    let work = job.move().work
+    let moved = job.move()
     job.initialize(to: HeapJob(home: home))
     BlockCache<HeapJob>.recycle(job)
-    work!()
+    if let function = moved.function {
+        function(moved.context)
+    } else {
+        moved.work!()
+    }
 }

@@ -22,6 +22,11 @@ final class Sleepers: @unchecked Sendable {
     @usableFromInline let counters: UnsafeMutableRawPointer
     @inlinable var sleeping: UnsafeMutablePointer<Atomic<Int>> { counters.assumingMemoryBound(to: Atomic<Int>.self) }
     @inlinable var searching: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self) }
+    /// True from a wake-up until a worker comes back from `sleep` (or finds it set there and does
+    /// not wait): a worker is on its way to look, so another wake-up would only make a second
+    /// worker contend for the mutex the first needs to leave `wait` (README.md, "Who wakes
+    /// whom"). Beside `sleeping`, which its readers read just before it.
+    @inlinable var wakeInFlight: UnsafeMutablePointer<Atomic<Bool>> { (counters + MemoryLayout<Atomic<Int>>.stride).assumingMemoryBound(to: Atomic<Bool>.self) }
     private let workers: Int
 
     /// Bytes per cache line on x86-64 and most arm64 cores; a guess elsewhere costs only padding.
@@ -31,11 +36,13 @@ final class Sleepers: @unchecked Sendable {
         self.workers = workers
         counters = .allocate(byteCount: 2 * Self.cacheLine, alignment: Self.cacheLine)
         counters.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
+        (counters + MemoryLayout<Atomic<Int>>.stride).initializeMemory(as: Atomic<Bool>.self, to: Atomic(false))
         (counters + Self.cacheLine).initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
     }
 
     deinit {
         sleeping.deinitialize(count: 1)
+        wakeInFlight.deinitialize(count: 1)
         searching.deinitialize(count: 1)
         counters.deallocate()
     }
@@ -80,7 +87,8 @@ final class Sleepers: @unchecked Sendable {
     /// Inlined into every join: the two loads are all a busy pool pays, and a call cost more.
     @inlinable @inline(__always)
     func notifyIfIdle() {
-        guard sleeping.pointee.load(ordering: .relaxed) > 0, searching.pointee.load(ordering: .relaxed) == 0 else { return }
+        guard sleeping.pointee.load(ordering: .relaxed) > 0, searching.pointee.load(ordering: .relaxed) == 0,
+              !wakeInFlight.pointee.load(ordering: .relaxed) else { return }
         wakeOne()
     }
 
@@ -88,6 +96,7 @@ final class Sleepers: @unchecked Sendable {
     func wakeOne() {
         RuntimeEvents.count(.wakeUps)
         mutex.lock()
+        wakeInFlight.pointee.store(true, ordering: .relaxed)  // under the mutex: `sleep` reads it there
         epoch &+= 1
         wake.signal()
         mutex.unlock()
@@ -135,7 +144,7 @@ final class Sleepers: @unchecked Sendable {
     /// and someone sleeps, wake one to take over the searching.
     func handOffIfWorkRemains(_ workVisible: () -> Bool) {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        guard sleeping.pointee.load(ordering: .relaxed) > 0, workVisible() else { return }
+        guard sleeping.pointee.load(ordering: .relaxed) > 0, !wakeInFlight.pointee.load(ordering: .relaxed), workVisible() else { return }
         wakeOne()
     }
 
@@ -151,11 +160,17 @@ final class Sleepers: @unchecked Sendable {
         sleeping.pointee.wrappingSubtract(1, ordering: .relaxed)
     }
 
-    /// Sleeps until the epoch moves past `seen` (it may already have), then withdraws.
+    /// Sleeps until the epoch moves past `seen` (it may already have) or a wake-up is in flight,
+    /// then withdraws, taking the wake-up: the caller goes back to looking for work, after a fence
+    /// (`startSearching`'s or `prepareToSleep`'s), so a submitter that skipped its wake-up because
+    /// this one was in flight has its job seen (README.md, "Who wakes whom").
     func sleep(ifEpochIs seen: UInt64) {
-        RuntimeEvents.count(.parks)
         mutex.lock()
-        while epoch == seen { wake.wait(mutex) }
+        if epoch == seen, !wakeInFlight.pointee.load(ordering: .relaxed) {
+            RuntimeEvents.count(.parks)
+            repeat { wake.wait(mutex) } while epoch == seen && !wakeInFlight.pointee.load(ordering: .relaxed)
+        }
+        wakeInFlight.pointee.store(false, ordering: .sequentiallyConsistent)
         mutex.unlock()
         sleeping.pointee.wrappingSubtract(1, ordering: .relaxed)
     }
