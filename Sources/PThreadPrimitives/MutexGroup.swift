@@ -1,5 +1,4 @@
 import RuntimeKit
-import Synchronization
 
 /// A dispatch group on a pthread mutex and condition variable.
 ///
@@ -12,13 +11,7 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
     private let mutex = PThreadMutex()
     private let emptied = PThreadCondition()
     private var count = 0
-    private var generation: UInt64 = 0 {
-        // releasing: a thread that sees the new generation without the mutex also sees the
-        // members' writes, which their leaves made under the mutex before this store.
-        didSet { publishedGeneration.store(generation, ordering: .releasing) }
-    }
-    /// `generation`, readable without the mutex (`hasEmptied(since:)`), for waiters that poll.
-    private let publishedGeneration = Atomic<UInt64>(0)
+    private var generation: UInt64 = 0
     private var waiters = 0
     private var notifications: [(queue: NotifyQueue, work: @Sendable () -> Void)] = []
     /// `!notifications.isEmpty`, kept apart so `enter` and `leave` never touch the array: callers
@@ -85,30 +78,13 @@ public final class MutexGroup<NotifyQueue: SerialQueue>: WorkGroup, @unchecked S
         return wait(untilEmptiedSince: seen, timeout: timeout)
     }
 
-    /// For waiters that do other work while they wait (a work-stealing worker helps): the
-    /// generation in progress, or nil when the group is empty now. Pass it to `hasEmptied(since:)`
-    /// and `wait(untilEmptiedSince:)`, which then keep `wait`'s exact semantics.
-    public func pendingGeneration() -> UInt64? {
+    /// The generation in progress, or nil when the group is empty now.
+    private func pendingGeneration() -> UInt64? {
         mutex.withLock { count > 0 ? generation : nil }
     }
 
-    /// True once the group has been empty at some moment after `pendingGeneration()` returned `seen`.
-    /// No lock: cheap enough to poll.
-    public func hasEmptied(since seen: UInt64) -> Bool {
-        publishedGeneration.load(ordering: .acquiring) != seen
-    }
-
-    /// `wait()` for a generation read earlier with `pendingGeneration()`.
-    public func wait(untilEmptiedSince seen: UInt64) {
-        mutex.lock()
-        defer { mutex.unlock() }
-        waiters += 1
-        while generation == seen { emptied.wait(mutex) }
-        waiters -= 1
-    }
-
     /// `wait(timeout:)` for a generation read earlier with `pendingGeneration()`.
-    public func wait(untilEmptiedSince seen: UInt64, timeout: Duration) -> WaitResult {
+    private func wait(untilEmptiedSince seen: UInt64, timeout: Duration) -> WaitResult {
         let deadline = MonotonicInstant.after(timeout)
         mutex.lock()
         defer { mutex.unlock() }
