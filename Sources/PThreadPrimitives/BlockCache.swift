@@ -87,7 +87,9 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
     /// How many blocks `local` holds, at most (unknown after taking a remote batch).
     @usableFromInline let localCount = Atomic<Int>(0)
     @usableFromInline let remote = Atomic<UInt>(0)
-    /// True on a thread that holds other caches' blocks to return them in batches. Owner only.
+    /// True on a worker's thread, which holds other caches' blocks to return them in batches. Set
+    /// once by the owner before its thread runs any block; read by other workers, whose blocks
+    /// coming home to a worker are not held.
     @usableFromInline let holdsReturns = Atomic<Bool>(false)
     /// The blocks of one other cache (`heldHome`, an address) this thread finished and has not
     /// sent home yet: a list from `heldFirst` to `heldLast`, `heldCount` long. Owner only. While

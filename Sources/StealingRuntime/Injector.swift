@@ -14,9 +14,10 @@ import Synchronization
 ///   meets the workers' lock. With every submission under the lock, a submitter from outside and
 ///   two workers taking one or two jobs each time fought over it: `inject` and `popBatch` were
 ///   two thirds of a task from outside in `perf`.
-/// - `jobs`, a FIFO behind a spin lock, which only workers take (and spills, and `push(_:)`'s
-///   callers). A worker that takes the lock first moves the whole of `incoming` into `jobs`, oldest
-///   first, so a submitter's jobs leave in the order it pushed them.
+/// - `jobs`, a FIFO behind a spin lock, which only workers take, and where a full worker deque
+///   spills (join halves have no link word). A worker that takes the lock moves the whole of
+///   `incoming` into `jobs` first, oldest first, so a submitter's jobs leave in the order it
+///   pushed them.
 ///
 /// The stack is only ever taken whole (exchange), so no ABA problem can occur (README.md,
 /// "Injector"). `isEmpty` reads both parts without the lock, for idle workers' polling.

@@ -24,8 +24,8 @@ final class Sleepers: @unchecked Sendable {
     @inlinable var searching: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self) }
     /// True from a wake-up until a worker comes back from `sleep` (or finds it set there and does
     /// not wait): a worker is on its way to look, so another wake-up would only make a second
-    /// worker contend for the mutex the first needs to leave `wait` (README.md, "Who wakes
-    /// whom"). Beside `sleeping`, which its readers read just before it.
+    /// worker contend for the mutex the first needs to leave `wait` (README.md, "A wake-up in
+    /// flight"). Beside `sleeping`, which its readers read just before it.
     @inlinable var wakeInFlight: UnsafeMutablePointer<Atomic<Bool>> { (counters + MemoryLayout<Atomic<Int>>.stride).assumingMemoryBound(to: Atomic<Bool>.self) }
     private let workers: Int
 
@@ -163,7 +163,7 @@ final class Sleepers: @unchecked Sendable {
     /// Sleeps until the epoch moves past `seen` (it may already have) or a wake-up is in flight,
     /// then withdraws, taking the wake-up: the caller goes back to looking for work, after a fence
     /// (`startSearching`'s or `prepareToSleep`'s), so a submitter that skipped its wake-up because
-    /// this one was in flight has its job seen (README.md, "Who wakes whom").
+    /// this one was in flight has its job seen (README.md, "A wake-up in flight").
     func sleep(ifEpochIs seen: UInt64) {
         mutex.lock()
         if epoch == seen, !wakeInFlight.pointee.load(ordering: .relaxed) {
