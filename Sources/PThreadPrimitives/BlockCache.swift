@@ -222,7 +222,7 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
     }
 
     /// Pushes the held list onto its home's `remote` in one compare-and-exchange.
-    @usableFromInline
+    @inlinable
     func sendHeld() {
         let count = heldCount.load(ordering: .relaxed)
         guard count > 0 else { return }
@@ -252,8 +252,10 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
     }
 
     /// Pushes a list of `count` of this cache's blocks, linked from `first` to `last`, onto
-    /// `remote`; frees them instead once the cache's thread has ended.
-    @usableFromInline
+    /// `remote`; frees them instead once the cache's thread has ended. Inlinable like the rest of
+    /// the return path, so it is specialized for the block type (an unspecialized call reaches
+    /// `setCacheLink` through the type's witness table on every push).
+    @inlinable
     func pushRemote(first: BlockRef, last: BlockRef, count: Int) {
         var head = remote.load(ordering: .relaxed)
         while true {
