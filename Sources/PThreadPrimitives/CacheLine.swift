@@ -16,13 +16,20 @@ public enum CacheLine {
 public struct LineSlots<T: ~Copyable>: @unchecked Sendable {
     public let count: Int
     @usableFromInline let lines: UnsafeMutableRawPointer
+    /// The block `lines` lies in: one line more than the slots, at malloc's own alignment, so
+    /// `lines` can start at the first line boundary in it. Asking for a line's alignment instead
+    /// goes through glibc's `memalign`, which takes the arena's lock on every call: slots made per
+    /// `apply` (`PieceShares`) made the loop's caller meet its helpers there.
+    @usableFromInline let block: UnsafeMutableRawPointer
 
     /// Slots initialized with `initial(index)`.
     @inlinable
     public init(count: Int, _ initial: (Int) -> T) {
         precondition(MemoryLayout<T>.size <= CacheLine.size, "\(T.self) does not fit in a cache line")
         self.count = count
-        lines = .allocate(byteCount: max(count, 1) * CacheLine.size, alignment: CacheLine.size)
+        block = .allocate(byteCount: (max(count, 1) + 1) * CacheLine.size, alignment: MemoryLayout<Int>.alignment)
+        let past = Int(bitPattern: block) & (CacheLine.size - 1)
+        lines = block + (past == 0 ? 0 : CacheLine.size - past)
         for index in 0..<count {
             (lines + index * CacheLine.size).bindMemory(to: T.self, capacity: 1).initialize(to: initial(index))
         }
@@ -37,6 +44,6 @@ public struct LineSlots<T: ~Copyable>: @unchecked Sendable {
     /// Deinitializes and frees every slot.
     public func deallocate() {
         for index in 0..<count { self[index].deinitialize(count: 1) }
-        lines.deallocate()
+        block.deallocate()
     }
 }
