@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSpinHint
 import RuntimeKit
 import Synchronization
@@ -6,11 +9,12 @@ import Synchronization
 ///
 /// The loop is cut into pieces of `stride` iterations, and a piece function is called once per
 /// piece with its bounds (`ApplyPlan.indices(ofPiece:)`). Helper jobs go to the pool, and the
-/// calling thread claims pieces too, from one shared atomic cursor. The caller only blocks once no
-/// piece is left unclaimed, and then only for pieces already running on other threads, so a nested
-/// `apply` (one issued from inside a body) always makes progress even when every worker is busy:
-/// its caller can finish the whole inner loop alone. Helpers that start after the loop is done
-/// find the cursor past the end and return without touching the piece function.
+/// calling thread claims pieces too (`PieceShares`: from one cursor, or, in a loop of many pieces,
+/// each thread from its own share and then from halves it steals of the others'). The caller only
+/// blocks once no piece is left unclaimed, and then only for pieces already running on other
+/// threads, so a nested `apply` (one issued from inside a body) always makes progress even when
+/// every worker is busy: its caller can claim every piece alone. Helpers that start after the loop
+/// is done find nothing to claim and return without touching the piece function.
 ///
 /// The loop runs a C piece function (`PieceFunction`) with a context, as `dispatch_apply_f` does:
 /// a caller that has one (the suite's apply) pays a plain call per piece. A closure body comes
@@ -50,11 +54,12 @@ public enum ParallelLoop {
             if iterations > 0 { piece(context, 0, iterations) }  // one piece (or none): the caller runs it
             return
         }
-        let loop = Loop(plan: plan, context: context, piece: piece)
-        for _ in 0..<min(workers - 1, plan.pieces - 1) {
-            submit { loop.work() }
+        let helpers = min(workers - 1, plan.pieces - 1)
+        let loop = Loop(plan: plan, threads: helpers + 1, context: context, piece: piece)
+        for _ in 0..<helpers {
+            submit { loop.work(as: loop.nextHelper()) }
         }
-        loop.work()
+        loop.work(as: 0)
         loop.waitForRunningPieces()
     }
 
@@ -63,33 +68,55 @@ public enum ParallelLoop {
         /// Read only by a thread that has claimed a piece, which the caller waits for.
         let context: UnsafeMutableRawPointer?
         let piece: PieceFunction
-        let cursor = Atomic<Int>(0)
+        let shares: PieceShares
+        /// Helpers that have started: the caller is thread 0 of the loop, the n-th helper thread n.
+        let helpersStarted = Atomic<Int>(0)
         let finished = Atomic<Int>(0)
-        let done = MutexSemaphore(value: 0)
+        /// Posted once, by the last finisher. A bare `sem_t`, not a semaphore object (five blocks):
+        /// the loop is often freed by a helper, and glibc takes a block freed on another thread
+        /// back through the arena's lock (README.md, "Allocations per loop").
+        let done: UnsafeMutablePointer<sem_t>
 
-        init(plan: ApplyPlan, context: UnsafeMutableRawPointer?, piece: PieceFunction) {
+        init(plan: ApplyPlan, threads: Int, context: UnsafeMutableRawPointer?, piece: PieceFunction) {
             self.plan = plan
+            shares = PieceShares(pieces: plan.pieces, threads: threads)
             self.context = context
             self.piece = piece
+            done = .allocate(capacity: 1)
+            sem_init(done, 0, 0)
         }
 
-        /// Claims and runs pieces until none is left, then counts them finished in one step.
-        func work() {
-            // relaxed: the claim only has to be unique; the context was published before any
+        deinit {
+            sem_destroy(done)
+            done.deallocate()
+        }
+
+        /// relaxed: the index only has to be unique.
+        func nextHelper() -> Int { helpersStarted.wrappingAdd(1, ordering: .relaxed).newValue }
+
+        /// Runs the pieces thread `thread` claims (its share, then every half it steals) until
+        /// none is left; then counts what it ran as finished, in one step.
+        func work(as thread: Int) {
+            assert(thread < shares.threads, "more threads than the loop was dealt out for")
+            // relaxed claims: a claim only has to be unique; the context was published before any
             // helper was submitted (the pool's own lock orders that).
-            var claimed = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
-            guard claimed < plan.pieces else { return }  // late: never touch the context, which may be gone
             var ran = 0
             repeat {
-                let range = plan.indices(ofPiece: claimed)
-                piece(context, range.lowerBound, range.upperBound)
-                ran += 1
-                claimed = cursor.wrappingAdd(1, ordering: .relaxed).oldValue
-            } while claimed < plan.pieces
+                while let unit = shares.claim(for: thread) {
+                    for index in shares.pieces(ofUnit: unit) {
+                        let range = plan.indices(ofPiece: index)
+                        piece(context, range.lowerBound, range.upperBound)
+                        ran += 1
+                    }
+                }
+            } while shares.steal(for: thread)
+            // A helper that found nothing is late: the count may be complete already, and its
+            // add would post `done` a second time.
+            guard ran > 0 else { return }
             // acquiringAndReleasing: release publishes this thread's pieces' writes to the caller;
             // the acquire half chains earlier threads' writes to whoever finishes last.
             if finished.wrappingAdd(ran, ordering: .acquiringAndReleasing).newValue == plan.pieces {
-                done.signal()
+                sem_post(done)
             }
         }
 
@@ -99,7 +126,8 @@ public enum ParallelLoop {
                 if finished.load(ordering: .acquiring) == plan.pieces { return }
                 rb_spin_pause()
             }
-            done.wait()  // the last piece to finish signals exactly once
+            // The last piece to finish posts exactly once; EINTR is a signal handler, not a post.
+            while sem_wait(done) != 0 { precondition(errno == EINTR, "sem_wait failed: errno \(errno)") }
         }
 
         /// About 20-40 microseconds of `pause` on current x86 cores: a few pieces of a small loop,

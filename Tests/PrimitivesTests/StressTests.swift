@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization
@@ -24,6 +27,72 @@ struct StressTests {
             return counts.filter { $0 != 1 }.count
         }
         #expect(wrong == 0, "\(wrong) indices did not run exactly once")
+    }
+
+    /// Helpers start with empty shares, so every piece a helper runs is one it stole. The caller's
+    /// first piece waits until each helper has run one, so the steals happen however late the
+    /// helper threads start (no timing decides it), and with three thieves on the caller's share
+    /// and on each other's.
+    @Test("ParallelLoop: helpers steal from the caller's share and from each other; every index runs once")
+    func parallelLoopSharesAreStolenOnce() async throws {
+        let (wrong, helperPieces, waitedTooLong) = try await onDedicatedThread { () -> (Int, Int, Bool) in
+            let iterations = 1_000_000, threads = 4
+            let counts = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: iterations)
+            counts.initialize(repeating: 0)
+            defer { counts.deallocate() }
+            let callerThread = pthread_self()
+            let helpersWithAPiece = Atomic<Int>(0)
+            let helperPieces = Atomic<Int>(0)
+            let waitedTooLong = Atomic<Bool>(false)
+            let pool = ThreadPerJob()
+            let helpersSeen = Unchecked<Set<pthread_t>>([]), helpersSeenLock = PThreadMutex()
+            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: threads, submit: pool.submit) { piece in
+                for index in piece { counts[index] &+= 1 }
+                if pthread_equal(pthread_self(), callerThread) != 0 {
+                    guard piece.lowerBound == 0 else { return }
+                    let deadline = MonotonicInstant.after(.seconds(60))
+                    while helpersWithAPiece.load(ordering: .acquiring) < threads - 1 {
+                        if MonotonicInstant.now >= deadline { waitedTooLong.store(true, ordering: .relaxed); return }
+                        sched_yield()
+                    }
+                } else {
+                    helperPieces.add(piece.count, ordering: .relaxed)
+                    if helpersWithAPiece.load(ordering: .relaxed) < threads - 1,
+                        helpersSeenLock.withLock({ helpersSeen.value.insert(pthread_self()).inserted }) {
+                        helpersWithAPiece.add(1, ordering: .releasing)
+                    }
+                }
+            }
+            pool.joinAll()
+            return (counts.filter { $0 != 1 }.count, helperPieces.load(ordering: .relaxed), waitedTooLong.load(ordering: .relaxed))
+        }
+        #expect(!waitedTooLong, "a helper ran no piece within 60 s while the caller held its first one")
+        #expect(wrong == 0, "\(wrong) indices did not run exactly once")
+        #expect(helperPieces > 0)
+    }
+
+    /// The loop's caller runs every piece when no helper starts in time; the helpers that start
+    /// after it returned find every share empty and must not call the piece function (whose
+    /// context is gone by then).
+    @Test("ParallelLoop: helpers that start after the loop returned run nothing", arguments: [2, 100_000])
+    func parallelLoopLateHelpersRunNothing(iterations: Int) async throws {
+        let (ranLate, wrong) = try await onDedicatedThread { () -> (Int, Int) in
+            let held = Unchecked<[@Sendable () -> Void]>([])
+            let counts = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: iterations)
+            counts.initialize(repeating: 0)
+            defer { counts.deallocate() }
+            let returned = Atomic<Bool>(false)
+            let ranLate = Atomic<Int>(0)
+            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: 4, submit: { held.value.append($0) }) { piece in
+                if returned.load(ordering: .relaxed) { ranLate.add(1, ordering: .relaxed) }
+                for index in piece { counts[index] &+= 1 }
+            }
+            returned.store(true, ordering: .relaxed)
+            held.value.forEach { $0() }
+            return (ranLate.load(ordering: .relaxed), counts.filter { $0 != 1 }.count)
+        }
+        #expect(ranLate == 0)
+        #expect(wrong == 0)
     }
 
     @Test("Strand: 1,000,000 blocks from 4 submitting threads run once each, one at a time")
