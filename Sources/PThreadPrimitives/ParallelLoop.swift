@@ -110,8 +110,8 @@ public enum ParallelLoop {
                     }
                 }
             } while shares.steal(for: thread)
-            // A helper that found nothing is late: the count may be complete already, and its
-            // add would post `done` a second time.
+            // A thread that found nothing (a late helper) adds nothing: the count may be
+            // complete already, and its add would post `done` a second time.
             guard ran > 0 else { return }
             // acquiringAndReleasing: release publishes this thread's pieces' writes to the caller;
             // the acquire half chains earlier threads' writes to whoever finishes last.
