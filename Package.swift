@@ -64,10 +64,11 @@ let package = Package(
             ],
             exclude: ["README.md"]
         ),
+        .target(name: "CFutex"),
         .target(name: "CFIFODispatch"),
         .target(
             name: "FIFODispatch",
-            dependencies: ["RuntimeKit", "PThreadPrimitives", "CFIFODispatch", "CSpinHint"],
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "CFIFODispatch", "CFutex", "CSpinHint"],
             exclude: ["README.md"]
         ),
         .target(

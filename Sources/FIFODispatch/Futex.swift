@@ -1,4 +1,4 @@
-import CFIFODispatch
+import CFutex
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,0 +1,27 @@
+#include "CFutex.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+int rb_futex_wait(uint32_t *word, uint32_t expected, int64_t deadline_ns, int realtime) {
+    struct timespec deadline;
+    struct timespec *timeout = 0;
+    if (deadline_ns >= 0) {
+        deadline.tv_sec = (time_t)(deadline_ns / 1000000000);
+        deadline.tv_nsec = (long)(deadline_ns % 1000000000);
+        timeout = &deadline;
+    }
+    // FUTEX_WAIT_BITSET takes an absolute deadline, on CLOCK_MONOTONIC unless FUTEX_CLOCK_REALTIME.
+    int op = FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG | (realtime ? FUTEX_CLOCK_REALTIME : 0);
+    long rc = syscall(SYS_futex, word, op, expected, timeout, 0, FUTEX_BITSET_MATCH_ANY);
+    if (rc == 0) return 0;
+    if (errno == EAGAIN) return 0;
+    return errno;
+}
+
+int rb_futex_wake(uint32_t *word, int count) {
+    return (int)syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, count, 0, 0, 0);
+}
