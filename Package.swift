@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "StealingRuntime",
             dependencies: [
-                "RuntimeKit", "PThreadPrimitives", "CCurrentWorker", "CSpinHint",
+                "RuntimeKit", "PThreadPrimitives", "CCurrentWorker", "CSpinHint", "CFutex",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             exclude: ["README.md"]

@@ -1,3 +1,4 @@
+import CFutex
 import CSpinHint
 import PThreadPrimitives
 import Synchronization
@@ -8,14 +9,17 @@ import Synchronization
 /// A worker about to sleep first announces itself (`sleeping += 1`), then looks at every queue
 /// once more, and only then waits, for the epoch it read before looking to change. A submitter
 /// from outside the pool publishes its job, then reads `sleeping`; if anyone sleeps it advances
-/// the epoch under the mutex and signals one. Both sides do "write, full fence, read", so at least
-/// one of them sees the other: either the worker's last look finds the job, or the submitter sees
-/// the sleeper and its epoch bump keeps the sleeper from waiting (or wakes it).
+/// the epoch and wakes one. Both sides do "write, full fence, read", so at least one of them sees
+/// the other: either the worker's last look finds the job, or the submitter sees the sleeper and
+/// its epoch bump keeps the sleeper from waiting (or wakes it).
+///
+/// The wait is a futex on the epoch word, which the kernel compares before it puts the worker to
+/// sleep: a bump between the worker's look and its wait makes the wait return at once. It was a
+/// mutex and a condition variable, and a woken worker then had to take the mutex back from the
+/// thread that signalled under it: a second futex call each side, and, with more busy threads than
+/// CPUs, a submitter that lost the mutex slept on it (README.md, "Parking on the epoch").
 @usableFromInline
 final class Sleepers: @unchecked Sendable {
-    private let mutex = PThreadMutex()
-    private let wake = PThreadCondition()
-    private var epoch: UInt64 = 0  // guarded by mutex
     /// `sleeping` is read on every surplus push and `searching` is written every time a worker
     /// starts or stops looking for work: on one cache line, each search would evict the line every
     /// pushing worker reads. They get a line each (`cacheLine` bytes apart, line-aligned).
@@ -23,26 +27,42 @@ final class Sleepers: @unchecked Sendable {
     @inlinable var sleeping: UnsafeMutablePointer<Atomic<Int>> { counters.assumingMemoryBound(to: Atomic<Int>.self) }
     @inlinable var searching: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self) }
     /// True from a wake-up until a worker comes back from `sleep` (or finds it set there and does
-    /// not wait): a worker is on its way to look, so another wake-up would only make a second
-    /// worker contend for the mutex the first needs to leave `wait` (README.md, "A wake-up in
-    /// flight"). Beside `sleeping`, which its readers read just before it.
-    @inlinable var wakeInFlight: UnsafeMutablePointer<Atomic<Bool>> { (counters + MemoryLayout<Atomic<Int>>.stride).assumingMemoryBound(to: Atomic<Bool>.self) }
+    /// not wait): a worker is on its way to look, so another wake-up would only wake a second
+    /// worker for the same job (README.md, "A wake-up in flight"). Beside `sleeping`, which its
+    /// readers read just before it.
+    @inlinable var wakeInFlight: UnsafeMutablePointer<Atomic<Bool>> { (counters + Self.wakeInFlightOffset).assumingMemoryBound(to: Atomic<Bool>.self) }
+    /// Advanced by every wake-up; sleepers wait (futex) for it to move. 32 bits, as a futex word
+    /// is: a sleeper would miss its wake-up only if exactly 2^32 of them came between its read and
+    /// its wait. On `sleeping`'s line: both change when a worker parks or is woken.
+    private var epoch: UnsafeMutablePointer<Atomic<UInt32>> { (counters + Self.epochOffset).assumingMemoryBound(to: Atomic<UInt32>.self) }
+    private var epochWord: UnsafeMutablePointer<UInt32> { (counters + Self.epochOffset).assumingMemoryBound(to: UInt32.self) }
+    /// Workers inside the futex wait, or about to enter it: a wake-up makes the system call only
+    /// when there is one, as glibc's condition variable did. A worker on its way to sleep is counted
+    /// in `sleeping` long before it waits, and a join offers halves to it all the while.
+    private var waiting: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.waitingOffset).assumingMemoryBound(to: Atomic<Int>.self) }
     private let workers: Int
 
     /// Bytes per cache line on x86-64 and most arm64 cores; a guess elsewhere costs only padding.
     @usableFromInline static let cacheLine = 64
+    @usableFromInline static let wakeInFlightOffset = MemoryLayout<Atomic<Int>>.stride
+    private static let epochOffset = 2 * MemoryLayout<Atomic<Int>>.stride
+    private static let waitingOffset = 3 * MemoryLayout<Atomic<Int>>.stride
 
     init(workers: Int) {
         self.workers = workers
         counters = .allocate(byteCount: 2 * Self.cacheLine, alignment: Self.cacheLine)
         counters.initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
-        (counters + MemoryLayout<Atomic<Int>>.stride).initializeMemory(as: Atomic<Bool>.self, to: Atomic(false))
+        (counters + Self.wakeInFlightOffset).initializeMemory(as: Atomic<Bool>.self, to: Atomic(false))
+        (counters + Self.epochOffset).initializeMemory(as: Atomic<UInt32>.self, to: Atomic(0))
+        (counters + Self.waitingOffset).initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
         (counters + Self.cacheLine).initializeMemory(as: Atomic<Int>.self, to: Atomic(0))
     }
 
     deinit {
         sleeping.deinitialize(count: 1)
         wakeInFlight.deinitialize(count: 1)
+        epoch.deinitialize(count: 1)
+        waiting.deinitialize(count: 1)
         searching.deinitialize(count: 1)
         counters.deallocate()
     }
@@ -95,21 +115,21 @@ final class Sleepers: @unchecked Sendable {
     @usableFromInline @inline(never)
     func wakeOne() {
         RuntimeEvents.count(.wakeUps)
-        mutex.lock()
-        wakeInFlight.pointee.store(true, ordering: .relaxed)  // under the mutex: `sleep` reads it there
-        epoch &+= 1
-        wake.signal()
-        mutex.unlock()
+        // The flag before the bump, released by it: a worker that reads the new epoch sees the
+        // flag. sequentiallyConsistent bump, then the read of `waiting`: against a sleeper's
+        // count of itself, then its read of the epoch, one of the two sees the other, so a worker
+        // that read the old epoch and waits is counted here, and woken.
+        wakeInFlight.pointee.store(true, ordering: .relaxed)
+        epoch.pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        if waiting.pointee.load(ordering: .sequentiallyConsistent) > 0 { _ = rb_futex_wake(epochWord, 1) }
     }
 
     var debugCounts: String { "sleeping \(sleeping.pointee.load(ordering: .relaxed)) searching \(searching.pointee.load(ordering: .relaxed))" }
 
     /// Wakes every sleeper (shutdown).
     func notifyAll() {
-        mutex.lock()
-        epoch &+= 1
-        wake.broadcast()
-        mutex.unlock()
+        epoch.pointee.wrappingAdd(1, ordering: .releasing)
+        _ = rb_futex_wake(epochWord, Int32.max)
     }
 
     /// Becomes one of the searching workers if fewer than half of them search already (one may
@@ -149,10 +169,13 @@ final class Sleepers: @unchecked Sendable {
     }
 
     /// Announces the caller as about to sleep and returns the epoch to wait on.
-    func prepareToSleep() -> UInt64 {
+    ///
+    /// acquiring: a submitter bumps the epoch after publishing its job (releasing), so a worker
+    /// that reads a bump here sees that job in its last look.
+    func prepareToSleep() -> UInt32 {
         sleeping.pointee.wrappingAdd(1, ordering: .relaxed)
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        return mutex.withLock { epoch }
+        return epoch.pointee.load(ordering: .acquiring)
     }
 
     /// Withdraws the announcement without sleeping (the last look found work).
@@ -164,14 +187,24 @@ final class Sleepers: @unchecked Sendable {
     /// then withdraws, taking the wake-up: the caller goes back to looking for work, after a fence
     /// (`startSearching`'s or `prepareToSleep`'s), so a submitter that skipped its wake-up because
     /// this one was in flight has its job seen (README.md, "A wake-up in flight").
-    func sleep(ifEpochIs seen: UInt64) {
-        mutex.lock()
-        if epoch == seen, !wakeInFlight.pointee.load(ordering: .relaxed) {
+    func sleep(ifEpochIs seen: UInt32) {
+        if isQuiet(since: seen) {
             RuntimeEvents.count(.parks)
-            repeat { wake.wait(mutex) } while epoch == seen && !wakeInFlight.pointee.load(ordering: .relaxed)
+            repeat {
+                // Counted, then a sequentially consistent look (wakeOne's other half). The kernel
+                // waits only while the word still holds `seen`; a spurious return or a signal goes
+                // round again.
+                waiting.pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                if epoch.pointee.load(ordering: .sequentiallyConsistent) == seen { _ = rb_futex_wait(epochWord, seen, -1, 0) }
+                waiting.pointee.wrappingSubtract(1, ordering: .relaxed)
+            } while isQuiet(since: seen)
         }
         wakeInFlight.pointee.store(false, ordering: .sequentiallyConsistent)
-        mutex.unlock()
         sleeping.pointee.wrappingSubtract(1, ordering: .relaxed)
+    }
+
+    /// No wake-up since the epoch read `seen`, and none in flight. acquiring: as in `prepareToSleep`.
+    private func isQuiet(since seen: UInt32) -> Bool {
+        epoch.pointee.load(ordering: .acquiring) == seen && !wakeInFlight.pointee.load(ordering: .relaxed)
     }
 }
