@@ -42,6 +42,13 @@ final class Sleepers: @unchecked Sendable {
     private var waiting: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.waitingOffset).assumingMemoryBound(to: Atomic<Int>.self) }
     private let workers: Int
 
+    /// Searchers allowed whatever the pool's size. Two: with one, a pool of two parked its second
+    /// worker at once whenever the first searched, and every round of a fan-out from outside then
+    /// paid a hand-off wake-up, a futex call before the searcher's job (README.md, "Parking and
+    /// searching (Sleepers)"). From three workers up the half rule already allows two, so this
+    /// changes only a pool of two.
+    static let alwaysSearching = 2
+
     /// Bytes per cache line on x86-64 and most arm64 cores; a guess elsewhere costs only padding.
     @usableFromInline static let cacheLine = 64
     @usableFromInline static let wakeInFlightOffset = MemoryLayout<Atomic<Int>>.stride
@@ -132,15 +139,15 @@ final class Sleepers: @unchecked Sendable {
         _ = rb_futex_wake(epochWord, Int32.max)
     }
 
-    /// Becomes one of the searching workers if fewer than half of them search already (one may
-    /// always search). A worker that may not search goes straight to the parking protocol, so an
-    /// idle burst does not have every worker hammering the same deques.
+    /// Becomes one of the searching workers if fewer than half of them search already, or fewer
+    /// than `alwaysSearching` (and than the workers). A worker that may not search goes straight to the parking protocol,
+    /// so an idle burst does not have every worker hammering the same deques.
     ///
     /// The fence after joining: a submitter that read the count before this searcher joined relies
     /// on the searcher's looks seeing its job (README.md, "Who wakes whom").
     func startSearching() -> Bool {
         var current = searching.pointee.load(ordering: .relaxed)
-        while current == 0 || 2 * current < workers {
+        while current < min(workers, Self.alwaysSearching) || 2 * current < workers {
             let (exchanged, original) = searching.pointee.compareExchange(
                 expected: current, desired: current + 1, ordering: .sequentiallyConsistent)
             if exchanged {

@@ -7,7 +7,7 @@ import Synchronization
 
 /// Backend `work-stealing`: one Chase–Lev deque per worker (LIFO for the owner, FIFO for
 /// thieves), an injector for submissions from outside the pool, random-victim batch steals, at
-/// most half the workers searching, and parking that loses no wake-up. A block submitted from a
+/// most half the workers (or two) searching, and parking that loses no wake-up. A block submitted from a
 /// worker goes to that worker's own deque: no lock, and the next block it runs is the freshest
 /// one, still in cache. Beyond the protocol: fork-join `join` (StealingRuntime+Join.swift).
 public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
@@ -265,8 +265,8 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// Submitted blocks a helping worker moves from one victim to the injector per look.
     static let blocksMovedPerVisit = 8
 
-    /// Spin, then yield, looking for work, if this worker may search (at most half of them do);
-    /// nil once it has looked long enough, or at once if it may not search.
+    /// Spin, then yield, looking for work, if this worker may search (fewer than half of them do,
+    /// or fewer than two); nil once it has looked long enough, or at once if it may not search.
     private func search(for worker: Worker) -> JobRef? {
         guard sleepers.startSearching() else { return nil }
         for round in 0..<(Self.spinRounds + Self.yieldRounds) {

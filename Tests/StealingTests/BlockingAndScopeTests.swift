@@ -162,13 +162,18 @@ struct BlockingAndScopeTests {
         #expect(inside == 32_767)
     }
 
-    @Test("at most half the workers search at once (one always may)")
+    @Test("at most half the workers search at once, or two, never more than the workers")
     func searchingLimit() {
         let four = Sleepers(workers: 4)
         #expect(four.startSearching() && four.startSearching())
         #expect(!four.startSearching(), "a third searcher among four workers")
         four.stopSearching()
         #expect(four.startSearching(), "a searcher's place is free again once it stops")
+        let six = Sleepers(workers: 6)
+        #expect(six.startSearching() && six.startSearching() && six.startSearching())
+        #expect(!six.startSearching(), "a fourth searcher among six workers")
+        let two = Sleepers(workers: 2)
+        #expect(two.startSearching() && two.startSearching(), "both workers of a pool of two may search")
         let one = Sleepers(workers: 1)
         #expect(one.startSearching(), "a lone worker must be allowed to search")
         #expect(!one.startSearching())
