@@ -14,10 +14,10 @@ import Synchronization
 /// its epoch bump keeps the sleeper from waiting (or wakes it).
 ///
 /// The wait is a futex on the epoch word, which the kernel compares before it puts the worker to
-/// sleep: a bump between the worker's look and its wait makes the wait return at once. It was a
-/// mutex and a condition variable, and a woken worker then had to take the mutex back from the
-/// thread that signalled under it: a second futex call each side, and, with more busy threads than
-/// CPUs, a submitter that lost the mutex slept on it (README.md, "Parking on the epoch").
+/// sleep: a bump between the worker's look and its wait makes the wait return at once. Not a
+/// condition variable: with a mutex around the epoch, a woken worker must take the mutex back from
+/// the thread that signalled under it, a second futex call each side, and with more busy threads
+/// than CPUs a submitter that lost the mutex slept on it (README.md, "Parking on the epoch").
 @usableFromInline
 final class Sleepers: @unchecked Sendable {
     /// `sleeping` is read on every surplus push and `searching` is written every time a worker
@@ -140,8 +140,9 @@ final class Sleepers: @unchecked Sendable {
     }
 
     /// Becomes one of the searching workers if fewer than half of them search already, or fewer
-    /// than `alwaysSearching` (and than the workers). A worker that may not search goes straight to the parking protocol,
-    /// so an idle burst does not have every worker hammering the same deques.
+    /// than `alwaysSearching` (and than the workers). A worker that may not search goes straight
+    /// to the parking protocol, so an idle burst does not have every worker hammering the same
+    /// deques.
     ///
     /// The fence after joining: a submitter that read the count before this searcher joined relies
     /// on the searcher's looks seeing its job (README.md, "Who wakes whom").
@@ -177,8 +178,8 @@ final class Sleepers: @unchecked Sendable {
 
     /// Announces the caller as about to sleep and returns the epoch to wait on.
     ///
-    /// acquiring: a submitter bumps the epoch after publishing its job (releasing), so a worker
-    /// that reads a bump here sees that job in its last look.
+    /// acquiring: a submitter bumps the epoch after publishing its job (a sequentially consistent
+    /// add, so releasing), and a worker that reads the bump here sees that job in its last look.
     func prepareToSleep() -> UInt32 {
         sleeping.pointee.wrappingAdd(1, ordering: .relaxed)
         atomicMemoryFence(ordering: .sequentiallyConsistent)
