@@ -28,22 +28,24 @@ final class Worker: @unchecked Sendable {
     /// free there (jemalloc always, glibc in some runs), so that every join of one worker evicted
     /// the other's line. fib(30) with eager joins on two workers read 38 ns a join under jemalloc
     /// and 24 under glibc in those runs, against 7.5 (README.md, "Events").
+    /// A line-aligned block (glibc's `memalign`, once per worker) rather than `LineSlots`, whose
+    /// extra stored struct made every worker object larger: fib(30) with lazy joins read 4-5%
+    /// slower with it (alternating processes, 3.19 against 3.30-3.54 ms).
     @usableFromInline
-    let unpublishedJoins: UnsafeMutablePointer<Int>
-    private let unpublishedJoinsLine: LineSlots<Int>
+    let unpublishedJoins = UnsafeMutableRawPointer.allocate(byteCount: CacheLine.size, alignment: CacheLine.size)
+        .bindMemory(to: Int.self, capacity: 1)
 
     init(index: Int, pool: ObjectIdentifier) {
         self.index = index
         self.pool = pool
         random = 0x9E37_79B9_7F4A_7C15 &* UInt64(index + 1)
-        unpublishedJoinsLine = LineSlots(count: 1) { _ in 0 }
-        unpublishedJoins = unpublishedJoinsLine[0]
+        unpublishedJoins.initialize(to: 0)
     }
 
     /// After its thread has ended (the runtime holds its workers until then).
     deinit {
         RuntimeEvents.returnSlot(events)
-        unpublishedJoinsLine.deallocate()
+        unpublishedJoins.deallocate()
     }
 
     /// Moves the joins counted since the last call into the event slot, where a reader sees them:
