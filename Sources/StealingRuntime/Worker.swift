@@ -28,6 +28,7 @@ final class Worker: @unchecked Sendable {
     /// free there (jemalloc always, glibc in some runs), so that every join of one worker evicted
     /// the other's line. fib(30) with eager joins on two workers read 38 ns a join under jemalloc
     /// and 24 under glibc in those runs, against 7.5 (README.md, "Events").
+    ///
     /// A line-aligned block (glibc's `memalign`, once per worker) rather than `LineSlots`, whose
     /// extra stored struct made every worker object larger: fib(30) with lazy joins read 4-5%
     /// slower with it (alternating processes, 3.19 against 3.30-3.54 ms).
