@@ -214,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersTests",
-            dependencies: ["Counters", "InterposerProbe", "RuntimeKit", "TestSupport"]
+            dependencies: ["Counters", "CThreadSlots", "InterposerProbe", "RuntimeKit", "TestSupport"]
         ),
         .testTarget(
             name: "ProfilingTests",

@@ -109,6 +109,9 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
     /// The pool's counters, for diagnosing a stuck run.
     var debugState: String { pool.debugState }
 
+    /// Workers napping now (tests of the nap's bound).
+    var nappingWorkers: Int { pool.nappingWorkers }
+
     /// CPU time the pool's threads have used (tests of parking).
     public func workerCPUTime() -> Duration { pool.workerCPUTime() }
 }

@@ -55,9 +55,29 @@ struct RootBands: @unchecked Sendable {
         return false
     }
 
-    /// Appends `node` to `band`'s list.
-    func push(_ node: NodeRef, band: Int) {
-        _ = withList(band) { $0.push(node) }
+    /// What one look at every band finds: how much work waits, and how many nodes the bands have
+    /// given out so far. Read from the lines a look reads anyway (`TaskList.pops`).
+    struct Sighting {
+        enum Work { case none, one, several }
+        let work: Work
+        let pops: UInt
+    }
+
+    var sighting: Sighting {
+        var work = Sighting.Work.none
+        var pops: UInt = 0
+        for band in 0..<count {
+            withList(band) { list in
+                pops &+= list.pops.pointee.load(ordering: .relaxed)
+                if !list.isEmpty { work = work == .none && !list.holdsSeveral ? .one : .several }
+            }
+        }
+        return Sighting(work: work, pops: pops)
+    }
+
+    /// Appends `node` to `band`'s list. Returns true when the list was empty before.
+    func push(_ node: NodeRef, band: Int) -> Bool {
+        withList(band) { $0.push(node) }
     }
 
     enum Take {
@@ -83,6 +103,7 @@ struct RootBands: @unchecked Sendable {
                     expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
                 ).exchanged else { return .contended }
                 let node = list.pop()
+                if node != nil { list.pops.pointee.store(list.pops.pointee.load(ordering: .relaxed) &+ 1, ordering: .relaxed) }
                 owner.pointee.store(0, ordering: .releasing)
                 return node.map(Take.node) ?? .empty
             }

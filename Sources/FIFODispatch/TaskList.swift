@@ -15,8 +15,8 @@ import Synchronization
 /// this file walks through each race.
 @usableFromInline
 final class TaskList: @unchecked Sendable {
-    /// `tail`, `head` and `gate`, alone in one cache line (`CacheLine`): a push and a pop each
-    /// write the line, so what they touch together is in it and nothing else is.
+    /// `tail`, `head`, `gate` and `pops`, alone in one cache line (`CacheLine`): a push and a pop
+    /// each write the line, so what they touch together is in it and nothing else is.
     @usableFromInline let words: UnsafeMutablePointer<Atomic<UInt>>
     @inlinable var tail: UnsafeMutablePointer<Atomic<UInt>> { words }
     @inlinable var head: UnsafeMutablePointer<Atomic<UInt>> { words + 1 }
@@ -24,16 +24,21 @@ final class TaskList: @unchecked Sendable {
     /// pop from a root takes it first. A queue's own list leaves it unused: whoever holds the
     /// queue's LOCKED bit pops.
     @inlinable var gate: UnsafeMutablePointer<Atomic<UInt>> { words + 2 }
+    /// A root list's pops so far, counted by the owner under `gate` (RootBands): an idle worker
+    /// that sees a lone node on two looks tells by it whether that node waited or was taken and
+    /// replaced in between. A queue's own list leaves it unused.
+    @inlinable var pops: UnsafeMutablePointer<Atomic<UInt>> { words + 3 }
+    @usableFromInline static let wordCount = 4
 
     @usableFromInline init() {
         words = UnsafeMutableRawPointer.allocate(byteCount: CacheLine.size, alignment: CacheLine.size)
-            .bindMemory(to: Atomic<UInt>.self, capacity: 3)
-        for index in 0..<3 { (words + index).initialize(to: Atomic(0)) }
+            .bindMemory(to: Atomic<UInt>.self, capacity: Self.wordCount)
+        for index in 0..<Self.wordCount { (words + index).initialize(to: Atomic(0)) }
     }
 
     deinit {
         precondition(tail.pointee.load(ordering: .relaxed) == 0, "a queue was freed with blocks still in it")
-        words.deinitialize(count: 3)
+        words.deinitialize(count: Self.wordCount)
         UnsafeMutableRawPointer(words).deallocate()
     }
 

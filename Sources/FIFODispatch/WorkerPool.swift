@@ -10,10 +10,12 @@ import Synchronization
 /// The threads, the root queues they serve (one per priority band, highest first) and the main
 /// queue's root, which only `dispatchMain` or `drainMainQueue` serves.
 ///
-/// Parking loses no wake-up: a worker about to sleep reads the epoch, announces itself in `idle`,
-/// looks at every root once more, and only then sleeps on the epoch; a submitter pushes, then
-/// reads `idle`, and if anyone is idle advances the epoch and wakes one. Both sides write, then
-/// read the other's word, all sequentially consistent, so at least one sees the other (README).
+/// Parking loses no wake-up: a worker about to sleep reads the epoch, announces itself parked in
+/// `resting`, looks at every root once more, and only then sleeps on the epoch; a submitter
+/// pushes, then reads `resting`, and if anyone is parked advances the epoch and wakes one. Both
+/// sides write, then read the other's word, all sequentially consistent, so at least one sees the
+/// other (README). A worker whose search found another worker taking lone blocks as they came
+/// naps instead: a bounded sleep that a lone block's push does not interrupt (README, "Naps").
 ///
 /// A worker that blocks on one of this backend's semaphores, groups or a `sync` tells the pool
 /// (`willBlock`); if no worker is idle to take its place, a spare starts at once (at most
@@ -35,6 +37,14 @@ final class WorkerPool: @unchecked Sendable {
     /// an Intel Xeon VM, 46 ns on one). Later looks come 64 pauses apart.
     static let lookGapDoublings = 3
     static let yieldRounds = 4
+    /// Looks, out of one search, that must find the roots popped since the look before (by another
+    /// worker: this one took nothing) before the searcher naps instead of searching on.
+    static let chainSightings = 8
+    /// The first nap; each nap in a row doubles it, this many times (50 µs to 800 µs). A nap
+    /// bounds how long a block can wait when its pusher, instead of taking it, blocks where the
+    /// pool cannot see (README, "Naps").
+    static let firstNap: Duration = .microseconds(50)
+    static let napDoublings = 4
     static let retireAfter: Duration = .seconds(1)
 
     let width: Int
@@ -45,7 +55,11 @@ final class WorkerPool: @unchecked Sendable {
 
     private let epoch = Futex(0)
     private let mainEpoch = Futex(0)
-    private let idle = Atomic<Int>(0)
+    /// Workers parked (the low half) and napping (the high half, in units of `napper`): one word,
+    /// so a submitter learns both from one load.
+    private let resting = Atomic<Int>(0)
+    private static let napper = 1 << 32
+    private static let parkedMask = napper - 1
     private let threads = Atomic<Int>(0)
     private let blocked = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
@@ -72,15 +86,18 @@ final class WorkerPool: @unchecked Sendable {
 
     @usableFromInline
     func push(_ node: NodeRef, to root: FIFOQueue) {
-        bands.push(node, band: max(root.band, node.pointee.priority).rawValue)
-        notify()
+        let wasEmpty = bands.push(node, band: max(root.band, node.pointee.priority).rawValue)
+        notify(pushedOntoEmpty: wasEmpty)
     }
 
     /// After a push: wake a parked worker if there is one (sequentially consistent read, see the
-    /// type's comment).
+    /// type's comment), or a napping one when the push left more than one block waiting. A lone
+    /// block does not wake a napper: while one naps, another worker is taking lone blocks as
+    /// they come, and the nap's end bounds the wait otherwise (README, "Naps").
     @usableFromInline
-    func notify() {
-        if idle.load(ordering: .sequentiallyConsistent) > 0 {
+    func notify(pushedOntoEmpty: Bool = false) {
+        let resting = resting.load(ordering: .sequentiallyConsistent)
+        if resting & Self.parkedMask != 0 || (resting != 0 && !pushedOntoEmpty) {
             RuntimeEvents.count(.wakeUps)
             epoch.word.pointee.add(1, ordering: .sequentiallyConsistent)
             epoch.wake(1)
@@ -102,10 +119,12 @@ final class WorkerPool: @unchecked Sendable {
         defer { rb_fifo_set_worker(nil) }
         NodeCache.holdReturnsOnThisThread()
         var collisions = 0
+        var napsInARow = 0
         while true {
             switch bands.takeNext() {
             case .node(let node):
                 collisions = 0
+                napsInARow = 0
                 _ = Executor.execute(node, within: nil)
                 DrainFrame.setCurrent(nil)
                 continue
@@ -117,44 +136,87 @@ final class WorkerPool: @unchecked Sendable {
             case .empty:
                 collisions = 0
             }
-            if spinForWork() { continue }
+            switch search() {
+            case .work:
+                continue
+            case .chain:
+                nap(for: Self.firstNap * (1 << min(napsInARow, Self.napDoublings)))
+                napsInARow += 1
+                continue
+            case .nothing:
+                napsInARow = 0
+            }
             if stopping.load(ordering: .sequentiallyConsistent), !hasWork { return }
             NodeCache.sendHeldBlocks()  // before going idle: their submitter may be waiting for none
             let seen = epoch.word.pointee.load(ordering: .sequentiallyConsistent)
-            idle.add(1, ordering: .sequentiallyConsistent)
+            resting.add(1, ordering: .sequentiallyConsistent)
             if hasWork || stopping.load(ordering: .sequentiallyConsistent) {
-                idle.subtract(1, ordering: .sequentiallyConsistent)
+                resting.subtract(1, ordering: .sequentiallyConsistent)
                 continue
             }
             let surplus = threads.load(ordering: .relaxed) > width
             RuntimeEvents.count(.parks)
             let woken = epoch.wait(expected: seen, until: surplus ? .after(Self.retireAfter) : .never)
-            idle.subtract(1, ordering: .sequentiallyConsistent)
+            resting.subtract(1, ordering: .sequentiallyConsistent)
             if !woken, retireIfSurplus() { return }
         }
     }
 
-    /// True once a look finds more than one block waiting, or a single block that was also there
-    /// a look earlier: work that the worker which pushed it is not about to take. The next link of
-    /// a chain is taken by the worker that pushed it as soon as its block returns; an idle
-    /// neighbour that competed for a lone block at first sight moved the chain between the two
+    /// What an idle worker's search found.
+    private enum Search {
+        /// A block to take: several waiting, or a lone one that waited from one look to the next.
+        case work
+        /// No block that waited, while another worker popped between enough of the looks: blocks
+        /// come one at a time and that worker takes each soon after it is pushed, as a chain's
+        /// worker takes every link itself. Searching on would only take the lists' line from it.
+        case chain
+        /// Nothing waiting, or nothing that needs this worker.
+        case nothing
+    }
+
+    /// Looks at the roots `spinRounds` times with growing gaps, then `yieldRounds` times between
+    /// yields. A lone block is taken only when the next look still finds it with no pop in
+    /// between: the next link of a chain is taken by the worker that pushed it as soon as its
+    /// block returns, and an idle neighbour that competed for it moved the chain between the two
     /// caches (README, "Parking (WorkerPool)").
-    private func spinForWork() -> Bool {
-        var seen = false
+    private func search() -> Search {
+        var previous: RootBands.Sighting?
+        var consumed = 0
         for round in 0..<(Self.spinRounds + Self.yieldRounds) {
-            if hasWork {
-                if seen || bands.hasSeveral { return true }
-                seen = true
-            } else {
-                seen = false
+            let sighting = bands.sighting
+            switch sighting.work {
+            case .several:
+                return .work
+            case .one:
+                if let previous, previous.work == .one, previous.pops == sighting.pops { return .work }
+            case .none:
+                break
             }
+            if let previous, previous.pops != sighting.pops { consumed += 1 }
+            previous = sighting
             if round < Self.spinRounds {
                 for _ in 0..<(Self.pausesPerLook << min(round, Self.lookGapDoublings)) { rb_spin_pause() }
             } else {
                 sched_yield()
             }
         }
-        return seen
+        if consumed >= Self.chainSightings { return .chain }
+        return previous?.work == .one ? .work : .nothing
+    }
+
+    /// Sleeps until `length` passes, a wake-up comes or the pool stops, without counting itself
+    /// parked: a push of a lone block does not wake it, which is the point (each push of a chain
+    /// woke the parked neighbour, or kept it searching). A push that leaves more than one block
+    /// waiting does wake it; whatever else comes waits at most `length` (README, "Naps").
+    private func nap(for length: Duration) {
+        NodeCache.sendHeldBlocks()  // as before parking: a nap may last
+        let seen = epoch.word.pointee.load(ordering: .sequentiallyConsistent)
+        resting.add(Self.napper, ordering: .sequentiallyConsistent)
+        if !bands.hasSeveral, !stopping.load(ordering: .sequentiallyConsistent) {
+            RuntimeEvents.count(.naps)
+            _ = epoch.wait(expected: seen, until: .after(length))
+        }
+        resting.subtract(Self.napper, ordering: .sequentiallyConsistent)
     }
 
     /// Ends this thread if the pool has more running threads than its width.
@@ -176,7 +238,7 @@ final class WorkerPool: @unchecked Sendable {
     func willBlock() -> Bool {
         guard let current = rb_fifo_worker(), current == Unmanaged.passUnretained(self).toOpaque() else { return false }
         let nowBlocked = blocked.add(1, ordering: .sequentiallyConsistent).newValue
-        if idle.load(ordering: .sequentiallyConsistent) > 0 {
+        if resting.load(ordering: .sequentiallyConsistent) != 0 {
             notify()
         } else if threads.load(ordering: .relaxed) - nowBlocked < width,
             threads.load(ordering: .relaxed) < width + Self.maximumSpares,
@@ -203,8 +265,11 @@ final class WorkerPool: @unchecked Sendable {
     /// The pool's counters and which roots hold work, for diagnosing a stuck run.
     var debugState: String {
         let nonEmpty = roots.filter { !$0.list.isEmpty }.map(\.label)
-        return "threads \(threads.load(ordering: .relaxed)) idle \(idle.load(ordering: .relaxed)) blocked \(blocked.load(ordering: .relaxed)) epoch \(epoch.word.pointee.load(ordering: .relaxed)) roots with work: \(nonEmpty)"
+        return "threads \(threads.load(ordering: .relaxed)) parked \(resting.load(ordering: .relaxed) & Self.parkedMask) napping \(nappingWorkers) blocked \(blocked.load(ordering: .relaxed)) epoch \(epoch.word.pointee.load(ordering: .relaxed)) roots with work: \(nonEmpty)"
     }
+
+    /// Workers napping now, for tests.
+    var nappingWorkers: Int { resting.load(ordering: .relaxed) / Self.napper }
 
     /// Threads alive now (workers and spares), for tests.
     var threadCount: Int { threads.load(ordering: .relaxed) }

@@ -34,6 +34,10 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     case nodesAllocated
     /// Both: a sleeping worker woken (the waker's futex wake).
     case wakeUps
+    /// fifo-dispatch: an idle worker that found a chain's lone blocks taken by another worker as
+    /// they came slept a short while instead of searching on (Sources/FIFODispatch/README.md,
+    /// "Naps").
+    case naps
 
     /// The metric's name: "events.steals".
     public var metricName: String { "events." + name }
@@ -53,6 +57,7 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
         case .nodesReused: "nodes-reused"
         case .nodesAllocated: "nodes-allocated"
         case .wakeUps: "wake-ups"
+        case .naps: "naps"
         }
     }
 
@@ -60,7 +65,7 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     public var countedBy: [String] {
         switch self {
         case .steals, .stolenJobs, .failedSteals, .injectorBatches, .joinsInline, .joinsStolen: ["work-stealing"]
-        case .syncSlow, .drains, .spareWorkers: ["fifo-dispatch"]
+        case .syncSlow, .drains, .spareWorkers, .naps: ["fifo-dispatch"]
         case .parks, .wakeUps, .nodesReused, .nodesAllocated: ["work-stealing", "fifo-dispatch"]
         }
     }

@@ -231,6 +231,38 @@ struct FIFODispatchPoolTests {
         #expect(outer.wait(timeout: .seconds(60)) == .success)
     }
 
+    @Test("a lone block whose pusher then blocks where the pool cannot see runs while the other worker naps, 20 times")
+    func napBoundsTheWait() throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        let napped = Atomic<Int>(0)
+        let stranded = Mutex<String?>(nil)
+        for _ in 0..<20 where stranded.withLock({ $0 }) == nil {
+            let finished = MutexSemaphore(value: 0)
+            // A chain: each link submits the next, so the other worker sees the roots popped on
+            // every look and nothing waiting, and naps. Once it naps (or the chain ran long), a link
+            // submits a lone block and waits for it on a mutex and condition, which the pool cannot
+            // see: only the napping worker can run the block, and no push will wake it.
+            @Sendable func link(_ left: Int) {
+                if left > 0, runtime.nappingWorkers == 0 {
+                    runtime.async { link(left - 1) }
+                    return
+                }
+                if runtime.nappingWorkers > 0 { napped.add(1, ordering: .relaxed) }
+                let ran = MutexSemaphore(value: 0)
+                runtime.async { _ = ran.signal() }
+                if ran.wait(timeout: .seconds(30)) == .timedOut {
+                    stranded.withLock { $0 = runtime.debugState }  // the block keeps `ran` alive if it runs later
+                }
+                _ = finished.signal()
+            }
+            runtime.async { link(200_000) }
+            finished.wait()
+        }
+        #expect(stranded.withLock { $0 } == nil, "a lone block waited over 30 s while its pusher blocked: \(stranded.withLock { $0 } ?? "")")
+        #expect(napped.load(ordering: .relaxed) > 0, "in 20 chains of up to 200,000 links the other worker never napped")
+    }
+
     @Test("an idle pool parks: its workers use (almost) no CPU while nothing is submitted")
     func idlePoolSleeps() throws {
         let runtime = FIFODispatch(workers: 2)
