@@ -270,24 +270,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Every function of the code the suite measures (the runtimes, the workloads, the C references and
-// spin bodies) starts a 64-byte line. Otherwise a change anywhere moves the measured code's
-// alignment: fib(30) on one thread, the same source in two builds that differed in FIFODispatch
-// only, read 4.43 and 4.75 ms (+7%, 4 processes each, no overlap), and `bench ab` put that on the
-// change; aligned, both read 4.08-4.11 ms. The cost: a package with unsafe flags cannot be another
-// package's versioned dependency.
-let measuredSwiftTargets: Set = [
-    "RuntimeKit", "PThreadPrimitives", "PThreadRuntime", "StealingRuntime", "FIFODispatch", "SystemRuntimes", "Workloads",
-]
-let measuredCTargets: Set = [
-    "CSpinHint", "CBlockCache", "CCurrentWorker", "CFutex", "CFIFODispatch", "CDispatchShim", "CThreadSlots",
-    "CRuntimeEvents", "CBodyCost", "CReferences",
-]
-for target in package.targets {
-    if measuredSwiftTargets.contains(target.name) {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xllvm", "-align-all-functions=6"])]
-    } else if measuredCTargets.contains(target.name) {
-        target.cSettings = (target.cSettings ?? []) + [.unsafeFlags(["-falign-functions=64"])]
-    }
-}
