@@ -31,15 +31,14 @@ final class TaskList: @unchecked Sendable {
     @usableFromInline static let wordCount = 4
 
     @usableFromInline init() {
-        words = UnsafeMutableRawPointer.allocate(byteCount: CacheLine.size, alignment: CacheLine.size)
-            .bindMemory(to: Atomic<UInt>.self, capacity: Self.wordCount)
+        words = CacheLine.allocate(Atomic<UInt>.self, capacity: Self.wordCount)
         for index in 0..<Self.wordCount { (words + index).initialize(to: Atomic(0)) }
     }
 
     deinit {
         precondition(tail.pointee.load(ordering: .relaxed) == 0, "a queue was freed with blocks still in it")
         words.deinitialize(count: Self.wordCount)
-        UnsafeMutableRawPointer(words).deallocate()
+        words.deallocate()
     }
 
     /// Appends `node`. Returns true when the list was empty before.

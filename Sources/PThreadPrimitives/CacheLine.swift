@@ -8,6 +8,17 @@
 /// program's data by 32 bytes changed a ping-pong figure by a third.
 public enum CacheLine {
     @inlinable public static var size: Int { 64 }
+
+    /// Uninitialized memory for `capacity` values of `T` that starts a line and fills whole lines,
+    /// so nothing else shares them. Through glibc's `memalign`, which takes the arena's lock: for
+    /// blocks made once (a list's ends, a worker's counter), not per operation (`LineSlots`).
+    /// Free it with `deallocate()`.
+    @inlinable
+    public static func allocate<T: ~Copyable>(_: T.Type, capacity: Int = 1) -> UnsafeMutablePointer<T> {
+        let lines = (capacity * MemoryLayout<T>.stride + size - 1) / size
+        return UnsafeMutableRawPointer.allocate(byteCount: max(lines, 1) * size, alignment: size)
+            .bindMemory(to: T.self, capacity: capacity)
+    }
 }
 
 /// `count` values of `T`, each alone in its own cache line: line-aligned, `CacheLine.size` bytes

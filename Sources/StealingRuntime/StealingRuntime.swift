@@ -9,7 +9,8 @@ import Synchronization
 /// thieves), an injector for submissions from outside the pool, random-victim batch steals, at
 /// most half the workers (or two) searching, and parking that loses no wake-up. A block
 /// submitted from a worker goes to that worker's own deque: no lock, and the next block it runs
-/// is the freshest one, still in cache. Beyond the protocol: fork-join `join` (StealingRuntime+Join.swift).
+/// is the freshest one, still in cache. Beyond the protocol: fork-join `join`
+/// (StealingRuntime+Join.swift).
 public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     public typealias Queue = Strand
     public typealias Semaphore = StealingSemaphore

@@ -29,12 +29,12 @@ final class Worker: @unchecked Sendable {
     /// the other's line. fib(30) with eager joins on two workers read 38 ns a join under jemalloc
     /// and 24 under glibc in those runs, against 7.5 (README.md, "Events").
     ///
-    /// A line-aligned block (glibc's `memalign`, once per worker) rather than `LineSlots`, whose
-    /// extra stored struct made every worker object larger: fib(30) with lazy joins read 4-5%
-    /// slower with it (alternating processes, 3.19 against 3.30-3.54 ms).
+    /// A line-aligned block (`CacheLine.allocate`, once per worker) rather than `LineSlots`,
+    /// whose extra stored struct made every worker object larger: fib(30) with lazy joins read
+    /// 4-5% slower with it (alternating processes, 3.19 against 3.30-3.54 ms), though that row
+    /// also moves by 5-10% between builds with where the linker puts its code.
     @usableFromInline
-    let unpublishedJoins = UnsafeMutableRawPointer.allocate(byteCount: CacheLine.size, alignment: CacheLine.size)
-        .bindMemory(to: Int.self, capacity: 1)
+    let unpublishedJoins = CacheLine.allocate(Int.self)
 
     init(index: Int, pool: ObjectIdentifier) {
         self.index = index
