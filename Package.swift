@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "PThreadPrimitives",
             dependencies: [
-                "RuntimeKit", "CSpinHint", "CRuntimeEvents", "CBlockCache",
+                "RuntimeKit", "CSpinHint", "CRuntimeEvents", "CBlockCache", "CThreadInfo",
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             exclude: ["README.md"]
@@ -65,6 +65,8 @@ let package = Package(
             exclude: ["README.md"]
         ),
         .target(name: "CFutex"),
+        // Thread ids, names and run states (gettid and prctl are variadic; Glibc lacks pthread_setname_np).
+        .target(name: "CThreadInfo"),
         .target(name: "CFIFODispatch"),
         .target(
             name: "FIFODispatch",
@@ -210,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FIFODispatchTests",
-            dependencies: ["FIFODispatch", "PThreadPrimitives", "RuntimeKit", "TestSupport"]
+            dependencies: ["FIFODispatch", "PThreadPrimitives", "RuntimeKit", "TestSupport", "CThreadInfo"]
         ),
         .testTarget(
             name: "CountersTests",

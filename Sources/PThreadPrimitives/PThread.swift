@@ -1,3 +1,4 @@
+import CThreadInfo
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,13 +8,20 @@ import Glibc
 public struct PThread: Sendable {
     public let handle: pthread_t
 
-    /// Starts a thread running `body`.
-    public static func spawn(_ body: @escaping @Sendable () -> Void) -> PThread {
-        final class Start { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-        let context = Unmanaged.passRetained(Start(body)).toOpaque()
+    /// Starts a thread running `body`, named `name` when given (at most 15 bytes are kept). A
+    /// thread without a name of its own carries its creator's, so a pool's workers would show in
+    /// `top -H`, gdb and perf under the name of whatever thread made the pool.
+    public static func spawn(name: String? = nil, _ body: @escaping @Sendable () -> Void) -> PThread {
+        final class Start {
+            let name: String?
+            let body: @Sendable () -> Void
+            init(_ name: String?, _ body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
+        }
+        let context = Unmanaged.passRetained(Start(name, body)).toOpaque()
         var handle = pthread_t()
         let rc = pthread_create(&handle, nil, { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+            if let name = start.name { _ = rb_thread_set_name(name) }
             start.body()
             return nil
         }, context)

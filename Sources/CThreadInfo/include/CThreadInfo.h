@@ -1,0 +1,23 @@
+#ifndef RUNTIMEBENCH_CTHREADINFO_H
+#define RUNTIMEBENCH_CTHREADINFO_H
+
+#include <stddef.h>
+
+/// What the kernel knows of a thread, for the pools' stall monitor and their thread names:
+/// gettid and prctl are reached through variadic syscall/prctl, and pthread_setname_np is not
+/// in Swift's Glibc module.
+
+/// The calling thread's kernel thread id.
+int rb_thread_id(void);
+
+/// Names the calling thread (at most 15 bytes are kept; the kernel's limit). Returns 0 or an errno.
+int rb_thread_set_name(const char *name);
+
+/// Copies the calling thread's name into `buffer` (NUL-terminated). Returns 0 or an errno.
+int rb_thread_get_name(char *buffer, size_t length);
+
+/// Whether thread `tid` of this process is running or runnable ('R' in /proc/self/task/TID/stat):
+/// 1 if so, 0 if it is sleeping, waiting or stopped, -1 if its state cannot be read (it exited).
+int rb_thread_is_runnable(int tid);
+
+#endif
