@@ -19,9 +19,11 @@ import Synchronization
 ///
 /// A worker that blocks on one of this backend's semaphores, groups or a `sync` tells the pool
 /// (`willBlock`); if no worker is idle to take its place, a spare starts at once (at most
-/// `maximumSpares` beyond the width). Surplus threads retire after a second idle.
+/// `maximumSpares` beyond the width). A worker that blocks where the pool cannot see (a sleep, a
+/// plain pthread condition, a read) is found by the `StallMonitor`, which adds a thread when work
+/// waits and too few workers are runnable. Surplus threads retire after a second idle.
 @usableFromInline
-final class WorkerPool: @unchecked Sendable {
+final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     /// libdispatch caps its overcommit threads at 255; so do we.
     static let maximumSpares = 255
     /// Rounds of looking for work before parking: short, so an idle pool goes quiet within
@@ -66,6 +68,7 @@ final class WorkerPool: @unchecked Sendable {
     private let handlesLock = PThreadMutex()
     private var handles: [PThread] = []
     private var stopped = false
+    private var monitor: StallMonitor!
 
     init(width: Int) {
         self.width = width
@@ -74,6 +77,7 @@ final class WorkerPool: @unchecked Sendable {
         }
         bands = RootBands(roots)
         mainRoot = FIFOQueue(label: "fifo-dispatch.main-root", kind: .mainRoot, qos: .high, target: nil, pool: self)
+        monitor = StallMonitor(watching: self, width: width, name: "fifo-monitor")
         for _ in 0..<width { startThread() }
     }
 
@@ -110,13 +114,17 @@ final class WorkerPool: @unchecked Sendable {
 
     private func startThread() {
         threads.add(1, ordering: .sequentiallyConsistent)
-        let thread = PThread.spawn { [unowned(unsafe) self] in self.work() }
+        let thread = PThread.spawn(name: "fifo-dispatch") { [unowned(unsafe) self] in self.work() }
         handlesLock.withLock { handles.append(thread) }
     }
 
     private func work() {
         rb_fifo_set_worker(Unmanaged.passUnretained(self).toOpaque())
-        defer { rb_fifo_set_worker(nil) }
+        monitor.registerCurrentThread()
+        defer {
+            monitor.unregisterCurrentThread()
+            rb_fifo_set_worker(nil)
+        }
         NodeCache.holdReturnsOnThisThread()
         var collisions = 0
         var napsInARow = 0
@@ -230,6 +238,19 @@ final class WorkerPool: @unchecked Sendable {
         return false
     }
 
+    // MARK: blocking where the pool cannot see
+
+    @usableFromInline var hasWaitingWork: Bool { bands.hasWork }
+    @usableFromInline var progress: UInt { bands.sighting.pops }
+    @usableFromInline var hasIdleWorker: Bool { resting.load(ordering: .relaxed) != 0 }
+
+    @usableFromInline func addStallThread() -> Bool {
+        guard threads.load(ordering: .relaxed) < width + Self.maximumSpares else { return false }
+        RuntimeEvents.count(.spareWorkers)
+        startThread()
+        return true
+    }
+
     // MARK: blocking inside a block
 
     /// Called before a thread blocks in one of this backend's waits. Returns true when the thread
@@ -323,6 +344,15 @@ final class WorkerPool: @unchecked Sendable {
         }
         guard first else { return }
         stopping.store(true, ordering: .sequentiallyConsistent)
+        // The monitor keeps watching while the workers finish: a block blocked where the pool
+        // cannot see may wait for one still queued. Once every worker is gone it stops, and any
+        // thread it added meanwhile is joined in the second round.
+        joinWorkers()
+        monitor.stop()
+        joinWorkers()
+    }
+
+    private func joinWorkers() {
         while true {
             epoch.word.pointee.add(1, ordering: .sequentiallyConsistent)
             epoch.wakeAll()

@@ -25,7 +25,8 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     case syncSlow
     /// fifo-dispatch: a queue drained by a worker (one pass over its list).
     case drains
-    /// fifo-dispatch: a spare worker started because every worker was blocked.
+    /// fifo-dispatch: a spare worker started because every worker was blocked, in one of its own
+    /// waits or (found by its stall monitor) in one it cannot see.
     case spareWorkers
     /// Both: a block's memory (fifo-dispatch's task node, work-stealing's heap job for an `async`)
     /// taken from a thread's cache instead of allocated.
