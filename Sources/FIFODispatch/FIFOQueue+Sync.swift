@@ -31,8 +31,10 @@ extension FIFOQueue {
         InjectedFaults.delayFIFOSync()
         #endif
         let outer = DrainFrame.current
+        let target = targetAddressValue
+        guard target != 0 else { return try syncOnRoot(outer: outer, work) }
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }
-        if targetUnretained._withUnsafeGuaranteedRef({ $0.isRoot }), tryAcquire(exclusive: exclusive) {
+        if Self.unretained(target)._withUnsafeGuaranteedRef({ $0.isRoot }), tryAcquire(exclusive: exclusive) {
             var frame = DrainFrame(queue: Unmanaged.passUnretained(self), hold: exclusive ? .lock : .member, parent: outer)
             return try withUnsafeMutablePointer(to: &frame) { (frame) throws(E) -> T in
                 DrainFrame.setCurrent(frame)
@@ -44,6 +46,19 @@ extension FIFOQueue {
             }
         }
         return try syncSlowly(exclusive: exclusive, outer: outer, work)
+    }
+
+    /// A global queue is concurrent and has no state to take: the block runs at once on the
+    /// caller, beside any other caller's (libdispatch does the same), with the root as the
+    /// thread's current queue for labels.
+    @usableFromInline
+    func syncOnRoot<T, E: Error>(outer: UnsafeMutablePointer<DrainFrame>?, _ work: () throws(E) -> T) throws(E) -> T {
+        var frame = DrainFrame(queue: Unmanaged.passUnretained(self), hold: .member, parent: outer)
+        return try withUnsafeMutablePointer(to: &frame) { (frame) throws(E) -> T in
+            DrainFrame.setCurrent(frame)
+            defer { DrainFrame.setCurrent(outer) }
+            return try work()
+        }
     }
 
     /// One try at the state a sync may start from: idle for an exclusive sync; for a concurrent

@@ -61,9 +61,11 @@ public final class FIFOQueue: @unchecked Sendable {
         precondition(
             !QueueState.isSuspended(state.load(ordering: .relaxed)) || list.isEmpty,
             "queue '\(label)' was released while suspended with blocks in it: they could never run")
-        if let finalizer, let target = targets.last {
-            // Like dispatch_set_finalizer_f: on the target queue, after the last block and reference.
-            let box = UnsafeSendable(storedContext)
+        if let finalizer, let context = storedContext, let target = targets.last {
+            // Like dispatch_set_finalizer_f: on the target queue, after the last block and
+            // reference, and only when there is a context to finalize (libdispatch skips it
+            // when the context is NULL).
+            let box = UnsafeSendable(context)
             target.async { finalizer(box.value) }
         }
     }
@@ -75,9 +77,14 @@ public final class FIFOQueue: @unchecked Sendable {
         return Unmanaged<FIFOQueue>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
     }
 
+    /// The target of a queue that has one (not a root).
     @inlinable
-    var targetUnretained: Unmanaged<FIFOQueue> {
-        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: targetAddressValue)!)
+    var targetUnretained: Unmanaged<FIFOQueue> { Self.unretained(targetAddressValue) }
+
+    /// The queue at a non-zero target address.
+    @inlinable
+    static func unretained(_ address: UInt) -> Unmanaged<FIFOQueue> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
     }
 
     @usableFromInline
@@ -355,7 +362,8 @@ public final class FIFOQueue: @unchecked Sendable {
     }
 
     /// Called once with the context after the last reference to the queue is gone and its last
-    /// block has run, on the queue's target (`dispatch_set_finalizer_f`).
+    /// block has run, on the queue's target (`dispatch_set_finalizer_f`); not called when the
+    /// context is nil then.
     public func setFinalizer(_ finalizer: @escaping @Sendable (UnsafeMutableRawPointer?) -> Void) {
         objectLock.withLock { self.finalizer = finalizer }
     }
