@@ -127,9 +127,11 @@ extension FIFOQueue {
     }
 
     /// Calls `body` once per piece of `stride` iterations (`ApplyPlan`) with the piece's indices,
-    /// and returns when all calls have. On a serial queue (or the main queue) the pieces run in
-    /// order on the caller; otherwise they run on the workers of this queue's band and on the
-    /// caller, which also makes a nested `apply` safe (its caller can do every piece alone).
+    /// and returns when all calls have. As `dispatch_apply`: on a global queue the pieces run on
+    /// its workers and on the caller (so a nested `apply` is safe: its caller can do every piece
+    /// alone); on any other queue the apply is a `sync` onto it, holding the queue (and each
+    /// serial queue it runs through) for the whole loop, and the pieces run in parallel only when
+    /// no queue on the way to the root is serial, else one at a time on the caller.
     /// Disfavored for the reason given at `ConcurrencyRuntime.apply(iterations:stride:pieces:)`.
     @_disfavoredOverload
     public func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
@@ -143,25 +145,45 @@ extension FIFOQueue {
     /// apply, as `dispatch_apply_f` takes one) calls without a closure per piece.
     public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
         precondition(iterations >= 0, "apply over \(iterations) iterations: the count must be zero or more")
-        let pool = self.pool.takeUnretainedValue()
+        let width = pool._withUnsafeGuaranteedRef { $0.width }
         switch kind {
-        case .serial, .mainRoot:
-            let plan = ApplyPlan(iterations: iterations, stride: stride, workers: pool.width)
-            for index in 0..<plan.pieces {
-                let range = plan.indices(ofPiece: index)
-                piece(context, range.lowerBound, range.upperBound)
-            }
-        case .root, .concurrent:
-            let root = rootQueue
-            ParallelLoop.run(iterations: iterations, stride: stride, workers: pool.width, submit: { root.async($0) },
+        case .root:
+            ParallelLoop.run(iterations: iterations, stride: stride, workers: width, submit: { self.async($0) },
                              context: context, piece)
+        case .mainRoot:
+            Self.applyInOrder(iterations: iterations, stride: stride, workers: width, context: context, piece)
+        case .serial, .concurrent:
+            guard iterations > 0 else { return }
+            sync(exclusive: kind == .serial) {
+                guard let root = concurrentPathToRoot else {
+                    Self.applyInOrder(iterations: iterations, stride: stride, workers: width, context: context, piece)
+                    return
+                }
+                ParallelLoop.run(iterations: iterations, stride: stride, workers: width, submit: { root.async($0) },
+                                 context: context, piece)
+            }
         }
     }
 
-    /// The root this queue's blocks end up on.
-    var rootQueue: FIFOQueue {
+    /// The pieces one after another on the caller, as on a serial queue.
+    private static func applyInOrder(
+        iterations: Int, stride: StridePolicy, workers: Int, context: UnsafeMutableRawPointer?, _ piece: PieceFunction
+    ) {
+        let plan = ApplyPlan(iterations: iterations, stride: stride, workers: workers)
+        for index in 0..<plan.pieces {
+            let range = plan.indices(ofPiece: index)
+            piece(context, range.lowerBound, range.upperBound)
+        }
+    }
+
+    /// The root this queue's blocks end up on, when every queue on the way there (this one
+    /// included) is concurrent; nil when one is serial, which allows one block at a time.
+    private var concurrentPathToRoot: FIFOQueue? {
         var queue = self
-        while let next = queue.target { queue = next }
-        return queue
+        while !queue.isRoot {
+            guard queue.kind == .concurrent, let next = queue.target else { return nil }
+            queue = next
+        }
+        return queue.kind == .root ? queue : nil
     }
 }
