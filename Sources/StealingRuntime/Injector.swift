@@ -33,6 +33,8 @@ final class Injector: @unchecked Sendable {
     private let locked = Atomic<Bool>(false)
     private let jobs: UnsafeMutablePointer<Deque<JobRef>>
     private let size = Atomic<Int>(0)
+    /// Jobs taken out so far (written under the lock, read by the stall monitor without it).
+    private let taken = Atomic<UInt>(0)
     /// The top of the stack of submitted blocks (an address, 0 when empty), in a line of its own:
     /// the submitter writes it on every push, and the lock's line is the workers'.
     private let incomingLine = LineSlots<Atomic<UInt>>(count: 1) { _ in Atomic(0) }
@@ -119,6 +121,7 @@ final class Injector: @unchecked Sendable {
         takeIncoming()
         guard let job = jobs.pointee.popFirst() else { return nil }
         size.subtract(1, ordering: .relaxed)
+        taken.store(taken.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
         return job
     }
 
@@ -138,8 +141,12 @@ final class Injector: @unchecked Sendable {
             moved += 1
         }
         size.subtract(1 + moved, ordering: .relaxed)
+        taken.store(taken.load(ordering: .relaxed) &+ UInt(1 + moved), ordering: .relaxed)
         return first
     }
+
+    /// How many jobs have left the injector: unchanged between two looks means nobody took one.
+    var jobsTaken: UInt { taken.load(ordering: .relaxed) }
 
     /// Nothing in either part. A submitter's push is seen here once its compare-and-exchange is
     /// (the parking protocol's fences order the two: README.md, "Who wakes whom").

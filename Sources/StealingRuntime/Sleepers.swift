@@ -131,6 +131,11 @@ final class Sleepers: @unchecked Sendable {
         if waiting.pointee.load(ordering: .sequentiallyConsistent) > 0 { _ = rb_futex_wake(epochWord, 1) }
     }
 
+    /// Some worker sleeps or searches: work that waits will be taken without help.
+    var hasIdleWorker: Bool {
+        sleeping.pointee.load(ordering: .relaxed) > 0 || searching.pointee.load(ordering: .relaxed) > 0
+    }
+
     var debugCounts: String { "sleeping \(sleeping.pointee.load(ordering: .relaxed)) searching \(searching.pointee.load(ordering: .relaxed))" }
 
     /// Wakes every sleeper (shutdown).

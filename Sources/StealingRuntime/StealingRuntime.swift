@@ -18,9 +18,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     public static let id = "work-stealing"
     public static let summary = "work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
-    public static let unsupported: [RuntimeBehaviour: String] = [
-        .waitWithEveryWorkerWaiting: "the pool does not grow, and a waiting worker helps only with the work it finds when it starts to wait (group) or none (semaphore): a block queued after every worker blocked never runs",
-    ]
+    public static let unsupported: [RuntimeBehaviour: String] = [:]
 
     /// Rounds of stealing attempts before a searching worker yields, then before it parks: short,
     /// so an idle pool goes quiet within microseconds, long enough to catch work that is about to
@@ -42,12 +40,17 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     @usableFromInline
     let poolIdentity: ObjectIdentifier
     private final class PoolToken {}
-    private let injector = Injector()
+    let injector = Injector()
     @usableFromInline
     let sleepers: Sleepers
     private let stopping = Atomic<Bool>(false)
     private let shutdownState = Mutex<ShutdownState>(.running)
     private var threads: [PThread] = []
+    /// Adds stall threads when every worker blocks where the pool cannot see (StealingRuntime+Stalls).
+    var monitor: StallMonitor!
+    let stallThreads = Mutex<[StallThread]>([])
+    /// The workers stall threads run as (outside `pool`; StealingRuntime+Stalls).
+    let standIns = Mutex<[Worker]>([])
 
     private enum ShutdownState { case running, stopped }
 
@@ -68,8 +71,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         poolIdentity = identity
         pool = (0..<self.workers).map { Worker(index: $0, pool: identity) }
         sleepers = Sleepers(workers: self.workers)
+        monitor = StallMonitor(watching: self, width: self.workers, name: "stealing-monitor")
         // Strong capture: a runtime never shut down leaks its threads instead of freeing under them.
-        threads = pool.map { worker in PThread.spawn { self.run(worker) } }
+        threads = pool.map { worker in PThread.spawn(name: Self.id) { self.run(worker) } }
     }
 
     public func async(_ work: @escaping @Sendable () -> Void) {
@@ -103,6 +107,10 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         stopping.store(true, ordering: .releasing)
         sleepers.notifyAll()
         for thread in threads { thread.join() }
+        // The monitor watched until the workers were gone (a block blocked where the pool cannot
+        // see may have waited for one still queued); then no stall thread is added any more.
+        monitor.stop()
+        joinStallThreads()
         // An outside thread may have submitted after the last worker saw every queue empty.
         while let job = injector.pop() { job.run() }
     }
@@ -188,7 +196,11 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     private func run(_ worker: Worker) {
         CurrentWorker.set(worker)
-        defer { CurrentWorker.clear() }
+        monitor.registerCurrentThread()
+        defer {
+            monitor.unregisterCurrentThread()
+            CurrentWorker.clear()
+        }
         while true {
             if let job = worker.deque.pop() ?? search(for: worker) {
                 job.run()
@@ -304,7 +316,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         "injector empty \(injector.isEmpty), deques \(pool.map { $0.deque.count }), \(sleepers.debugCounts)"
     }
 
-    private func hasVisibleWork() -> Bool {
+    func hasVisibleWork() -> Bool {
         !injector.isEmpty || pool.contains { $0.deque.count > 0 }
     }
 }
