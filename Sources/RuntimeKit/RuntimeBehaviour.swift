@@ -10,6 +10,11 @@ public enum RuntimeBehaviour: String, Sendable, Hashable, CaseIterable, CustomSt
     /// fifo-dispatch), or a wait that runs the queued block itself, can honour it; a fixed pool
     /// whose waits only block deadlocks.
     case waitWithEveryWorkerWaiting = "wait-with-every-worker-waiting"
+    /// Every worker blocks in a wait the runtime cannot see (a plain pthread condition, a sleep,
+    /// a read) until a block still queued on the pool has run. Only a pool that watches its
+    /// workers and adds a thread when they all block (libdispatch's workqueue monitor, our
+    /// `StallMonitor`) can honour it.
+    case waitUnseenByRuntime = "wait-unseen-by-runtime"
     /// `shutdown()` waits until every submitted block has run.
     case shutdownWaitsForWork = "shutdown-waits-for-work"
     /// `init(workers:)` sets how many threads run blocks.

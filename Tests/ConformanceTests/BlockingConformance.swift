@@ -69,6 +69,12 @@ struct BlockingConformance {
         try await runScenario("semaphore wait with every worker waiting", on: backend) { try semaphoreWaitEveryWorkerWaiting(backend.runtime) }
     }
 
+    @Test("a wait the runtime cannot see: every worker blocks on a plain condition a queued block opens", arguments: conformanceBackends)
+    func unseenWaitEveryWorkerBlocked(backend: Backend) async throws {
+        try requireSupport(.waitUnseenByRuntime, on: backend, in: "unseen wait with every worker blocked")
+        try await runScenario("unseen wait with every worker blocked", on: backend) { try unseenWaitEveryWorkerBlocked(backend.runtime) }
+    }
+
     @Test("apply inside sync, from every worker at once", arguments: conformanceBackends)
     func applyInsideSync(backend: Backend) async throws {
         try requireSupport(.blockingWaitInsideWork, on: backend, in: "apply inside sync from every worker")
@@ -190,6 +196,26 @@ struct BlockingConformance {
                 applier.waitUntilFinished()
                 busy.waitUntilFinished()
                 try require(ledger.mistakes() == nil, "round \(round): " + (ledger.mistakes() ?? ""))
+            }
+        }
+    }
+
+    /// Every worker waits at a gate (a mutex and condition: no runtime sees it) that only a block
+    /// queued after them opens: the runtime must notice its stalled pool and add a thread.
+    private func unseenWaitEveryWorkerBlocked<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+        try withRuntime(type) { runtime in
+            for round in 1...Self.rounds {
+                let gate = Gate()
+                let opened = Atomic<Int>(0)
+                let crew = Crew(size: runtime.workers)
+                crew.start(on: runtime) { _ in gate.pass() }
+                crew.waitUntilStarted()
+                runtime.async {
+                    opened.add(1, ordering: .relaxed)
+                    gate.open()
+                }
+                crew.waitUntilFinished()
+                try require(opened.load(ordering: .relaxed) == 1, "round \(round): the gate's block ran \(opened.load(ordering: .relaxed)) times")
             }
         }
     }
