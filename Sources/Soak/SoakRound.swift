@@ -297,10 +297,8 @@ struct SoakRound<R: ConcurrencyRuntime> {
 /// the timeout (and `release()` then says so): a caller that needs a free worker finds none.
 ///
 /// The blocks wait on the runtime's own semaphore, so a backend that adds a thread when its
-/// workers block (fifo-dispatch, libdispatch) can. Waiting on one it cannot see, fifo-dispatch
-/// failed 2 soaks in 6: a thread it woke instead of starting a spare took a busy block and
-/// blocked unseen, and the nested syncs' queues waited behind it (it has no monitor that adds
-/// threads to a stalled pool, as libdispatch has).
+/// workers block (fifo-dispatch, libdispatch) does so at once; a wait it cannot see would leave
+/// the rest of the round to the stall monitors, 100 ms late.
 private final class BusyPool<R: ConcurrencyRuntime>: Sendable {
     private let gate: R.Semaphore
     private let started = MutexSemaphore(value: 0)
