@@ -17,7 +17,7 @@ extension StealingRuntime: StallWatchedPool {
     static let maximumStallThreads = 255
 
     public var hasWaitingWork: Bool {
-        hasVisibleWork() || standIns.withLock { $0.contains { $0.deque.count > 0 } }
+        hasVisibleWork() || stallLock.withLock { standIns.contains { $0.deque.count > 0 } }
     }
 
     /// Jobs that left the injector, plus each deque's `top`, which only grows (a steal, or the
@@ -26,25 +26,25 @@ extension StealingRuntime: StallWatchedPool {
     /// blocked worker's deque is found even while another worker keeps busy.
     public var progress: UInt {
         let tops = { (sum: UInt, worker: Worker) in sum &+ UInt(bitPattern: worker.deque.top.load(ordering: .relaxed)) }
-        return standIns.withLock { $0.reduce(pool.reduce(injector.jobsTaken, tops), tops) }
+        return stallLock.withLock { standIns.reduce(pool.reduce(injector.jobsTaken, tops), tops) }
     }
 
     public var hasIdleWorker: Bool { sleepers.hasIdleWorker }
 
     public func addStallThread() -> Bool {
-        stallThreads.withLock { threads in
-            threads.removeAll { stall in
+        stallLock.withLock {
+            stallThreads.removeAll { stall in
                 guard stall.finished.flag.load(ordering: .acquiring) else { return false }
                 stall.thread.join()  // it has ended: the join only frees it
                 return true
             }
-            guard threads.count < Self.maximumStallThreads else { return false }
+            guard stallThreads.count < Self.maximumStallThreads else { return false }
             let finished = StallThread.Finished()
             let thread = PThread.spawn(name: "work-stealing+") { [self] in
                 runWhileStalled()
                 finished.flag.store(true, ordering: .releasing)
             }
-            threads.append(StallThread(thread: thread, finished: finished))
+            stallThreads.append(StallThread(thread: thread, finished: finished))
             return true
         }
     }
@@ -54,11 +54,11 @@ extension StealingRuntime: StallWatchedPool {
         monitor.registerCurrentThread()
         // An index no worker of `pool` has: a stand-in is nobody's victim and steals from all.
         let standIn = Worker(index: pool.count, pool: poolIdentity)
-        standIns.withLock { $0.append(standIn) }
+        stallLock.withLock { standIns.append(standIn) }
         CurrentWorker.set(standIn)
         defer {
             CurrentWorker.clear()
-            standIns.withLock { $0.removeAll { $0 === standIn } }
+            stallLock.withLock { standIns.removeAll { $0 === standIn } }
             monitor.unregisterCurrentThread()
         }
         while let job = standIn.deque.pop() ?? injector.pop() ?? stealOldest(for: standIn) {
@@ -69,7 +69,7 @@ extension StealingRuntime: StallWatchedPool {
 
     private func stealOldest(for standIn: Worker) -> JobRef? {
         for worker in pool { if let job = worker.deque.steal() { return job } }
-        for other in standIns.withLock({ $0 }) where other !== standIn {
+        for other in stallLock.withLock({ standIns }) where other !== standIn {
             if let job = other.deque.steal() { return job }
         }
         return nil
@@ -77,9 +77,9 @@ extension StealingRuntime: StallWatchedPool {
 
     /// Joins every stall thread: after the monitor has stopped, none is added any more.
     func joinStallThreads() {
-        let threads = stallThreads.withLock { threads in
-            defer { threads.removeAll() }
-            return threads
+        let threads = stallLock.withLock {
+            defer { stallThreads.removeAll() }
+            return stallThreads
         }
         for stall in threads { stall.thread.join() }
     }

@@ -48,9 +48,12 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     private var threads: [PThread] = []
     /// Adds stall threads when every worker blocks where the pool cannot see (StealingRuntime+Stalls).
     var monitor: StallMonitor!
-    let stallThreads = Mutex<[StallThread]>([])
+    /// Guards `stallThreads` and `standIns` (a pthread mutex: ThreadSanitizer cannot see
+    /// Synchronization's, and stall threads are made and read on many threads).
+    let stallLock = PThreadMutex()
+    var stallThreads: [StallThread] = []
     /// The workers stall threads run as (outside `pool`; StealingRuntime+Stalls).
-    let standIns = Mutex<[Worker]>([])
+    var standIns: [Worker] = []
 
     private enum ShutdownState { case running, stopped }
 

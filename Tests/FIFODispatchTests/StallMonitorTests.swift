@@ -29,7 +29,7 @@ struct StallMonitorTests {
         }
         for _ in 0..<runtime.workers { blocked.wait() }
         let submitted = ContinuousClock.now
-        let startedAfter = Mutex<Duration?>(nil)
+        let startedAfter = Locked<Duration?>(nil)
         runtime.async {
             startedAfter.withLock { $0 = ContinuousClock.now - submitted }
             release.open()
@@ -65,7 +65,7 @@ struct StallMonitorTests {
                 sleepersDone.add(1, ordering: .sequentiallyConsistent)
             }
         }
-        let finishedBeforeIt = Mutex<Int?>(nil)
+        let finishedBeforeIt = Locked<Int?>(nil)
         usleep(50_000)  // the sleepers have their workers
         runtime.async(group: group) { finishedBeforeIt.withLock { $0 = sleepersDone.load(ordering: .sequentiallyConsistent) } }
         #expect(group.wait(timeout: .seconds(60)) == .success)
@@ -116,7 +116,7 @@ struct StallMonitorTests {
 
     @Test("worker threads carry a name of their own, not their creator's")
     func workersAreNamed() throws {
-        let names = Mutex<[String]>([])
+        let names = Locked<[String]>([])
         let creator = PThread.spawn(name: "stall-test-main") {
             let runtime = FIFODispatch(workers: 2)
             defer { runtime.shutdown() }
@@ -136,6 +136,14 @@ struct StallMonitorTests {
         #expect(seen.count == 20)
         #expect(seen.allSatisfy { $0 == "fifo-dispatch" }, "worker names: \(Set(seen))")
     }
+}
+
+/// A value behind a pthread mutex (ThreadSanitizer cannot see Synchronization's `Mutex`).
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = PThreadMutex()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
 }
 
 /// A one-shot latch on a pthread mutex and condition: a wait the pool cannot see.
