@@ -208,7 +208,8 @@ let package = Package(
         ),
         .testTarget(
             name: "DispatchSemanticsTests",
-            dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe"]
+            dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe", "CThreadInfo"],
+            exclude: ["LibdispatchSuite/README.md"]
         ),
         .testTarget(
             name: "FIFODispatchTests",

@@ -36,7 +36,7 @@ final class FIFOAPI: DispatchAPI, @unchecked Sendable {
     func resume(_ queue: Handle) { q(queue).resume() }
     func setTarget(_ queue: Handle, _ target: Handle) { q(queue).setTarget(q(target)) }
 
-    func makeQueue(_ label: String, context: UnsafeMutableRawPointer, finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) -> (queue: Handle, release: @Sendable () -> Void) {
+    func makeQueue(_ label: String, context: UnsafeMutableRawPointer?, finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) -> (queue: Handle, release: @Sendable () -> Void) {
         final class Holder: @unchecked Sendable { var queue: FIFOQueue?; init(_ q: FIFOQueue) { queue = q } }
         let queue = runtime.makeQueue(label: label)
         queue.context = context
@@ -44,6 +44,7 @@ final class FIFOAPI: DispatchAPI, @unchecked Sendable {
         let holder = Holder(queue)
         return (queue, { holder.queue = nil })
     }
+    func setContext(_ queue: Handle, _ context: UnsafeMutableRawPointer?) { q(queue).context = context }
 
     func apply(on queue: Handle, iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
         q(queue).apply(iterations: iterations, stride: stride, body)

@@ -107,7 +107,7 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
     func resume(_ handle: Handle) { rb_dispatch_resume(o(handle).raw) }
     func setTarget(_ handle: Handle, _ target: Handle) { rb_dispatch_set_target_queue(o(handle).raw, o(target).raw) }
 
-    func makeQueue(_ label: String, context: UnsafeMutableRawPointer, finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) -> (queue: Handle, release: @Sendable () -> Void) {
+    func makeQueue(_ label: String, context: UnsafeMutableRawPointer?, finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) -> (queue: Handle, release: @Sendable () -> Void) {
         let created = dispatch_queue_create(label, nil)
         rb_dispatch_set_context(UnsafeMutableRawPointer(created), context)
         rb_dispatch_set_finalizer(UnsafeMutableRawPointer(created), finalizer)
@@ -116,6 +116,7 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
         let raw = UInt(bitPattern: UnsafeMutableRawPointer(created))
         return (handle, { rb_dispatch_release(UnsafeMutableRawPointer(bitPattern: raw)!) })
     }
+    func setContext(_ handle: Handle, _ context: UnsafeMutableRawPointer?) { rb_dispatch_set_context(o(handle).raw, context) }
 
     func apply(on handle: Handle, iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
         let plan = ApplyPlan(iterations: iterations, stride: stride, workers: workers)

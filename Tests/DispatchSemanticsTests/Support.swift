@@ -1,3 +1,4 @@
+import CThreadInfo
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -104,3 +105,15 @@ func eventually(timeout: Duration = patience, _ condition: () -> Bool) -> Bool {
 
 /// True when called on `thread`.
 func isCurrent(_ thread: pthread_t) -> Bool { pthread_equal(thread, pthread_self()) != 0 }
+
+/// The calling thread's name (what `top -H` and gdb show; on Linux at most 15 bytes), "" if it
+/// cannot be read.
+func threadName() -> String {
+    var buffer = [CChar](repeating: 0, count: 64)
+    guard rb_thread_get_name(&buffer, buffer.count) == 0 else { return "" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// Names the calling thread (Linux keeps at most 15 bytes). False if it could not.
+@discardableResult
+func setThreadName(_ name: String) -> Bool { rb_thread_set_name(name) == 0 }
