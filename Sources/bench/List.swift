@@ -8,7 +8,7 @@ import Workloads
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List workloads (with their parameters per suite), backends, allocators and suites."
+        abstract: "List workloads (with their parameters in the --suite chosen), backends, allocators and suites."
     )
 
     @Flag(help: "Print only the backend ids, one per line (for scripts).")
@@ -32,10 +32,11 @@ struct List: ParsableCommand {
             }
             return
         }
-        print("Workloads (parameters in the quick suite):")
+        let suite = selection.chosenSuite
+        print("Workloads (parameters in the \(suite.rawValue) suite; --suite chooses another):")
         for workload in Workloads.all {
-            let sets = workload.parameterSets(for: .quick).map { $0.map { "\($0.name)=\($0.value)" }.joined(separator: ",") }
-            let onBackends = workload.parameterSets(for: .quick).map(workload.usesBackend(for:))
+            let sets = workload.parameterSets(for: suite).map { $0.map { "\($0.name)=\($0.value)" }.joined(separator: ",") }
+            let onBackends = workload.parameterSets(for: suite).map(workload.usesBackend(for:))
             let scope = onBackends.allSatisfy { $0 } ? "" : onBackends.contains(true) ? " (some sets on no backend)" : " (no backend)"
             print("  \(workload.name)\(scope)\n    \(workload.summary)\n    one operation: \(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
         }
