@@ -63,7 +63,10 @@ fi
 # A failure here (no network, say) is not fatal: bench history then says Otava is missing.
 venv=/opt/runtimebench/venv
 otava_version=0.8.0
-if [ -x "$venv/bin/otava" ] && "$venv/bin/pip" show apache-otava 2>/dev/null | grep -qx "Version: $otava_version"; then
+# pip's output is read whole before it is matched: `pip show | grep -q` under pipefail failed
+# whenever grep stopped reading early (pip then died of SIGPIPE), and Otava was reinstalled.
+installed_otava=$([ -x "$venv/bin/pip" ] && "$venv/bin/pip" show apache-otava 2>/dev/null || true)
+if [ -x "$venv/bin/otava" ] && grep -qx "Version: $otava_version" <<<"$installed_otava"; then
     echo "install-deps: apache-otava already installed ($otava_version in $venv)"
 elif python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check "apache-otava==$otava_version"; then
     echo "install-deps: installed apache-otava $otava_version in $venv"
