@@ -100,10 +100,10 @@ public enum ChildProcess {
 
     /// A terminal's Ctrl-C goes to the whole process group: the child dies of the SIGINT the
     /// parent is handling. That child was interrupted, not crashed. Its death can be seen before
-    /// the parent's handler has run, so a child killed by SIGINT or SIGTERM waits up to a second
+    /// the parent's handler has run, so a child killed by one of `Interruption.signals` waits up to a second
     /// for the parent's own signal; a child killed by one alone (someone's `kill`) stays a crash.
     static func interruptedByTheSameSignal(_ outcome: ChildOutcome) async -> Bool {
-        guard case .signalled(let signal) = outcome.ending, signal == SIGINT || signal == SIGTERM else { return false }
+        guard case .signalled(let signal) = outcome.ending, Interruption.signals.contains(signal) else { return false }
         let clock = ContinuousClock(), giveUp = clock.now + .seconds(1)
         while Interruption.signal == nil && clock.now < giveUp { try? await Task.sleep(for: .milliseconds(10)) }
         return Interruption.signal != nil

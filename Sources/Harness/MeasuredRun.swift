@@ -99,7 +99,7 @@ public struct MeasuredRun: Sendable {
         var started: RunResults.Instant?
     }
 
-    /// Runs the children with SIGINT and SIGTERM caught, so an interrupted run still returns what
+    /// Runs the children with SIGINT, SIGTERM and SIGHUP caught, so an interrupted run still returns what
     /// finished; reads the machine's load around it. `planned` children, when known, for the note
     /// of an interrupted run. `rounds` runs the children (with this
     /// progress, which counts them) into the cases, and returns false when interrupted.

@@ -138,13 +138,13 @@ struct FaultToleranceTests {
     }
 }
 
-/// Ctrl-C or SIGTERM in the middle of a run: the child is stopped, what finished is kept and
+/// Ctrl-C, SIGTERM or SIGHUP (a dropped SSH session) in the middle of a run: the child is stopped, what finished is kept and
 /// reported as an interrupted run, and the exit status is 128 + the signal.
 @Suite("interrupted runs end to end")
 struct InterruptionTests {
-    @Test("SIGINT and SIGTERM mid-run: exit 130 / 143, the finished cases kept in the journal, results and report, marked interrupted, no child left")
+    @Test("SIGINT, SIGTERM and SIGHUP mid-run: exit 130 / 143 / 129, the finished cases kept in the journal, results and report, marked interrupted, no child left")
     func interruptedRunKeepsWhatFinished() async throws {
-        for (signal, status) in [("INT", 130), ("TERM", 143)] {
+        for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
             let out = BenchCLITests.temporaryDirectory() + "/run"
             // The hang case's child is the one running when the signal comes: it must be stopped too.
             // Pinned to CPU 0 so that its command line (the request) tells it from the fault test's
