@@ -54,7 +54,7 @@ final class CDirectOperation: MeasuredOperation {
     private func check() throws {
         var reason = [CChar](repeating: 0, count: 256)
         if rb_direct_verify(direct, &reason, UInt(reason.count)) != 0 {
-            throw WorkloadError.verificationFailed(String(cString: reason))
+            throw WorkloadError.verificationFailed(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 }

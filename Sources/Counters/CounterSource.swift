@@ -2,8 +2,9 @@ import Results
 
 /// A source of cumulative counters (perf events, rusage, jemalloc, ...). It is opened once, in the
 /// child, before the runtime under test creates any thread, and read around every sample; the
-/// harness keeps differences between readings, never absolute values.
-public protocol CounterSource: AnyObject {
+/// harness keeps differences between readings, never absolute values. A `SendableMetatype`: the
+/// registry (`CounterSet.registered`) is a global list of the types themselves.
+public protocol CounterSource: AnyObject, SendableMetatype {
     /// Opens the source's counters; what cannot be opened is in `availability`, with the reason.
     init()
     /// Every metric this source can report, described (unit, kind, heading), whether or not it

@@ -121,7 +121,7 @@ public final class PerfEventCounters: CounterSource {
 /// Reads one decimal integer from `file`.
 func fscanfInt(_ file: UnsafeMutablePointer<FILE>, _ value: UnsafeMutablePointer<Int32>) -> Bool {
     var buffer = [CChar](repeating: 0, count: 32)
-    guard fgets(&buffer, 32, file) != nil, let parsed = Int32(String(cString: buffer).filter { !$0.isWhitespace }) else { return false }
+    guard fgets(&buffer, 32, file) != nil, let parsed = Int32(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter { !$0.isWhitespace }) else { return false }
     value.pointee = parsed
     return true
 }

@@ -48,6 +48,6 @@ public final class SyscallCounters: CounterSource {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 32)
         guard fgets(&buffer, 32, file) != nil else { return nil }
-        return UInt64(String(cString: buffer).filter { !$0.isWhitespace })
+        return UInt64(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter { !$0.isWhitespace })
     }
 }

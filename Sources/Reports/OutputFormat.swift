@@ -1,7 +1,8 @@
 /// One kind of file a run's outputs hold (results.json, report.md, the charts, an export). Every
 /// format reads the same `ReportInput`, built once per write, so none recomputes a figure another
-/// has. Adding a format is one file conforming to this and one entry in `ResultsWriter.formats`.
-protocol OutputFormat {
+/// has. Adding a format is one file conforming to this and one entry in `ResultsWriter.formats`
+/// (a global list of the types themselves, hence `SendableMetatype`).
+protocol OutputFormat: SendableMetatype {
     /// The files of this format, paths relative to the output directory.
     static func outputs(of input: ReportInput) throws -> [ResultsWriter.Output]
 }

@@ -8,8 +8,9 @@
 /// fork-join workload does).
 ///
 /// A task type may be generic (over its runtime, say): a join made in specialized code hands a
-/// thief that specialization to run.
-public protocol JoinTask {
+/// thief that specialization to run (a function of the type: its metatype crosses threads, hence
+/// `SendableMetatype`).
+public protocol JoinTask: SendableMetatype {
     associatedtype Output
     func run() -> Output
 }

@@ -48,7 +48,7 @@ struct QueueSemanticsTests {
 
     @Test("concurrent queue: blocks overlap, never more at once than the workers", arguments: Implementation.allCases)
     func concurrentQueue(_ implementation: Implementation) throws {
-        try with(implementation) { api in
+        with(implementation) { api in
             let queue = api.makeQueue("test.concurrent", concurrent: true)
             let meet = Rendezvous(parties: 2), meter = ConcurrencyMeter(), group = api.makeGroup(), met = Recorder<Bool>()
             for _ in 0..<2 { api.async(queue, group: group) { meter.measure { met.append(meet.arrive()) } } }
@@ -62,7 +62,7 @@ struct QueueSemanticsTests {
 
     @Test("readers and writers: thousands of readers, periodic barrier writers, never overlapping", arguments: Implementation.allCases)
     func readersWriter(_ implementation: Implementation) throws {
-        try with(implementation) { api in
+        with(implementation) { api in
             final class Shared: @unchecked Sendable { var value = 0 }  // written only by barriers
             let queue = api.makeQueue("test.rw", concurrent: true)
             let readers = Atomic<Int>(0), writers = Atomic<Int>(0), failures = Failures(), shared = Shared()
@@ -102,7 +102,7 @@ struct QueueSemanticsTests {
 
     @Test("sync runs on the caller's thread after the blocks before it; a barrier sync runs alone", arguments: Implementation.allCases)
     func syncOnCaller(_ implementation: Implementation) throws {
-        try with(implementation) { api in
+        with(implementation) { api in
             let serial = api.makeQueue("test.sync"), concurrent = api.makeQueue("test.sync.c", concurrent: true)
             let ran = Atomic<Int>(0)
             for _ in 0..<100 { api.async(serial) { spin(10); ran.add(1, ordering: .relaxed) } }

@@ -22,7 +22,7 @@ struct TargetQueueTests {
 
     @Test("queues targeting one serial queue never run together, nor with its own blocks", arguments: Implementation.allCases)
     func serialTarget(_ implementation: Implementation) throws {
-        try with(implementation) { api in
+        with(implementation) { api in
             let top = api.makeQueue("test.top")
             let children = (0..<3).map { api.makeQueue("test.child\($0)", concurrent: false, qos: nil, target: top) }
             let concurrentChild = api.makeQueue("test.cchild", concurrent: true, qos: nil, target: top)
@@ -32,7 +32,7 @@ struct TargetQueueTests {
 
     @Test("three levels: serial leaves → serial mids → a concurrent top run as wide as the mids allow", arguments: Implementation.allCases)
     func threeLevels(_ implementation: Implementation) throws {
-        try with(implementation) { api in
+        with(implementation) { api in
             let top = api.makeQueue("test.top", concurrent: true, qos: nil, target: nil)
             let midA = api.makeQueue("test.midA", concurrent: false, qos: nil, target: top)
             let midB = api.makeQueue("test.midB", concurrent: false, qos: nil, target: top)
@@ -61,7 +61,7 @@ struct TargetQueueTests {
 
     @Test("blocks of a queue with a target run through it in order", arguments: Implementation.allCases)
     func orderThroughTarget(_ implementation: Implementation) throws {
-        try with(implementation) { api in
+        with(implementation) { api in
             final class Log: @unchecked Sendable { var order: [Int] = [] }
             let top = api.makeQueue("test.top"), log = Log()
             let child = api.makeQueue("test.child", concurrent: false, qos: nil, target: top)
@@ -119,7 +119,7 @@ struct TargetQueueTests {
 
     @Test("the finalizer runs exactly once, after the last reference and the last block, with the context", arguments: Implementation.allCases)
     func finalizer(_ implementation: Implementation) throws {
-        try with(implementation) { api in
+        with(implementation) { api in
             let record = UnsafeMutablePointer<FinalizerRecord>.allocate(capacity: 1)
             record.initialize(to: FinalizerRecord())
             defer { record.deinitialize(count: 1); record.deallocate() }

@@ -21,7 +21,7 @@ struct BenchCLITests {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var text = "", buffer = [CChar](repeating: 0, count: 65_536)
-        while fgets(&buffer, Int32(buffer.count), file) != nil { text += String(cString: buffer) }
+        while fgets(&buffer, Int32(buffer.count), file) != nil { text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         return text
     }
 

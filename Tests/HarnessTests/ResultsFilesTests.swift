@@ -14,7 +14,7 @@ struct ResultsFilesTests {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var text = "", buffer = [CChar](repeating: 0, count: 1024)
-        while fgets(&buffer, 1024, file) != nil { text += String(cString: buffer) }
+        while fgets(&buffer, 1024, file) != nil { text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
         return text
     }
 

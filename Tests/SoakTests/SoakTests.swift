@@ -102,7 +102,7 @@ import Testing
 
 // MARK: - A runtime with one deliberate fault
 
-protocol SoakFault { static var fault: FaultySoakRuntimeFault { get } }
+protocol SoakFault: SendableMetatype { static var fault: FaultySoakRuntimeFault { get } }
 
 enum FaultySoakRuntimeFault {
     /// Every apply runs index 0 twice.
