@@ -17,7 +17,30 @@ base_ref=${1:?usage: $0 BASE_REF [bench ab options...]}
 shift
 [ $# -gt 0 ] || set -- --suite quick --backend fifo-dispatch --backend work-stealing --allocator system --budget 10m
 cd "$(dirname "$0")/.."
-git rev-parse --verify --quiet "$base_ref^{commit}" > /dev/null || { echo "$0: unknown revision '$base_ref'" >&2; exit 2; }
+
+# A pull request's checkout (GitHub's actions/checkout by default) holds the one head commit at
+# depth 1 and no other branch: the base is fetched here, at depth 1 (only its tree is built).
+# REMOTE/BRANCH is fetched as that branch of that remote; a commit id from the default remote.
+if ! git rev-parse --verify --quiet "$base_ref^{commit}" > /dev/null; then
+    remote=${base_ref%%/*} branch=${base_ref#*/}
+    if [ "$remote" = "$base_ref" ] || ! git remote get-url "$remote" > /dev/null 2>&1; then
+        remote=$(git remote | head -n 1) branch=$base_ref
+    fi
+    if [ -z "$remote" ]; then
+        echo "$0: '$base_ref' is not in this checkout and it has no remote to fetch it from: clone with the base branch (actions/checkout: fetch-depth: 0), or fetch it first" >&2
+        exit 2
+    fi
+    echo "ci-regression: '$base_ref' is not in this checkout; fetching $branch from $remote (depth 1)"
+    if [[ $base_ref =~ ^[0-9a-f]{7,40}$ ]]; then
+        git fetch --quiet --no-tags --depth 1 "$remote" "$base_ref" || true
+    else
+        git fetch --quiet --no-tags --depth 1 "$remote" "+refs/heads/$branch:refs/remotes/$remote/$branch" || true
+    fi
+    git rev-parse --verify --quiet "$base_ref^{commit}" > /dev/null || {
+        echo "$0: could not fetch '$base_ref' from $remote: give a branch of the remote (e.g. origin/main) or a commit it has, or check out with the base (actions/checkout: fetch-depth: 0)" >&2
+        exit 2
+    }
+fi
 
 work=$(mktemp -d)
 cleanup() { git worktree remove --force "$work/base" 2> /dev/null || true; rm -rf "$work"; }
