@@ -31,9 +31,12 @@ struct Bench: ParsableCommand {
               1        it ran and found something wrong: a failed case, a regression, a row
                        over the fidelity bound, a soak that lost a task
               2        a file or directory cannot be read, understood or written
+              3        nothing was comparable (bench check: the baseline is another
+                       machine's and no count was measured, or a baseline folder holds
+                       no earlier run of this machine)
               64       a mistake on the command line: an unknown option or name, a missing
                        required option, a value out of range, an --out holding another run
-              130/143  interrupted by SIGINT/SIGTERM; what finished is kept
+              130/143/129  interrupted by SIGINT/SIGTERM/SIGHUP; what finished is kept
             """,
         version: BuildStamp.description,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, HistoryCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,

@@ -2,15 +2,16 @@ import ArgumentParser
 import Backends
 import Gate
 import Harness
+import Reports
 import Results
 import Workloads
 
-/// `bench check --baseline FILE`: the CI gate. Exit 0 nothing regressed, 1 something did,
-/// 2 an input error.
+/// `bench check --baseline FILE-OR-FOLDER`: the CI gate. Exit 0 nothing regressed, 1 something
+/// did, 2 an input error, 3 nothing was comparable.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Gate on regressions against a baseline: exit 0 none, 1 regression, 2 error.",
+        abstract: "Gate on regressions against a baseline: exit 0 none, 1 regression, 2 error, 3 nothing comparable.",
         discussion: """
             Runs the baseline's cases again on this machine (or reads --results), compares with \
             `bench compare`'s rule, prints the regressions first, and exits:
@@ -21,6 +22,9 @@ struct CheckCommand: ParsableCommand {
               2  a baseline, thresholds or results file is missing, unreadable,
                  malformed or of another schema, or the runs share no case; nothing
                  is run or written
+              3  nothing was comparable: the baseline was measured on another machine
+                 and no count was measured, or a baseline folder holds no earlier run
+                 of this machine (a gate that compared nothing does not pass)
             (64 is a mistake on the command line itself, e.g. an unknown option.)
 
             The baseline is a results.json from `bench run` (commit one for CI). When it was \
@@ -29,6 +33,11 @@ struct CheckCommand: ParsableCommand {
             --force compares times anyway. On a shared or noisy machine prefer `bench ab`, which \
             runs the old and the new build side by side.
 
+            A folder as --baseline (a history of earlier runs, e.g. one results.json per run of \
+            main) compares with the most recent run in it, at any depth, whose machine \
+            fingerprint (CPU, CPU counts, VM, kernel, Swift) is this run's: each machine is \
+            judged against its own history, never against another CPU's.
+
             The statistics need at least 2 processes per case on each side; the re-run uses the \
             baseline's repetitions, samples and sample time unless --repetitions / --samples / \
             --sample-ms say otherwise.
@@ -36,10 +45,11 @@ struct CheckCommand: ParsableCommand {
             Examples:
               bench check --baseline Benchmarks/Baselines/smoke.json --thresholds Benchmarks/Baselines/smoke-thresholds.json
               bench check --baseline main.json --results bench-results/20261123-101500/results.json --markdown gate.md
+              bench check --baseline history/ --results results.json
             """
     )
 
-    @Option(help: "The baseline: a results.json written by `bench run`.")
+    @Option(help: "The baseline: a results.json written by `bench run`, or a folder of them (the most recent run of this machine is used).")
     var baseline: String?
 
     @Option(help: "A thresholds file (JSON, schema 1; Sources/Gate/README.md) overriding the defaults.")
@@ -73,14 +83,16 @@ struct CheckCommand: ParsableCommand {
         let files = CommandFiles(command: "check")
         let baseline = self.baseline!  // validate() requires it
         let limits = try files.thresholds(thresholds)
-        let base = try files.results(baseline, role: "baseline")
         try files.checkWritable(markdown)
-        let new: RunResults
-        if let results {
-            new = try files.results(results, role: "results")
+        let given = try results.map { try files.results($0, role: "results") }
+        let base: RunResults
+        if HistoryCommand.isDirectory(baseline) {
+            let machine = MachineFingerprint(given?.environment ?? RunEnvironment.capture(gitCommit: ""))
+            base = try Self.latestRun(of: machine, under: baseline, files: files)
         } else {
-            new = try runBaselineCases(base, files: files)
+            base = try files.results(baseline, role: "baseline")
         }
+        let new = try given ?? runBaselineCases(base, files: files)
         let comparison: Comparison
         do {
             comparison = try Comparison(base: base, new: new, thresholds: limits, force: force)
@@ -88,6 +100,31 @@ struct CheckCommand: ParsableCommand {
             throw files.failure("\(baseline) and the new run: \(error.description)")
         }
         try files.finish(comparison, detail: all ? .all : .changes, markdown: markdown, failOnRegression: true)
+        if !comparison.rows.isEmpty, comparison.count(.notComparable) == comparison.rows.count {
+            let why = comparison.machineDifference.map { "the baseline was measured on another machine (\($0)) and no count was measured" }
+                ?? "no row could be compared"
+            throw ExitStatus.nothingComparable("bench check", "nothing was comparable: \(why); compare with this machine's own earlier run (a folder as --baseline picks it), run `bench ab`, or --force")
+        }
+    }
+
+    /// The most recent results file under `folder` measured on `machine` (by its start time, then
+    /// its path); exit 3 when none was.
+    static func latestRun(of machine: MachineFingerprint, under folder: String, files: CommandFiles) throws -> RunResults {
+        let paths = HistoryCommand.resultsFiles(under: folder)
+        guard !paths.isEmpty else { throw files.failure("baseline folder \(folder) holds no \(ResultsJSON.fileName)") }
+        var latest: (run: RunResults, path: String)?
+        for path in paths {
+            let run = try files.results(path, role: "baseline")
+            guard MachineFingerprint(run.environment) == machine else { continue }
+            let never = RunResults.Instant(secondsSinceEpoch: 0)
+            if let current = latest, (current.run.started ?? never, current.path) >= (run.started ?? never, path) { continue }
+            latest = (run, path)
+        }
+        guard let latest else {
+            throw ExitStatus.nothingComparable("bench check", "none of the \(paths.count) runs under \(folder) was measured on this machine; the first run of a machine has nothing to be compared with")
+        }
+        print("bench check: baseline \(latest.path) (this machine's most recent run of \(paths.count) under \(folder))")
+        return latest.run
     }
 
     /// Runs the baseline's cases that this bench knows, with the baseline's settings.

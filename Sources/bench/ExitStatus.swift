@@ -7,14 +7,24 @@ import Results
 ///   1    the command ran and found something wrong: a case failed, a regression, a row over
 ///        the fidelity bound, a soak that lost a task
 ///   2    a file or directory cannot be read, understood or written
+///   3    nothing was comparable: `bench check` against another machine's baseline with no count
+///        measured, or a baseline folder with no earlier run of this machine (a gate that
+///        compared nothing must not pass)
 ///   64   a mistake on the command line: an unknown option or value, a missing required option,
 ///        a number out of range, options that contradict, an --out that already holds a run
-///   130/143  interrupted by SIGINT/SIGTERM (what finished is kept)
+///   130/143/129  interrupted by SIGINT/SIGTERM/SIGHUP (what finished is kept)
 /// Command-line mistakes are thrown from `validate()` as `ValidationError`s, so ArgumentParser
 /// prints the command's own usage under them and exits 64.
 enum ExitStatus {
     static let commandLineMistake: Int32 = 64
     static let fileProblem: Int32 = 2
+    static let nothingComparable: Int32 = 3
+
+    /// Prints "LABEL: message" on standard error; the returned error exits 3.
+    static func nothingComparable(_ label: String, _ message: String) -> ExitCode {
+        writeToStandardError("\(label): \(message)\n")
+        return ExitCode(nothingComparable)
+    }
 
     /// Prints "LABEL: message" on standard error; the returned error exits 2.
     static func fileProblem(_ label: String, _ message: String) -> ExitCode {

@@ -170,6 +170,34 @@ struct GateCLITests {
         #expect(forced.standardOutput.hasPrefix("2 regressions"), "\(forced.standardOutput)")
     }
 
+    @Test("a check that compared nothing exits 3: another machine's baseline with no count measured, or a folder with no run of this machine")
+    func nothingComparableExits3() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let other = directory + "/history/1/results.json", new = directory + "/new.json"
+        mkdir(directory + "/history", 0o755)
+        mkdir(directory + "/history/1", 0o755)
+        try Self.write(["spin": [100, 101, 99]], started: 2_000_000_000, to: other)
+        try Self.write(["spin": [300, 301, 299]], to: new)
+        var text = try #require(BenchCLITests.read(other))
+        text = text.replacing(#""onlineCPUs" : "#, with: #""onlineCPUs" : 64"#)  // 64 followed by the real count
+        try Self.write(text, to: other)
+        let acrossMachines = try await bench(["check", "--baseline", other, "--results", new])
+        #expect(acrossMachines.ending == .exited(3), "\(acrossMachines.standardOutput) \(acrossMachines.standardError)")
+        #expect(acrossMachines.standardError.contains("nothing was comparable: the baseline was measured on another machine (online CPUs: 64"),
+                "\(acrossMachines.standardError)")
+        let noRunOfThisMachine = try await bench(["check", "--baseline", directory + "/history", "--results", new])
+        #expect(noRunOfThisMachine.ending == .exited(3), "\(noRunOfThisMachine.standardError)")
+        #expect(noRunOfThisMachine.standardError.contains("none of the 1 runs under \(directory)/history was measured on this machine"),
+                "\(noRunOfThisMachine.standardError)")
+        // A run of this machine joins the folder, older than the other machine's: it is the one compared.
+        mkdir(directory + "/history/0", 0o755)
+        try Self.write(["spin": [100, 101, 99]], started: 1_000_000_000, to: directory + "/history/0/results.json")
+        let ownHistory = try await bench(["check", "--baseline", directory + "/history", "--results", new])
+        #expect(ownHistory.ending == .exited(1), "\(ownHistory.standardOutput) \(ownHistory.standardError)")
+        #expect(ownHistory.standardOutput.contains("bench check: baseline \(directory)/history/0/results.json (this machine's most recent run of 2"),
+                "\(ownHistory.standardOutput)")
+    }
+
     @Test("bad baselines, results and thresholds files exit 2 naming the file and the problem, and write nothing")
     func badInputs() async throws {
         let directory = BenchCLITests.temporaryDirectory()
