@@ -38,11 +38,25 @@ public struct MeasuredRun: Sendable {
         }
     }
 
-    /// Every case on `build`, the executable running this (a plain run).
-    public func run(_ build: BuildUnderTest, journal: ResultsJournal,
+    /// Every case on `build`, the executable running this (a plain run). The journal starts with
+    /// the run's header (`RunJournal`); with `resuming`, the journal of the same plan killed or
+    /// interrupted before its end, its finished repetitions are kept and only the others run,
+    /// appended to the same journal.
+    public func run(_ build: BuildUnderTest, journal: ResultsJournal, resuming: RunJournal? = nil,
                     progress: (Runner.Event) -> Void) async throws -> RunResults {
-        let measured = try await measure(.one(build.executable), planned: plan.cases.count * plan.repetitions, journal: journal, progress: progress,
-                                         rounds: allAtOnce(.one(build.executable), journal: journal))
+        let started = resuming?.header.run.started ?? .now()
+        if resuming == nil {
+            var opening = Measured(cases: [[]])
+            opening.started = started
+            try journal.append(JournalHeader(run: results([], of: build, executable: nil, opening), plan: plan.cases).line)
+        }
+        let finished = resuming?.finished ?? []
+        let measured = try await measure(.one(build.executable), planned: plan.cases.count * plan.repetitions, started: started,
+                                         resuming: resuming, journal: journal, progress: progress) { runner, progress, cases in
+            try await runner.run(Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
+                                 on: .one(build.executable), into: &cases, journal: journal, progress: progress,
+                                 skipping: { finished.contains(JournalEntry.Key(caseID: $0.id, repetition: $1)) })
+        }
         return results(measured.cases[0], of: build, executable: nil, measured)
     }
 
@@ -56,7 +70,7 @@ public struct MeasuredRun: Sendable {
         let executables = Runner.Executables.paired(a: a.executable, b: b.executable)
         // With rounds decided as they come, how many there will be is not known.
         let planned = next == nil ? plan.cases.count * plan.repetitions * 2 : nil
-        let measured = try await measure(executables, planned: planned, journal: journal, progress: progress) { runner, progress, cases in
+        let measured = try await measure(executables, planned: planned, started: .now(), journal: journal, progress: progress) { runner, progress, cases in
             var round = Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions)
             var seconds = [Double](repeating: 0, count: plan.cases.count), pairs = [Int](repeating: 0, count: plan.cases.count)
             let clock = ContinuousClock(), start = clock.now
@@ -103,15 +117,24 @@ public struct MeasuredRun: Sendable {
     /// finished; reads the machine's load around it. `planned` children, when known, for the note
     /// of an interrupted run. `rounds` runs the children (with this
     /// progress, which counts them) into the cases, and returns false when interrupted.
-    private func measure(_ executables: Runner.Executables, planned: Int?, journal: ResultsJournal, progress: (Runner.Event) -> Void,
+    private func measure(_ executables: Runner.Executables, planned: Int?, started: RunResults.Instant, resuming: RunJournal? = nil,
+                         journal: ResultsJournal, progress: (Runner.Event) -> Void,
                          rounds: (Runner, (Runner.Event) -> Void, inout [[CaseResult]]) async throws -> Bool) async throws -> Measured {
         Interruption.install()
-        let started = RunResults.Instant.now()
         let loadBefore = MachineLoad.Reading.now()
-        // Repetitions that finished, whatever came of them: what an interrupted run's note counts,
-        // so it agrees with the last progress line.
-        var finished = 0
         var cases = Runner.empty(plan, on: executables)
+        // Repetitions that finished, whatever came of them (those of the run resumed too): what
+        // an interrupted run's note counts, so it agrees with the last progress line.
+        var finished = 0
+        if let resuming {
+            let position = Dictionary(plan.cases.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var seen = Set<JournalEntry.Key>()
+            for entry in resuming.entries where seen.insert(entry.key).inserted {
+                guard let index = position[entry.caseID] else { continue }
+                cases[0][index].file(entry.outcome)
+                finished += 1
+            }
+        }
         let complete = try await withoutActuallyEscaping(progress) { progress in
             try await rounds(Runner(launcher: launcher), { event in
                 if case .finished = event { finished += 1 }
@@ -125,15 +148,6 @@ public struct MeasuredRun: Sendable {
             measured.interrupted = "\(Interruption.describe(signal).name) after \(finished)" + (planned.map { " of \($0)" } ?? "") + " repetitions"
         }
         return measured
-    }
-
-    /// Every case of the plan for every repetition, as one round.
-    private func allAtOnce(_ executables: Runner.Executables, journal: ResultsJournal)
-        -> (Runner, (Runner.Event) -> Void, inout [[CaseResult]]) async throws -> Bool {
-        { runner, progress, cases in
-            try await runner.run(Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
-                                 on: executables, into: &cases, journal: journal, progress: progress)
-        }
     }
 
     private func results(_ cases: [CaseResult], of build: BuildUnderTest, executable: String?, _ measured: Measured) -> RunResults {

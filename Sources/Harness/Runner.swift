@@ -53,9 +53,11 @@ public struct Runner: Sendable {
     /// Runs `round`, filing each outcome into `results` (from `empty`). `elapsed` gets each
     /// case's wall time (both builds' children), for a budget's estimate of the next round.
     /// Returns false when the run was interrupted.
+    /// `skipping` says which repetitions of which cases ran already (a resumed run): they are
+    /// neither run nor counted in the progress lines' total.
     public func run(_ round: Round, of plan: RunPlan, on executables: Executables, into results: inout [[CaseResult]],
                     elapsed: ((Int, Duration) -> Void)? = nil, journal: ResultsJournal,
-                    progress: (Event) -> Void) async throws -> Bool {
+                    progress: (Event) -> Void, skipping: ((BenchmarkCase, Int) -> Bool)? = nil) async throws -> Bool {
         let builds: (Int) -> [Build?]
         let executable: (Build?) -> String
         switch executables {
@@ -66,7 +68,10 @@ public struct Runner: Sendable {
             builds = Build.order(ofPair:)
             executable = { $0 == .b ? b : a }
         }
-        let total = round.processes * results.count
+        let skipped = skipping.map { skip in
+            round.repetitions.reduce(0) { count, repetition in count + round.cases.filter { skip(plan.cases[$0], repetition) }.count }
+        } ?? 0
+        let total = (round.processes - skipped) * results.count
         var index = 0
         let clock = ContinuousClock()
         // Repetitions are the outer loop: the processes of one case are spread over the round's
@@ -74,6 +79,7 @@ public struct Runner: Sendable {
         for repetition in round.repetitions {
             for position in round.cases {
                 let benchmarkCase = plan.cases[position]
+                if let skipping, skipping(benchmarkCase, repetition) { continue }
                 let start = clock.now
                 for build in builds(repetition) {
                     index += 1
@@ -111,29 +117,5 @@ extension [CaseResult] {
     /// The cases that got at least one outcome: what an interrupted run reports.
     var finished: [CaseResult] {
         filter { !$0.records.isEmpty || !$0.failures.isEmpty || $0.notApplicable != nil }
-    }
-}
-
-/// One line of the journal: a repetition's outcome and, when it produced one, its record.
-struct JournalEntry: Codable {
-    let caseID: String
-    let repetition: Int
-    let outcome: String
-    let record: CaseRecord?
-    /// Which build ran it in a paired run ("A", "B" in the file); nil in a plain run.
-    var build: Build? = nil
-
-    init(_ caseID: String, repetition: Int, _ outcome: CaseLauncher.Outcome, build: Build? = nil) {
-        self.caseID = caseID
-        self.repetition = repetition
-        self.outcome = outcome.summary
-        if case .record(let record) = outcome { self.record = record } else { record = nil }
-        self.build = build
-    }
-
-    var line: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)  // value types only: cannot fail
     }
 }

@@ -6,7 +6,8 @@ import Reports
 import Glibc
 #endif
 
-/// `bench report RESULTS.json [--out DIR]`: every output regenerated from a results file;
+/// `bench report RESULTS.json [--out DIR]`: every output regenerated from a results file (or
+/// from a run's journal: a run killed before it wrote results.json);
 /// `bench report A.json B.json … --out DIR`: one report across machines (`MachineComparison`).
 /// Errors exit with status 2 and one line naming the file and the problem; nothing is written
 /// unless everything rendered.
@@ -37,6 +38,11 @@ struct ReportCommand: ParsableCommand {
             to put a run's report somewhere else (a directory that is new or empty, or \
             --overwrite).
 
+            A run killed before its end (SIGKILL, a lost machine) has no results.json, only its \
+            journal: give the journal (DIR/journal.jsonl) or the run's directory, and every output, \
+            results.json too, is written from it; report.md then says how many repetitions of how \
+            many the run kept. `bench run --resume DIR` continues such a run instead.
+
             Several results files, one per machine (a CI matrix, a lab of different CPUs), all \
             of one suite, make one report across machines in DIR (--out is then required):
               report.md      the machines (M1, M2, … in the order given) and what
@@ -59,11 +65,12 @@ struct ReportCommand: ParsableCommand {
             Examples:
               bench report bench-results/20261122-190000/results.json
               bench report Results/results.json --out /tmp/report
+              bench report bench-results/20261122-190000        # results.json, or the journal of a killed run
               bench report intel/results.json amd/results.json --out across-machines
             """
     )
 
-    @Argument(help: "A results.json written by `bench run`; several, one per machine, for a report across machines.")
+    @Argument(help: "A results.json written by `bench run` (or a run's journal.jsonl, or its directory); several results files, one per machine, for a report across machines.")
     var files: [String]
 
     @Option(help: "Directory to write into (default: the results file's directory; required with several files). Created if missing; another directory must be new or empty.")
@@ -86,26 +93,40 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         if files.count > 1 { return try acrossMachines(out!) }
-        let results = files[0]
+        let (results, fromJournal) = Self.input(files[0])
         let directory = out ?? CommandFiles.directory(of: results)
         let run: RunResults
-        do {
-            run = try ResultsJSON.decode(try CommandFiles.readText(results), olderFilesMetrics: MeasurementOptions.described)
-        } catch let error as ValidationError {
-            throw Self.failure(error.message)
-        } catch {
-            throw Self.failure("\(results) is not a results file this bench can read: \(CommandFiles.describe(error))")
+        if fromJournal {
+            do { run = try RunJournal(path: results).results() } catch { throw Self.failure(error.description) }
+            print("bench report: rebuilt from \(results)\(run.interrupted.map { ": \($0)" } ?? "")")
+        } else {
+            do {
+                run = try ResultsJSON.decode(try CommandFiles.readText(results), olderFilesMetrics: MeasurementOptions.described)
+            } catch let error as ValidationError {
+                throw Self.failure(error.message)
+            } catch {
+                throw Self.failure("\(results) is not a results file this bench can read: \(CommandFiles.describe(error))")
+            }
         }
         let written: [String]
         do {
             if overwrite, out != nil, !CommandFiles.sameFile(results, directory + "/results.json") {
                 try OutputDirectory.prepareForRun(directory, overwrite: true)
             }
-            written = try ResultsWriter.write(run, to: directory, includingResultsJSON: !CommandFiles.sameFile(results, directory + "/results.json"))
+            written = try ResultsWriter.write(run, to: directory,
+                                              includingResultsJSON: fromJournal || !CommandFiles.sameFile(results, directory + "/results.json"))
         } catch {
             throw Self.failure("cannot write the report to \(directory): \(error)")
         }
         print("bench: wrote \(directory)/: \(ResultsWriter.summary(written))")
+    }
+
+    /// The file to read for `path`, and whether it is a journal: a directory means its
+    /// results.json, or its journal when the run wrote no results.json (it was killed).
+    static func input(_ path: String) -> (file: String, journal: Bool) {
+        guard HistoryCommand.isDirectory(path) else { return (path, path.hasSuffix(".jsonl")) }
+        let results = path + "/" + ResultsJSON.fileName
+        return access(results, F_OK) == 0 ? (results, false) : (path + "/" + RunJournal.fileName, true)
     }
 
     /// One report across the machines of `files`, into `directory`.

@@ -19,22 +19,34 @@ enum RunAndWrite {
     ///   64 when `directory` holds files and `output.overwrite` is false (all before anything
     ///   runs); 2 when the journal or the results cannot be written; 130/143 after an
     ///   interruption, with what finished written.
+    ///   With `resuming` (the journal of `directory`, same plan), the run continues it: its
+    ///   finished repetitions are kept, with the calibration they were measured with.
     static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
-                    label: String, profiling: Profiling? = nil) async throws -> RunAnalysis {
+                    label: String, profiling: Profiling? = nil, resuming: RunJournal? = nil) async throws -> RunAnalysis {
         try measurement.requireCounting(besides: [ChildProcess.ownExecutable()], label: label)
-        let journal = try output.openJournal(in: directory, label: label)
+        let journal: ResultsJournal
+        if resuming != nil {
+            do { journal = try ResultsJournal(path: directory + "/" + RunJournal.fileName) } catch { throw ExitStatus.fail(label, .unwritable(error)) }
+        } else {
+            journal = try output.openJournal(in: directory, label: label)
+        }
         // Once, here, before any child: every case of the run then spins the same rounds for the
-        // same body cost (children measuring for themselves disagreed by up to ±30%).
-        let calibration = WorkloadCalibration.measure()
+        // same body cost (children measuring for themselves disagreed by up to ±30%). A resumed
+        // run keeps the calibration its first part was measured with.
+        let calibration = resuming?.header.run.calibration ?? WorkloadCalibration.measure()
         let engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
         let progress = ProgressReporter()
-        print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
+        if let resuming {
+            print("\(label): resuming \(directory): \(resuming.finished.count) of \(resuming.planned) repetitions finished before; running the rest")
+        } else {
+            print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
+        }
         let spin = calibration[SpinCalibration.name].map(Figures.value) ?? "?"
         print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")
         var run: RunResults
         do {
             run = try await engine.run(.init(executable: ChildProcess.ownExecutable(), environment: BuildStamp.environment()),
-                                       journal: journal, progress: progress.report)
+                                       journal: journal, resuming: resuming, progress: progress.report)
         } catch let error as FileError {
             // The journal could not grow (a full disk, a removed directory): stop here, with
             // every line written before still on disk.

@@ -38,6 +38,9 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var output: RunOutput
 
+    @Option(help: "Continue the run in DIR, killed or interrupted before its end (SIGKILL, a lost machine): its finished repetitions are kept and the rest run. Give the same case selection and options as the run had.")
+    var resume: String?
+
     @Option(help: "Also profile the cases whose id matches this regular expression, once each under perf after the run (as `bench profile` does); report.md shows where their time goes.")
     var profile: String?
 
@@ -45,6 +48,9 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         guard repetitionsPerCase >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)") }
+        if resume != nil, output.out != nil {
+            throw ValidationError("--resume DIR continues the run in DIR: it takes no --out")
+        }
         if let profile {
             if let problem = RegexPattern.problem(with: profile) { throw ValidationError("--profile '\(RegexPattern.shown(profile))' \(problem)") }
             guard (try? Regex(profile)) != nil else { throw ValidationError("--profile '\(RegexPattern.shown(profile))' is not a valid regular expression") }
@@ -55,9 +61,30 @@ struct RunCommand: ParsableCommand {
         try runBlocking { try await self.runAsync() }
     }
 
+    /// The journal of the run in `directory`, checked to plan what `plan` plans; exit 2 when it
+    /// cannot be read, 64 when it is another selection.
+    static func journalToResume(in directory: String, matching plan: RunPlan) throws -> RunJournal {
+        let journal: RunJournal
+        do { journal = try RunJournal(path: directory + "/" + RunJournal.fileName) } catch {
+            throw ExitStatus.fileProblem("bench run --resume", error.description)
+        }
+        let planned = journal.header.plan.map(\.id), selected = plan.cases.map(\.id)
+        guard planned == selected, journal.header.run.repetitions == plan.repetitions else {
+            let differences = planned == selected
+                ? "\(journal.header.run.repetitions) repetitions per case there, \(plan.repetitions) here"
+                : "\(planned.count) cases there (suite \(journal.header.run.suite)), \(selected.count) here"
+            throw ValidationError("--resume \(directory): this selection is not the run's (\(differences)); give the options the run had")
+        }
+        if journal.finished.count >= journal.planned {
+            writeToStandardError("bench run --resume: \(directory) finished every repetition already; its outputs are written again\n")
+        }
+        return journal
+    }
+
     private func runAsync() async throws {
         let plan = try selection.plan(repetitions: repetitionsPerCase)  // validate() has checked every name
-        let directory = output.directory(prefix: "")
+        let directory = resume ?? output.directory(prefix: "")
+        let resuming = try resume.map { try Self.journalToResume(in: $0, matching: plan) }
         var profiling: RunAndWrite.Profiling?
         if let profile {
             do {
@@ -70,7 +97,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let analysis = try await RunAndWrite.run(plan, suite: selection.chosenSuite, measurement: measurement, output: output,
-                                                 directory: directory, label: "bench", profiling: profiling)
+                                                 directory: directory, label: "bench", profiling: profiling, resuming: resuming)
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {

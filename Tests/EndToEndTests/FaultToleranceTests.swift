@@ -45,7 +45,7 @@ struct FaultToleranceTests {
         #expect(report.contains("## Failed and not applicable") && report.contains("`fault/none/kind=hang/system` | failed: hung"),
                 "the report lists the failures")
         let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
-        #expect(journal.split(separator: "\n").count == 6, "every repetition journaled, failed or not")
+        #expect(journal.split(separator: "\n").count == 7, "the header, then every repetition journaled, failed or not")
     }
 
     @Test("an output that cannot be written at the end: exit 2, a message naming what failed, and the journal of finished repetitions kept")
@@ -63,7 +63,7 @@ struct FaultToleranceTests {
         #expect(outcome.standardError.contains("bench: cannot write the results: cannot rename into place \(out)/results.json: Is a directory. The 2 finished repetitions are kept in \(out)/journal.jsonl"),
                 "\(outcome.standardError)")
         let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
-        #expect(journal.split(separator: "\n").count == 2 && journal.contains("\"outcome\":\"ok\""))
+        #expect(journal.split(separator: "\n").count == 3 && journal.contains("\"outcome\":\"ok\""), "the header and 2 repetitions")
     }
 
     /// Whether this process may mount a small tmpfs (root with CAP_SYS_ADMIN, as in CI): the only
@@ -79,8 +79,8 @@ struct FaultToleranceTests {
     func outputFailsMidRun() async throws {
         for way in ["full", "read-only"] {
             let mountPoint = BenchCLITests.temporaryDirectory()
-            // 16 KB holds about a dozen of these records.
-            #expect(mount("tmpfs", mountPoint, "tmpfs", 0, "size=\(way == "full" ? 16 : 4096)k") == 0)
+            // 32 KB holds the journal's header (about 11 KB) and about a dozen of these records.
+            #expect(mount("tmpfs", mountPoint, "tmpfs", 0, "size=\(way == "full" ? 32 : 4096)k") == 0)
             defer { umount2(mountPoint, Int32(MNT_DETACH)) }
             let out = mountPoint + "/run"
             let repetitions = way == "full" ? 200 : 30
@@ -93,7 +93,7 @@ struct FaultToleranceTests {
                     --out "\(out)" > "\(mountPoint).stdout" 2> "\(mountPoint).stderr" &
                 pid=$!
                 if [ \(way) = read-only ]; then
-                    while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.02; done
+                    while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 3 ]; do sleep 0.02; done
                     mount --bind "\(out)" "\(out)" && mount -o remount,bind,ro "\(out)" || echo "could not make it read-only"
                 fi
                 wait $pid
@@ -115,7 +115,8 @@ struct FaultToleranceTests {
             let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
             let lines = journal.split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.last == "", "\(way): the journal ends with a complete line")
-            let entries = lines.dropLast()
+            #expect(lines.first?.hasPrefix("{\"header\":") == true, "\(way): the journal starts with its header")
+            let entries = lines.dropLast().dropFirst()
             if way == "full" {
                 #expect(entries.count >= 2 && entries.count < repetitions, "\(way): \(entries.count) lines")
             } else {
@@ -154,7 +155,7 @@ struct InterruptionTests {
                     --filter 'rounds=0/system|kind=hang/system' --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 --cpus 0 \
                     --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
                 pid=$!
-                while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 1 ]; do sleep 0.05; done
+                while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done
                 sleep 0.5
                 kill -\(signal) $pid
                 wait $pid
@@ -171,7 +172,7 @@ struct InterruptionTests {
             #expect(run.cases.first?.records.count == 1)
             let report = try #require(BenchCLITests.read(out + "/report.md"))
             #expect(report.contains("**This run was interrupted** (SIG\(signal) after 1 of 40 repetitions)"))
-            #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 1)
+            #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 2, "the header and the one finished repetition")
             #expect(BenchCLITests.read(out + ".stderr")?.contains("interrupted (SIG\(signal) after 1 of 40 repetitions)") == true)
         }
     }
@@ -190,7 +191,7 @@ struct InterruptionTests {
                 --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 --cpus 1 \
                 --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
             pid=$!
-            while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done
+            while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 3 ]; do sleep 0.05; done
             sleep 0.5
             kill -INT -$pid
             wait $pid
@@ -206,8 +207,48 @@ struct InterruptionTests {
         #expect(run.cases.allSatisfy { $0.failures.isEmpty }, "\(run.cases.flatMap(\.failures))")
         #expect(!run.cases.map(\.benchmarkCase.id).contains { $0.contains("kind=hang") }, "the interrupted case is not reported")
         let journal = BenchCLITests.read(out + "/journal.jsonl") ?? ""
-        #expect(journal.split(separator: "\n").count == 2 && !journal.contains("crashed"), "\(journal)")
+        #expect(journal.split(separator: "\n").count == 3 && !journal.contains("crashed"), "\(journal)")
         #expect(BenchCLITests.read(out + "/report.md")?.contains("crashed") == false)
+    }
+
+    @Test("a run killed by SIGKILL: bench report rebuilds every output from its journal, bench run --resume finishes it as a complete run")
+    func killedRunIsReportedAndResumed() async throws {
+        let out = BenchCLITests.temporaryDirectory() + "/run"
+        let options = ["--workload", "spin", "--filter", "rounds=0/system|rounds=10/system", "--repetitions", "15", "--samples", "3", "--sample-ms", "2"]
+        let arguments = options.map { "'\($0)'" }.joined(separator: " ")
+        let script = """
+            "\(BenchCLITests.bench)" run \(arguments) --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
+            pid=$!
+            while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 4 ]; do sleep 0.02; done
+            kill -KILL $pid
+            wait $pid
+            echo "status $?"
+            """
+        let killed = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
+        #expect(killed.standardOutput.contains("status 137"), "\(killed.standardOutput)")
+        #expect(BenchCLITests.read(out + "/results.json") == nil, "a killed run writes no results")
+        let kept = (BenchCLITests.read(out + "/journal.jsonl") ?? "").split(separator: "\n").count - 1
+
+        let report = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["report", out], deadline: .seconds(120))
+        #expect(report.ending == .exited(0), "\(report.standardError)")
+        let rebuilt = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
+        #expect(rebuilt.interrupted?.hasPrefix("killed, or still running, after \(kept) of 30 repetitions") == true, "\(rebuilt.interrupted ?? "not marked")")
+        #expect(rebuilt.cases.map(\.records.count).reduce(0, +) == kept)
+        #expect(BenchCLITests.read(out + "/report.md")?.contains("**This run was interrupted** (killed, or still running, after \(kept) of 30") == true)
+
+        let other = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run"] + options.dropLast(4) + ["--repetitions", "5", "--resume", out],
+                                               deadline: .seconds(120))
+        #expect(other.ending == .exited(64), "another selection is refused: \(other.standardError)")
+        #expect(other.standardError.contains("this selection is not the run's (15 repetitions per case there, 5 here)"), "\(other.standardError)")
+
+        let resumed = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run"] + options + ["--resume", out], deadline: .seconds(120))
+        #expect(resumed.ending == .exited(0), "\(resumed.standardError)")
+        #expect(resumed.standardOutput.contains("resuming \(out): \(kept) of 30 repetitions finished before"), "\(resumed.standardOutput)")
+        let complete = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
+        #expect(complete.interrupted == nil, "\(complete.interrupted ?? "")")
+        #expect(complete.cases.map(\.records.count) == [15, 15])
+        #expect(complete.cases.flatMap(\.records).map(\.repetition).sorted() == (0..<15).flatMap { [$0, $0] })
+        #expect(BenchCLITests.read(out + "/report.md")?.contains("This run was interrupted") == false)
     }
 
     @Test("SIGINT during bench ab: exit 130, no verdict, both builds' finished cases in a.json and b.json marked interrupted, no child left")
