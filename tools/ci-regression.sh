@@ -10,6 +10,7 @@
 #              change touches instead, e.g. --suite quick --workload semaphore --budget 5m.
 #   MARKDOWN=gate.md   where the pull-request comment on times is written (default: gate.md);
 #                      the one on counts goes beside it (gate-counts.md)
+#   CONFIRM_PAIRS=16   fresh pairs for the confirmation of a failing time row (0: none)
 # Example (GitHub Actions): tools/ci-regression.sh origin/main
 #   then post gate.md as a comment whatever the status, and fail the job on status 1 or 2.
 set -euo pipefail
@@ -65,15 +66,18 @@ markdown=${MARKDOWN:-gate.md}
 counts=0
 if [ -e "$(dirname "$base_bench")/libRuntimeBenchInterposer.so" ]; then
     "$head_bench" ab --a "$base_bench" --b "$head_bench" --count-allocations --thresholds Benchmarks/Baselines/smoke-thresholds.json \
-        --markdown "${markdown%.md}-counts.md" "$@" --budget 10m --pairs 2 --max-pairs 2 || counts=$?
+        --markdown "${markdown%.md}-counts.md" "$@" --budget 10m --pairs 2 --max-pairs 2 --confirm 0 || counts=$?
     echo "ci-regression: counts exited $counts (comment in ${markdown%.md}-counts.md)"
 else
     echo "ci-regression: counts not compared: the base has no interposer beside its bench"
 fi
 
-# Then the times, pair by pair, within the budget.
+# Then the times, pair by pair, within the budget. A row that fails is measured again with
+# CONFIRM_PAIRS fresh pairs (default 16) and fails the gate only if it fails again: a case whose
+# processes fall into modes can be flagged by one unlucky set of pairs, a real regression is
+# flagged twice. It costs time only when something was flagged (Sources/Gate/README.md).
 status=0
-"$head_bench" ab --a "$base_bench" --b "$head_bench" --markdown "$markdown" "$@" || status=$?
+"$head_bench" ab --a "$base_bench" --b "$head_bench" --markdown "$markdown" --confirm "${CONFIRM_PAIRS:-16}" "$@" || status=$?
 echo "ci-regression: times exited $status (0 no regression, 1 regression, 2 an unusable binary or file, 64 a bad option); comment in $markdown"
 # The worse of the two: 64 or 2 before 1 before 0.
 for code in 64 2 1; do [ "$counts" -eq "$code" ] || [ "$status" -eq "$code" ] && exit "$code"; done

@@ -76,6 +76,9 @@ struct ABCommand: ParsableCommand {
     @Option(help: "A thresholds file (JSON, schema 1; Sources/Gate/README.md) overriding the defaults.")
     var thresholds: String?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("A confirmation stage: the cases of rows that fail are measured again with this many fresh pairs, and a row fails the gate only if it fails again (0: none). A case whose processes fall into modes can be flagged by one unlucky set of pairs; a real regression is flagged twice.", valueName: "pairs"))
+    var confirm = 0
+
     @OptionGroup var output: RunOutput
 
     @Flag(help: "List every row, not only regressions, improvements and what could not be compared.")
@@ -87,6 +90,7 @@ struct ABCommand: ParsableCommand {
     func validate() throws {
         guard a != nil, b != nil else { throw ValidationError("both --a OLD_BENCH and --b NEW_BENCH are required: paths to two bench executables") }
         guard pairs >= 2 else { throw ValidationError("--pairs must be at least 2 (a test needs 2 pairs), got \(pairs)") }
+        guard confirm == 0 || confirm >= 2 else { throw ValidationError("--confirm must be 0 (no confirmation) or at least 2 pairs, got \(confirm)") }
         if budget != nil {
             guard maxPairs >= pairs, maxPairs <= 1_000 else {
                 throw ValidationError("--max-pairs must be from --pairs (\(pairs)) to 1000, got \(maxPairs)")
@@ -160,7 +164,54 @@ struct ABCommand: ParsableCommand {
             throw files.failure("\(error)")
         }
         print("bench ab: wrote \(directory)/: a.json, b.json, comparison.md, journal.jsonl")
-        try files.finish(comparison, detail: all ? .all : .changes, markdown: markdown, failOnRegression: true)
+        guard confirm > 0, !comparison.failing.isEmpty else {
+            return try files.finish(comparison, detail: all ? .all : .changes, markdown: markdown, failOnRegression: true)
+        }
+        try files.finish(comparison, detail: all ? .all : .changes, markdown: markdown, failOnRegression: false)
+        try confirmFailures(of: comparison, plan: plan, engine: { measurement.measuredRun($0, suite: selection.chosenSuite, calibration: calibration) },
+                            builds: (buildA, buildB), journal: journal, limits: limits, directory: directory, files: files, progress: progress)
+    }
+
+    /// The confirmation stage: the failing rows' cases again, `confirm` fresh pairs each; exit 1
+    /// only for a row that fails again (the same case and metric).
+    private func confirmFailures(of comparison: Comparison, plan: RunPlan, engine: (RunPlan) -> MeasuredRun,
+                                 builds: (MeasuredRun.BuildUnderTest, MeasuredRun.BuildUnderTest), journal: ResultsJournal,
+                                 limits: Thresholds, directory: String, files: CommandFiles, progress: ProgressReporter) throws {
+        let flagged = comparison.failing
+        let caseIDs = Set(flagged.map(\.caseID))
+        let again = try RunPlan(cases: plan.cases.filter { caseIDs.contains($0.id) }, repetitions: confirm)
+        print("\nbench ab: confirmation: \(flagged.count) failing row(s) of \(again.cases.count) case(s), each measured again with \(confirm) fresh pairs")
+        fflush(nil)
+        let measuring = engine(again)
+        let (runA, runB) = try runBlocking {
+            try await measuring.runPaired(a: builds.0, b: builds.1, journal: journal, progress: progress.report)
+        }
+        if runA.interrupted != nil, let signal = Interruption.signal {
+            writeToStandardError("bench ab: interrupted (\(Interruption.describe(signal).name)) during the confirmation; no verdict\n")
+            throw ExitCode(Interruption.describe(signal).status)
+        }
+        let second: Comparison
+        do {
+            second = try Comparison(base: runA, new: runB, thresholds: limits, pairing: .paired)
+            try writeAtomically(try ResultsJSON.encode(runA), to: directory + "/confirmation-a.json")
+            try writeAtomically(try ResultsJSON.encode(runB), to: directory + "/confirmation-b.json")
+            try writeAtomically(ComparisonReport.markdown(second, title: "bench ab: confirmation"), to: directory + "/confirmation.md")
+        } catch {
+            throw files.failure("\(error)")
+        }
+        let failingAgain = Set(second.failing.map { "\($0.caseID) \($0.metric)" })
+        let confirmed = flagged.filter { failingAgain.contains("\($0.caseID) \($0.metric)") }
+        print(ComparisonReport.text(second, detail: .changes), terminator: "")
+        print("bench ab: confirmation: \(confirmed.count) of \(flagged.count) failing row(s) failed again"
+              + (confirmed.isEmpty ? "; not confirmed, so nothing fails the gate" : ": " + confirmed.map { "\($0.caseID) \($0.metric)" }.joined(separator: ", ")))
+        print("bench ab: wrote \(directory)/: confirmation-a.json, confirmation-b.json, confirmation.md")
+        if let markdown {
+            let note = "\n\n### Confirmation\n\n\(confirmed.count) of \(flagged.count) failing row(s) failed again with \(confirm) fresh pairs"
+                + (confirmed.isEmpty ? ": none is a regression of this change." : ".") + "\n\n" + ComparisonReport.markdown(second, title: "bench ab: confirmation")
+            let first = (try? readWholeFile(markdown)) ?? ""
+            do { try writeAtomically(first + note, to: markdown) } catch { throw files.failure("\(error)") }
+        }
+        if !confirmed.isEmpty { throw ExitCode(1) }
     }
 
     /// Exit 2 unless `path` is an executable that answers `list --ids-only` as a bench does; its

@@ -312,6 +312,35 @@ struct GateCLITests {
         #expect(again.standardOutput.contains("regression"), "the files redo the comparison: \(again.standardOutput)")
     }
 
+    @Test("bench ab --confirm: a slowdown of every process fails again with fresh pairs and fails the gate; one of the first pairs only is not confirmed and passes")
+    func confirmationStage() async throws {
+        let directory = BenchCLITests.temporaryDirectory()
+        let options = ["--workload", "spin", "--filter", "rounds=1000/system", "--pairs", "6", "--samples", "5", "--sample-ms", "2", "--confirm", "4"]
+        let real = try await bench(["ab", "--a", BenchCLITests.bench, "--b", try Self.slowerBench(in: directory)] + options + ["--out", directory + "/real"])
+        #expect(real.ending == .exited(1), "\(real.standardOutput) \(real.standardError)")
+        #expect(real.standardOutput.contains("bench ab: confirmation: 1 of 1 failing row(s) failed again: spin/none/rounds=1000/system ns-per-op"),
+                "\(real.standardOutput)")
+        #expect(BenchCLITests.read(directory + "/real/confirmation.md") != nil)
+        // B slowed for its first 6 processes only (the first stage), as a machine's slow minute would.
+        let transient = directory + "/transient-bench", count = directory + "/count"
+        try Self.write("""
+            #!/bin/sh
+            if [ "$1" = case ]; then
+                n=$(( $(cat "\(count)" 2> /dev/null || echo 0) + 1 )); echo $n > "\(count)"
+                [ $n -le 6 ] && export RUNTIMEBENCH_SPIN_SLOWDOWN=3
+            fi
+            exec "\(BenchCLITests.bench)" "$@"
+
+            """, to: transient)
+        chmod(transient, 0o755)
+        let markdown = directory + "/gate.md"
+        let passing = try await bench(["ab", "--a", BenchCLITests.bench, "--b", transient] + options + ["--out", directory + "/transient", "--markdown", markdown])
+        #expect(passing.ending == .exited(0), "\(passing.standardOutput) \(passing.standardError)")
+        #expect(passing.standardOutput.contains("bench ab: confirmation: 0 of 1 failing row(s) failed again; not confirmed, so nothing fails the gate"),
+                "\(passing.standardOutput)")
+        #expect(BenchCLITests.read(markdown)?.contains("### Confirmation") == true)
+    }
+
     @Test("bench ab --budget decides pairs as they come: the 3-fold spin fails, the note gives the looks, and no case runs past the most pairs")
     func abWithBudget() async throws {
         let directory = BenchCLITests.temporaryDirectory()
