@@ -55,7 +55,7 @@ struct BenchCLITests {
         let csv = try #require(Self.read(out + "/results.csv"))
         #expect(csv.hasPrefix(ResultsCSV.columns.joined(separator: ",") + "\r\n"))
         let journal = try #require(Self.read(out + "/journal.jsonl"))
-        #expect(journal.split(separator: "\n").count == run.cases.count * 2, "one journal line per case and repetition")
+        #expect(journal.split(separator: "\n").count == 1 + run.cases.count * 2, "the header, then one journal line per case and repetition")
         // The reports are written at the end of the run, and the run says where.
         for file in ["report.md", "jmh-result.json", "smaller-is-better.json"] { #expect(Self.read(out + "/" + file) != nil, "no \(file)") }
         #expect(outcome.standardOutput.contains("bench: wrote \(out)/: results.json, results.csv, report.md"), "\(outcome.standardOutput)")

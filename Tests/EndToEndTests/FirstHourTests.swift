@@ -84,7 +84,7 @@ struct FirstHourTests {
 
         let replaced = try await bench(arguments + ["--overwrite"])
         #expect(replaced.ending == .exited(0), "\(replaced.standardError)")
-        #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 2, "the journal holds this run alone")
+        #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 3, "the journal holds this run alone: its header and 2 repetitions")
         #expect(BenchCLITests.read(out + "/charts/stale.svg") == nil, "the previous run's chart is gone")
         #expect(BenchCLITests.read(out + "/notes.txt") != nil, "a file bench did not write is left alone")
     }
