@@ -42,6 +42,10 @@ enum Executor {
             NodeCache.recycle(node)
             waiter.takeRetainedValue().handOff(holding: frame)
             return .handedOff
+        case .forwarded(let inner):
+            // `frame` holds the outer queue's width unit; the inner node holds its own inside it.
+            NodeCache.recycle(node)
+            return execute(inner, within: frame)
         case .none:
             preconditionFailure("a task node was run twice, or run before it was filled")
         }
@@ -75,6 +79,15 @@ extension FIFOQueue {
         }
     }
 
+    /// A node of its own around `inner`, which a concurrent queue below this one forwarded.
+    private static func wrapping(_ inner: NodeRef) -> NodeRef {
+        let node = NodeCache.allocate()
+        node.pointee.kind = inner.pointee.kind
+        node.pointee.priority = inner.pointee.priority
+        node.pointee.payload = .forwarded(inner)
+        return node
+    }
+
     /// A concurrent queue's drain starts blocks, it does not run them: each non-barrier block goes
     /// to the target holding one width unit, so blocks start in FIFO order and overlap. A barrier
     /// runs here, once no block of the queue is running; if some are, the drain stops and marks
@@ -100,8 +113,12 @@ extension FIFOQueue {
                     _ = list.pop()
                     budget -= 1
                     state.wrappingAdd(QueueState.inUseOne, ordering: .sequentiallyConsistent)
-                    node.pointee.widthOwner = Unmanaged.passRetained(self)
-                    targetUnretained._withUnsafeGuaranteedRef { $0.enqueue(node) }
+                    // A node that holds a unit of a concurrent queue below this one already is
+                    // wrapped, not overwritten: overwriting lost that queue's unit for good (its
+                    // barriers then waited forever) and leaked its retain.
+                    let forwarded = node.pointee.widthOwner == nil ? node : Self.wrapping(node)
+                    forwarded.pointee.widthOwner = Unmanaged.passRetained(self)
+                    targetUnretained._withUnsafeGuaranteedRef { $0.enqueue(forwarded) }
                 }
             }
             if !release(keepDraining: budget > 0) { return .finished }

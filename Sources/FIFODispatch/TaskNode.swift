@@ -54,6 +54,10 @@ enum Payload {
     case drain(Unmanaged<FIFOQueue>)
     /// `.syncWaiter`, `.syncBarrierWaiter`: the waiting thread (retained).
     case waiter(Unmanaged<SyncWaiter>)
+    /// Any kind a concurrent queue forwards: a node another concurrent queue below it forwarded
+    /// already, which keeps its own `widthOwner`, so each queue on the way holds its width unit
+    /// until the node has run (a queue through a queue through ...).
+    case forwarded(NodeRef)
 }
 
 @usableFromInline
