@@ -108,6 +108,9 @@ struct ABCommand: ParsableCommand {
         let identityA = try Self.requireBench(a, flag: "--a", files: files)
         let identityB = try Self.requireBench(b, flag: "--b", files: files)
         try measurement.requireCounting(besides: [a, b], label: "bench ab")
+        let staged: StagedBuilds
+        do { staged = try StagedBuilds.stage(a: a, b: b) } catch { throw files.failure("cannot copy the builds to run them: \(error)") }
+        defer { staged.remove() }
         let plan = try selection.plan(repetitions: pairs)  // validate() has checked every name
         let directory = output.directory(prefix: "ab-")
         let journal = try output.openJournal(in: directory, label: "bench ab")
@@ -122,12 +125,13 @@ struct ABCommand: ParsableCommand {
                 : "commit \(identity.commit.prefix(12))" + (identity.uncommittedChanges == true ? " with uncommitted changes" : "")
         }
         print("bench ab: A = \(a) (\(named(identityA)))\nbench ab: B = \(b) (\(named(identityB)))")
+        print("bench ab: both run from copies at paths of one length (\(staged.directory)/a, /b): a path's length moves every child's stack")
         func build(_ path: String, _ identity: BuildStamp.Identity) -> MeasuredRun.BuildUnderTest {
             .init(executable: CommandFiles.absolute(path), environment: RunEnvironment.capture(
                 gitCommit: identity.commit, benchVersion: identity.version, uncommittedChanges: identity.uncommittedChanges))
         }
         let progress = ProgressReporter()
-        let (buildA, buildB) = (build(a, identityA), build(b, identityB))
+        let (buildA, buildB) = (build(staged.a, identityA), build(staged.b, identityB))
         let pairBudget = budget.map {
             PairBudget(budget: $0, rule: SequentialRule(firstLook: pairs, maximumPairs: maxPairs), thresholds: limits,
                        caseIDs: plan.cases.map(\.id))

@@ -315,7 +315,7 @@ struct GateCLITests {
     @Test("bench ab --confirm: a slowdown of every process fails again with fresh pairs and fails the gate; one of the first pairs only is not confirmed and passes")
     func confirmationStage() async throws {
         let directory = BenchCLITests.temporaryDirectory()
-        let options = ["--workload", "spin", "--filter", "rounds=1000/system", "--pairs", "6", "--samples", "5", "--sample-ms", "2", "--confirm", "4"]
+        let options = ["--workload", "spin", "--filter", "rounds=1000/system", "--pairs", "6", "--samples", "5", "--sample-ms", "2", "--confirm", "8"]
         let real = try await bench(["ab", "--a", BenchCLITests.bench, "--b", try Self.slowerBench(in: directory)] + options + ["--out", directory + "/real"])
         #expect(real.ending == .exited(1), "\(real.standardOutput) \(real.standardError)")
         #expect(real.standardOutput.contains("bench ab: confirmation: 1 of 1 failing row(s) failed again: spin/none/rounds=1000/system ns-per-op"),
