@@ -126,15 +126,7 @@ public struct MeasuredRun: Sendable {
         // Repetitions that finished, whatever came of them (those of the run resumed too): what
         // an interrupted run's note counts, so it agrees with the last progress line.
         var finished = 0
-        if let resuming {
-            let position = Dictionary(plan.cases.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-            var seen = Set<JournalEntry.Key>()
-            for entry in resuming.entries where seen.insert(entry.key).inserted {
-                guard let index = position[entry.caseID] else { continue }
-                cases[0][index].file(entry.outcome)
-                finished += 1
-            }
-        }
+        if let resuming { (cases[0], finished) = resuming.filed(into: plan.cases) }
         let complete = try await withoutActuallyEscaping(progress) { progress in
             try await rounds(Runner(launcher: launcher), { event in
                 if case .finished = event { finished += 1 }

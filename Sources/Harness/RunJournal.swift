@@ -36,7 +36,8 @@ public struct RunJournal: Sendable {
             }
         }
         guard let header else {
-            throw Problem(description: "\(path) has no header line: it is a paired run's journal (`bench ab`) or was written by a bench before journals had one, and cannot be rebuilt")
+            throw Problem(description: "\(path) has no header line: it is a paired run's journal (`bench ab`) "
+                + "or was written by a bench before journals had one, and cannot be rebuilt")
         }
         self.header = header
         self.entries = entries
@@ -56,21 +57,28 @@ public struct RunJournal: Sendable {
     /// the plan's order. A run with repetitions missing says so in `interrupted`, as an
     /// interrupted run does, with how many of how many it kept.
     public func results() -> RunResults {
-        var cases = header.plan.map { CaseResult(benchmarkCase: $0) }
-        let position = Dictionary(header.plan.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let (cases, kept) = filed(into: header.plan)
+        var run = header.run
+        run.cases = cases.finished
+        run.counterAvailability = RunResults.counterAvailability(of: run.cases)
+        if kept < planned {
+            run.interrupted = run.interrupted
+                ?? "killed, or still running, after \(kept) of \(planned) repetitions; rebuilt from its journal"
+        }
+        return run
+    }
+
+    /// A result per case of `plan`, each finished repetition filed into its case (a repetition
+    /// journaled twice counts once), and how many repetitions were filed.
+    func filed(into plan: [BenchmarkCase]) -> (cases: [CaseResult], repetitions: Int) {
+        var cases = plan.map { CaseResult(benchmarkCase: $0) }
+        let position = Dictionary(plan.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         var seen = Set<JournalEntry.Key>()
         for entry in entries where seen.insert(entry.key).inserted {
             guard let index = position[entry.caseID] else { continue }
             cases[index].file(entry.outcome)
         }
-        var run = header.run
-        run.cases = cases.filter { !$0.records.isEmpty || !$0.failures.isEmpty || $0.notApplicable != nil }
-        run.counterAvailability = RunResults.counterAvailability(of: run.cases)
-        if seen.count < planned {
-            run.interrupted = run.interrupted
-                ?? "killed, or still running, after \(seen.count) of \(planned) repetitions; rebuilt from its journal"
-        }
-        return run
+        return (cases, seen.count)
     }
 }
 
@@ -94,11 +102,7 @@ public struct JournalHeader: Codable, Sendable {
         let header: JournalHeader
     }
 
-    public var line: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(Line(header: self)), as: UTF8.self)  // value types only: cannot fail
-    }
+    public var line: String { journalLine(Line(header: self)) }
 }
 
 /// One line of the journal: a repetition's outcome and, when it produced one, its record.
@@ -134,13 +138,18 @@ public struct JournalEntry: Codable, Sendable {
     var outcome: CaseLauncher.Outcome {
         if let record { return .record(record) }
         let notApplicable = CaseLauncher.Outcome.notApplicable("").summary
-        if outcomeSummary.hasPrefix(notApplicable) { return .notApplicable(String(outcomeSummary.dropFirst(notApplicable.count))) }
+        if outcomeSummary.hasPrefix(notApplicable) {
+            return .notApplicable(String(outcomeSummary.dropFirst(notApplicable.count)))
+        }
         return .failed(outcomeSummary)
     }
 
-    var line: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)  // value types only: cannot fail
-    }
+    var line: String { journalLine(self) }
+}
+
+/// `value` as one journal line: sorted keys, so lines of one kind read alike.
+private func journalLine(_ value: some Encodable) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try! encoder.encode(value), as: UTF8.self)  // value types only: cannot fail
 }

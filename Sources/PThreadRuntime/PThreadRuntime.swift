@@ -117,8 +117,12 @@ public final class PThreadRuntime: PoolBackedRuntime, StallWatchedPool, @uncheck
             }
             if state != .running { break }  // stopping and nothing left: blocks may still add jobs until here
             sleepers += 1
-            let surplus = threads.count > workers
-            let woken = surplus ? workAvailable.wait(mutex, until: .after(Self.retireAfter)) : { workAvailable.wait(mutex); return true }()
+            var woken = true
+            if threads.count > workers {
+                woken = workAvailable.wait(mutex, until: .after(Self.retireAfter))
+            } else {
+                workAvailable.wait(mutex)
+            }
             sleepers -= 1
             if wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
             if !woken, state == .running, jobs.isEmpty, threads.count > workers, retireCurrentThread() { break }

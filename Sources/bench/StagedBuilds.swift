@@ -29,7 +29,9 @@ struct StagedBuilds {
         var staged: [String] = []
         for (side, executable) in [("a", a), ("b", b)] {
             let folder = directory + "/" + side
-            guard mkdir(folder, 0o755) == 0 else { throw FileError(path: folder, operation: "create directory", errno: errno) }
+            guard mkdir(folder, 0o755) == 0 else {
+                throw FileError(path: folder, operation: "create directory", errno: errno)
+            }
             let copy = folder + "/bench"
             try copyFile(executable, to: copy, mode: 0o755)
             if case .success(let interposer) = InterposerLibrary.locate(besides: executable) {
