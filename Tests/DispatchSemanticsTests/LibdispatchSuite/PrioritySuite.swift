@@ -15,6 +15,12 @@ extension LibdispatchSuite {
     /// inequalities are checked, as in libdispatch: on Linux its bands are threads of their own
     /// told apart by nice values, so the counts are shares of the CPUs, not an order
     /// (PriorityTests has the order FIFODispatch keeps).
+    ///
+    /// On libdispatch the inequalities are the Linux scheduler's to keep, and on a busy 2-core
+    /// VM it often does not (CI: low 58, high 46; alone, 4 runs in 5 missed): libdispatch's own CMake runs
+    /// this test only in its extended suite, in its list of tests that "usually pass, but
+    /// occasionally fail". So a miss on libdispatch is recorded as an intermittent known issue;
+    /// on FIFODispatch, which picks the highest band first, it still fails the test.
     @Suite("dispatch_priority.c: higher priorities finish more")
     struct PrioritySuite {
         static let bands: [Priority] = [.background, .low, .default, .high]
@@ -52,19 +58,26 @@ extension LibdispatchSuite {
 
         @Test("submitted to the global queues: high finishes at least as many as low, background at most as many as default", arguments: Implementation.allCases)
         func globalQueues(_ implementation: Implementation) {
-            with(implementation) { api in Self.check(Self.counts(api, throughQueues: false), total: Self.bands.count * 32 * api.workers / 2) }
+            with(implementation) { api in Self.check(Self.counts(api, throughQueues: false), on: implementation, total: Self.bands.count * 32 * api.workers / 2) }
         }
 
         @Test("through suspended concurrent queues targeting them: the same", arguments: Implementation.allCases)
         func throughTargetQueues(_ implementation: Implementation) {
-            with(implementation) { api in Self.check(Self.counts(api, throughQueues: true), total: Self.bands.count * 32 * api.workers / 2) }
+            with(implementation) { api in Self.check(Self.counts(api, throughQueues: true), on: implementation, total: Self.bands.count * 32 * api.workers / 2) }
         }
 
-        static func check(_ counts: [Priority: Int], total: Int) {
+        static func check(_ counts: [Priority: Int], on implementation: Implementation, total: Int) {
             let described = bands.map { "\($0): \(counts[$0] ?? 0)" }.joined(separator: ", ")
             #expect(counts.values.reduce(0, +) == total, "\(described)")
-            #expect(counts[.low]! <= counts[.high]!, "high priority finished fewer blocks than low: \(described)")
-            #expect(counts[.background]! <= counts[.default]!, "background finished more blocks than default: \(described)")
+            let order = {
+                #expect(counts[.low]! <= counts[.high]!, "high priority finished fewer blocks than low: \(described)")
+                #expect(counts[.background]! <= counts[.default]!, "background finished more blocks than default: \(described)")
+            }
+            switch implementation {
+            case .fifoDispatch: order()
+            case .libdispatch:
+                withKnownIssue("libdispatch's bands are nice values: the scheduler's shares, not an order", isIntermittent: true, order)
+            }
         }
     }
 }
