@@ -5,16 +5,25 @@ import Results
 /// Bencher and github-action-benchmark read.
 ///
 /// The mapping:
-/// - Each case with samples is a benchmark named by its id. Each child process is one repetition
-///   (`run_type` "iteration"): `real_time` is the process's median sample, in ns per operation.
-///   `cpu_time` is the process's task-clock per operation (every thread's CPU time), or the
-///   real time where task-clock was not measured. `iterations` is the operations it timed.
+/// - An iteration is 1,000 operations, for every case: compare.py prints times as whole numbers
+///   of the time unit, and nanoseconds is its smallest, so a 7.65 ns operation would read "8".
+///   Per 1,000 it reads 7650. The batch is fixed, not chosen from the figure, because compare.py
+///   compares the numbers of two files without their units or batches; the name carries it
+///   (`/ops:1000`, Google Benchmark's form for a named argument).
+/// - Each case with samples is a benchmark named by its id and the batch. Each child process is
+///   one repetition (`run_type` "iteration"): `real_time` is the process's median sample, in ns
+///   per 1,000 operations. `cpu_time` is the process's task-clock for as many operations (every
+///   thread's CPU time), or the real time where task-clock was not measured. `iterations` is the
+///   operations it timed, in thousands, rounded up.
 /// - A "median" aggregate follows the repetitions. Its time is the case's figure: the median
 ///   over the processes.
 /// - The context carries the machine's identity (CPU, usable CPUs, kernel, VM, Swift, commit) as
 ///   `runtimebench_*` keys, which Google Benchmark's readers ignore and a dashboard can tag by.
 enum GoogleBenchmarkExport {
     static let fileName = "google-benchmark.json"
+    /// Operations per iteration: enough that the fastest case keeps 3 significant digits in ns.
+    static let operationsPerIteration = 1000
+    static let nameSuffix = "/ops:\(operationsPerIteration)"
 
     struct File: Encodable {
         let context: [String: Value]
@@ -74,7 +83,8 @@ enum GoogleBenchmarkExport {
         var instances: [String: Int] = [:]
         for measured in cases {
             guard let estimate = measured.estimate else { continue }
-            let id = measured.benchmarkCase.id
+            let id = measured.benchmarkCase.id + nameSuffix
+            let batch = Double(operationsPerIteration)
             let family = families[measured.benchmarkCase.workload] ?? families.count
             families[measured.benchmarkCase.workload] = family
             let instance = instances[measured.benchmarkCase.workload, default: 0]
@@ -83,17 +93,19 @@ enum GoogleBenchmarkExport {
             let cpu = measured.result.counterPerProcess("task-clock")
             for (index, record) in records.enumerated() {
                 let real = RunEstimates.medianNanoseconds(record) ?? estimate.value
+                let operations = record.batch * record.nanosecondsPerOperation.count
                 benchmarks.append(Benchmark(name: id, family_index: family, per_family_instance_index: instance, run_name: id,
                                             run_type: "iteration", repetitions: records.count, repetition_index: index,
                                             aggregate_name: nil, aggregate_unit: nil,
-                                            iterations: record.batch * record.nanosecondsPerOperation.count, real_time: real,
-                                            cpu_time: cpu.count == records.count ? cpu[index] : real))
+                                            iterations: (operations + operationsPerIteration - 1) / operationsPerIteration,
+                                            real_time: real * batch,
+                                            cpu_time: (cpu.count == records.count ? cpu[index] : real) * batch))
             }
             let medianCPU = cpu.count == records.count ? measured.result.counterMedian("task-clock") ?? estimate.value : estimate.value
             benchmarks.append(Benchmark(name: id + "_median", family_index: family, per_family_instance_index: instance, run_name: id,
                                         run_type: "aggregate", repetitions: records.count, repetition_index: nil,
                                         aggregate_name: "median", aggregate_unit: "time", iterations: records.count,
-                                        real_time: estimate.value, cpu_time: medianCPU))
+                                        real_time: estimate.value * batch, cpu_time: medianCPU * batch))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
