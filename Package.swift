@@ -128,7 +128,7 @@ let package = Package(
         // The soak: every backend under a long mixed load, each task checked to run exactly once.
         .target(
             name: "Soak",
-            dependencies: ["Backends", "Harness", "PThreadPrimitives", "RuntimeKit"]
+            dependencies: ["Backends", "Harness", "PThreadPrimitives", "Results", "RuntimeKit"]
         ),
         .target(
             name: "CBodyCost",
@@ -146,8 +146,8 @@ let package = Package(
         .target(
             name: "Workloads",
             dependencies: [
-                "Harness", "Backends", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives",
-                "FIFODispatch", "SystemRuntimes", "PThreadRuntime",
+                "Harness", "Backends", "Results", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives",
+                "SystemRuntimes",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Benchmarks/Workloads"
@@ -170,8 +170,8 @@ let package = Package(
         .executableTarget(
             name: "bench",
             dependencies: [
-                "Backends", "RuntimeKit", "Harness", "Reports", "Workloads", "PThreadPrimitives", "Counters", "Claims", "Gate", "Soak", "Fidelity",
-                "Profiling",
+                "Backends", "RuntimeKit", "Harness", "Reports", "Results", "Workloads", "PThreadPrimitives", "Counters",
+                "Claims", "Gate", "Soak", "Fidelity", "Profiling", "Charts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildStamp"]
@@ -225,7 +225,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Charts", "Results", "Counters", "Workloads"]
+            dependencies: ["Reports", "Charts", "Results", "RuntimeKit", "Counters", "Workloads"]
         ),
         .testTarget(
             name: "GateTests",
@@ -240,19 +240,19 @@ let package = Package(
         ),
         .testTarget(
             name: "HarnessTests",
-            dependencies: ["Harness", "TestSupport"]
+            dependencies: ["Harness", "Results", "TestSupport"]
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports", "Counters", "Gate", "RuntimeKit", "Soak", "TestSupport", "Workloads"]
+            dependencies: ["bench", "Harness", "Reports", "Results", "Counters", "Gate", "RuntimeKit", "Soak", "TestSupport", "Workloads"]
         ),
         .testTarget(
             name: "StealingTests",
-            dependencies: ["StealingRuntime", "PThreadPrimitives", "TestSupport"]
+            dependencies: ["StealingRuntime", "PThreadPrimitives", "RuntimeKit", "TestSupport"]
         ),
         .testTarget(
             name: "SoakTests",
-            dependencies: ["Soak", "Backends", "Harness", "RuntimeKit", "PThreadPrimitives"]
+            dependencies: ["Soak", "Backends", "Harness", "Results", "RuntimeKit", "PThreadPrimitives"]
         ),
         .testTarget(
             name: "RuntimeKitTests",
@@ -264,7 +264,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkloadsTests",
-            dependencies: ["Workloads", "Harness", "Backends", "RuntimeKit", "PThreadPrimitives", "Fidelity"]
+            dependencies: ["Workloads", "Harness", "Backends", "Results", "RuntimeKit", "PThreadPrimitives", "Fidelity"]
         ),
         .testTarget(
             name: "FidelityTests",
