@@ -5,7 +5,7 @@ import Results
 /// counters, and a reason when something needed is missing.
 public struct Evidence: Sendable {
     let cases: [CaseResult]
-    let counterAvailability: [String: String]
+    let counterAvailability: [String: Availability]
     let estimates: RunEstimates
 
     /// - Parameter estimates: the run's estimates when the caller has them already.
@@ -49,7 +49,7 @@ public struct Evidence: Sendable {
 
     /// Why `counter` has no value in `measured`: the run's reason, or "not recorded".
     func whyUnavailable(_ counter: String) -> String {
-        counterAvailability[counter].map { $0.hasPrefix("unavailable") ? "\(counter) \($0)" : "\(counter) was not recorded for this case" }
+        counterAvailability[counter].map { $0.isAvailable ? "\(counter) was not recorded for this case" : "\(counter) \($0)" }
             ?? "\(counter) was not recorded in this run"
     }
 

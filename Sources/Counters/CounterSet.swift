@@ -31,13 +31,13 @@ public final class CounterSet {
         slotCounts = sources.map(\.metrics.count)
     }
 
-    /// Metric → nil when measurable here, or the reason it is not.
-    public var availability: [String: String?] {
+    /// Metric → available here, or unavailable with the reason.
+    public var availability: [String: Availability] {
         sources.reduce(into: [:]) { all, source in all.merge(source.availability) { first, _ in first } }
     }
 
     /// Metric → reason, for the metrics that cannot be measured here.
-    public var unavailable: [String: String] { availability.compactMapValues { $0 } }
+    public var unavailable: [String: String] { availability.compactMapValues(\.reason) }
 
     /// Every available metric, in the order `read(into:)` writes them.
     public var names: [String] { sources.flatMap(\.metrics) }

@@ -12,9 +12,9 @@ public protocol CounterSource: AnyObject, SendableMetatype {
     static var catalogue: [Metric] { get }
     /// Short name for reports: "perf_event", "rusage", "jemalloc", "syscalls".
     var id: String { get }
-    /// Every metric this source knows, each nil when it can be measured here, or the reason
-    /// it cannot ("no PMU", "kernel events excluded (perf_event_paranoid 2, not root)", ...).
-    var availability: [String: String?] { get }
+    /// Every metric this source knows, each available here, or unavailable with the reason ("no
+    /// PMU", "kernel events excluded (perf_event_paranoid 2, not root)", ...).
+    var availability: [String: Availability] { get }
     /// The available metrics, in the order `read(into:)` writes them.
     var metrics: [String] { get }
     /// Writes the current cumulative value of each of `metrics` into `slots`, NaN where a read
@@ -24,7 +24,7 @@ public protocol CounterSource: AnyObject, SendableMetatype {
 }
 
 extension CounterSource {
-    public var unavailable: [String: String] { availability.compactMapValues { $0 } }
+    public var unavailable: [String: String] { availability.compactMapValues(\.reason) }
 
     /// A dictionary snapshot, for tools and tests (allocates: never between samples).
     public func read() -> [String: Double] {

@@ -9,7 +9,7 @@ import Results
 /// nothing links it. Exact, per thread, summed at read time; what it cannot see is in the notes.
 public final class InterposerCounters: CounterSource {
     public let id = "interposer"
-    public let availability: [String: String?]
+    public let availability: [String: Availability]
 
     typealias Version = @convention(c) () -> UInt32
     typealias Read = @convention(c) (UnsafeMutablePointer<UInt64>) -> Void
@@ -54,7 +54,7 @@ public final class InterposerCounters: CounterSource {
             reader = nil
             reason = "not counted (run with --count-allocations)"
         }
-        availability = Dictionary(uniqueKeysWithValues: Self.names.map { ($0, reason) })
+        availability = Dictionary(uniqueKeysWithValues: Self.names.map { ($0, Availability(unavailableBecause: reason)) })
     }
 
     deinit { totals.deallocate() }

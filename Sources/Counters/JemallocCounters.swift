@@ -13,7 +13,7 @@ import Results
 /// bound that arrives in batches.
 public final class JemallocCounters: CounterSource {
     public let id = "jemalloc"
-    public let availability: [String: String?]
+    public let availability: [String: Availability]
 
     typealias Mallctl = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?,
                                         UnsafeMutableRawPointer?, Int) -> Int32
@@ -39,16 +39,16 @@ public final class JemallocCounters: CounterSource {
             // loaded but never called, and would read 0 bytes per operation.
             mallctl = nil
             availability = Dictionary(uniqueKeysWithValues: Self.names.map {
-                ($0, "\(sanitizer) replaces malloc in this build, so jemalloc never sees the allocations")
+                ($0, .unavailable(reason: "\(sanitizer) replaces malloc in this build, so jemalloc never sees the allocations"))
             })
         } else if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") {  // RTLD_DEFAULT
             mallctl = unsafeBitCast(symbol, to: Mallctl.self)
-            availability = Dictionary(uniqueKeysWithValues: Self.names.map { ($0, nil) })
+            availability = Dictionary(uniqueKeysWithValues: Self.names.map { ($0, .available) })
         } else {
             mallctl = nil
             availability = Dictionary(uniqueKeysWithValues: Self.names.map {
-                ($0, "jemalloc not preloaded (run with --allocator jemalloc"
-                    + (JemallocLibrary.locate() == nil ? "; tools/install-deps.sh installs it)" : ")"))
+                ($0, .unavailable(reason: "jemalloc not preloaded (run with --allocator jemalloc"
+                    + (JemallocLibrary.locate() == nil ? "; tools/install-deps.sh installs it)" : ")")))
             })
         }
     }

@@ -43,7 +43,7 @@ public final class PerfEventCounters: CounterSource {
 
     public static var catalogue: [Metric] { events.map(\.metric) }
 
-    public private(set) var availability: [String: String?] = [:]
+    public private(set) var availability: [String: Availability] = [:]
     private var open: [(name: String, fd: Int32)] = []
 
     /// What a user has instead of a kernel-only event when kernel events are excluded.
@@ -58,16 +58,16 @@ public final class PerfEventCounters: CounterSource {
         let excludeKernel = Self.excludesKernel(paranoid: paranoid)
         for event in Self.events {
             if excludeKernel && event.kernelOnly {
-                availability[event.name] = "kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
-                    + Self.withoutKernelEvents(event.name)
+                availability[event.name] = .unavailable(reason: "kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
+                    + Self.withoutKernelEvents(event.name))
                 continue
             }
             let fd = rb_perf_event_open(event.type, event.config, excludeKernel ? 1 : 0)
             if fd >= 0 {
                 open.append((event.name, fd))
-                availability[event.name] = String?.none
+                availability[event.name] = .available
             } else {
-                availability[event.name] = Self.reason(errno: -fd, hardware: event.type == UInt32(RB_PERF_TYPE_HARDWARE), paranoid: paranoid)
+                availability[event.name] = .unavailable(reason: Self.reason(errno: -fd, hardware: event.type == UInt32(RB_PERF_TYPE_HARDWARE), paranoid: paranoid))
             }
         }
     }

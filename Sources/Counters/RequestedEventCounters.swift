@@ -11,7 +11,7 @@ import Glibc
 /// PAPI scales a multiplexed count itself; perf's are scaled by time enabled over time running.
 public final class RequestedEventCounters: CounterSource {
     public let id = "events"
-    public let availability: [String: String?]
+    public let availability: [String: Availability]
     public static let catalogue: [Metric] = []
 
     /// The metric a requested event is reported under: "event.PAPI_TOT_INS", "event.cycles".
@@ -55,7 +55,7 @@ public final class RequestedEventCounters: CounterSource {
     public convenience init() { self.init(events: []) }
 
     public init(events: [String]) {
-        var availability: [String: String?] = [:]
+        var availability: [String: Availability] = [:]
         var reasons: [String: String] = [:]
         var sets: [PAPISet] = []
         var library: PAPILibrary?
@@ -84,23 +84,23 @@ public final class RequestedEventCounters: CounterSource {
         let paranoid = PerfEventCounters.paranoidLevel()
         let excludeKernel = PerfEventCounters.excludesKernel(paranoid: paranoid)
         for event in events {
-            if counted.contains(event) { availability[Self.metricName(event)] = String?.none; continue }
+            if counted.contains(event) { availability[Self.metricName(event)] = .available; continue }
             let viaPAPI = "PAPI: " + (reasons[event] ?? "not tried")
             guard let perf = PerfEventNames.events[event] else {
-                availability[Self.metricName(event)] = viaPAPI + "; not one of perf's event names"
+                availability[Self.metricName(event)] = .unavailable(reason: viaPAPI + "; not one of perf's event names")
                 continue
             }
             if excludeKernel && perf.kernelOnly {
-                availability[Self.metricName(event)] = viaPAPI + "; perf: kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root)"
+                availability[Self.metricName(event)] = .unavailable(reason: viaPAPI + "; perf: kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root)")
                 continue
             }
             let fd = rb_perf_event_open(perf.type, perf.config, excludeKernel ? 1 : 0)
             if fd >= 0 {
                 perfEvents.append((event, fd))
-                availability[Self.metricName(event)] = String?.none
+                availability[Self.metricName(event)] = .available
             } else {
-                availability[Self.metricName(event)] = viaPAPI + "; perf: "
-                    + PerfEventCounters.reason(errno: -fd, hardware: perf.type == PerfEventNames.hardware, paranoid: paranoid)
+                availability[Self.metricName(event)] = .unavailable(reason: viaPAPI + "; perf: "
+                    + PerfEventCounters.reason(errno: -fd, hardware: perf.type == PerfEventNames.hardware, paranoid: paranoid))
             }
         }
         self.availability = availability

@@ -8,7 +8,7 @@ import RuntimeKit
 /// unavailable with the reason, never a 0.
 public final class RuntimeEventCounters: CounterSource {
     public let id = "runtime-events"
-    public let availability: [String: String?]
+    public let availability: [String: Availability]
     /// The events this backend counts, in `read(into:)`'s order.
     private let counted: [RuntimeEvent]
     /// Every event's total, written by each read; allocated once, so reading never allocates.
@@ -35,7 +35,7 @@ public final class RuntimeEventCounters: CounterSource {
             } else {
                 reason = "\(backend!) does not count its own scheduling events (only our own backends do)"
             }
-            return (event.metricName, reason)
+            return (event.metricName, Availability(unavailableBecause: reason))
         })
     }
 

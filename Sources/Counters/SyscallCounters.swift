@@ -9,8 +9,26 @@ import Glibc
 /// trap" needs. Tracepoints need root (or a permissive perf_event_paranoid) and tracefs.
 public final class SyscallCounters: CounterSource {
     public let id = "syscalls"
-    public let availability: [String: String?]
+    public let availability: [String: Availability]
+    /// Why the tracepoint could not be opened; nil when it was.
+    public let problem: Problem?
     private let fd: Int32?
+
+    public enum Problem: Sendable, Equatable, CustomStringConvertible {
+        /// No tracefs under /sys/kernel: mounting it (as root) is the remedy.
+        case tracepointNotVisible
+        /// Found but refused, with the error.
+        case cannotOpen(errno: Int32)
+
+        public var description: String {
+            switch self {
+            case .tracepointNotVisible:
+                "the raw_syscalls:sys_enter tracepoint is not visible (tracefs not mounted, or not root)"
+            case .cannotOpen(let errno):
+                "cannot open the raw_syscalls:sys_enter tracepoint (\(String(cString: strerror(errno))); needs root or perf_event_paranoid -1)"
+            }
+        }
+    }
 
     public static let catalogue = [Metric("syscalls", unit: .events, kind: .event, heading: "syscalls/op", tableColumn: true)]
 
@@ -18,19 +36,15 @@ public final class SyscallCounters: CounterSource {
                           "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id"]
 
     public init() {
-        guard let tracepoint = Self.idFiles.lazy.compactMap(Self.readID).first else {
-            fd = nil
-            availability = ["syscalls": "the raw_syscalls:sys_enter tracepoint is not visible (tracefs not mounted, or not root)"]
-            return
-        }
-        let opened = rb_perf_event_open(UInt32(RB_PERF_TYPE_TRACEPOINT), tracepoint, 0)
-        if opened >= 0 {
-            fd = opened
-            availability = ["syscalls": String?.none]
+        if let tracepoint = Self.idFiles.lazy.compactMap(Self.readID).first {
+            let opened = rb_perf_event_open(UInt32(RB_PERF_TYPE_TRACEPOINT), tracepoint, 0)
+            fd = opened >= 0 ? opened : nil
+            problem = opened >= 0 ? nil : .cannotOpen(errno: -opened)
         } else {
             fd = nil
-            availability = ["syscalls": "cannot open the raw_syscalls:sys_enter tracepoint (\(String(cString: strerror(-opened))); needs root or perf_event_paranoid -1)"]
+            problem = .tracepointNotVisible
         }
+        availability = ["syscalls": Availability(unavailableBecause: problem?.description)]
     }
 
     deinit { if let fd { close(fd) } }

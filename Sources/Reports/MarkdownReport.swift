@@ -82,7 +82,7 @@ enum MarkdownReport {
         facts.rows += (run.calibration ?? [:]).sorted { $0.key < $1.key }.map { ["calibration: \($0.key)", Figures.value($0.value)] }
         facts.rows += run.tools.sorted { $0.key < $1.key }.map { ["tool: \($0.key)", $0.value] }
         var availability = MarkdownTable([("counter", .left), ("on this machine", .left)])
-        availability.rows = run.counterAvailability.sorted { $0.key < $1.key }.map { ["`\($0.key)`", $0.value] }
+        availability.rows = run.counterAvailability.sorted { $0.key < $1.key }.map { ["`\($0.key)`", $0.value.description] }
         return ["## The machine and its counters", ""] + facts.lines
             + ["", "A counter that could not be measured is shown as “unavailable”, never as 0; here is why each one is or is not:", ""]
             + availability.lines
@@ -173,9 +173,9 @@ enum MarkdownReport {
         // column, and the report names it and its reason instead.
         let catalogue = MetricCatalogue(run)
         let columns = catalogue.metrics.filter(\.tableColumn)
-        let shown = columns.filter { run.counterAvailability[$0.name] == "available" }
-        let missing = columns.filter { run.counterAvailability[$0.name] != "available" }.map { counter in
-            "`\(counter.name)` (\(run.counterAvailability[counter.name] ?? "not recorded by this run"))"
+        let shown = columns.filter { run.counterAvailability[$0.name] == .available }
+        let missing = columns.filter { run.counterAvailability[$0.name] != .available }.map { counter in
+            "`\(counter.name)` (\(run.counterAvailability[counter.name]?.description ?? "not recorded by this run"))"
         }
         var lines = ["## Results by family", "",
                      "One table per parameter set: every contender under every allocator, best first. A figure is the median "

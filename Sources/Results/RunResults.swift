@@ -9,9 +9,9 @@ public struct RunResults: Sendable, Codable {
 
     public var schema: Int = RunResults.currentSchema
     public var environment: RunEnvironment
-    /// Metric name → "available" or "unavailable: reason", as the children saw it. A metric
+    /// Metric name → available, or unavailable with the reason, as the children saw it. A metric
     /// available under one allocator only (jemalloc's) says so.
-    public var counterAvailability: [String: String]
+    public var counterAvailability: [String: Availability]
     /// Optional tools the run looked for ("PAPI", "jemalloc") → what was found, or why not.
     public var tools: [String: String] = [:]
     /// The calibrations every child of the run used (`ChildRequest.calibration`), e.g.
@@ -42,7 +42,7 @@ public struct RunResults: Sendable, Codable {
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]
 
-    public init(environment: RunEnvironment, counterAvailability: [String: String], metrics: [Metric]? = nil, suite: String,
+    public init(environment: RunEnvironment, counterAvailability: [String: Availability], metrics: [Metric]? = nil, suite: String,
                 repetitions: Int, sampleTimeNanoseconds: Int64, cases: [CaseResult]) {
         self.environment = environment
         self.metrics = metrics
@@ -82,12 +82,12 @@ public struct CaseResult: Sendable, Codable {
 extension RunResults {
     /// Merges what every child reported: available where any child measured it, otherwise the
     /// first reason given.
-    public static func counterAvailability(of cases: [CaseResult]) -> [String: String] {
-        var availability: [String: String] = [:]
+    public static func counterAvailability(of cases: [CaseResult]) -> [String: Availability] {
+        var availability: [String: Availability] = [:]
         for record in cases.flatMap(\.records) {
-            for metric in record.metricsPerOperation.keys { availability[metric] = "available" }
+            for metric in record.metricsPerOperation.keys { availability[metric] = .available }
             for (metric, reason) in record.unavailable where availability[metric] == nil {
-                availability[metric] = "unavailable: \(reason)"
+                availability[metric] = .unavailable(reason: reason)
             }
         }
         return availability

@@ -148,15 +148,14 @@ struct ABCommand: ParsableCommand {
             })
         }
         if runA.interrupted != nil, let signal = Interruption.signal {
-            let (name, status) = Interruption.describe(signal)
             do {
                 try writeAtomically(try ResultsJSON.encode(runA), to: directory + "/a.json")
                 try writeAtomically(try ResultsJSON.encode(runB), to: directory + "/b.json")
             } catch {
                 throw files.failure("\(error)")
             }
-            writeToStandardError("bench ab: interrupted (\(name)); no verdict. What finished is in \(directory)/a.json and b.json (`bench compare --paired` reads them)\n")
-            throw ExitCode(status)
+            writeToStandardError("bench ab: interrupted (\(Interruption.describe(signal).name)); no verdict. What finished is in \(directory)/a.json and b.json (`bench compare --paired` reads them)\n")
+            throw ExitStatus.interrupted(by: signal)
         }
         let comparison: Comparison
         do {
@@ -192,7 +191,7 @@ struct ABCommand: ParsableCommand {
         }
         if runA.interrupted != nil, let signal = Interruption.signal {
             writeToStandardError("bench ab: interrupted (\(Interruption.describe(signal).name)) during the confirmation; no verdict\n")
-            throw ExitCode(Interruption.describe(signal).status)
+            throw ExitStatus.interrupted(by: signal)
         }
         let second: Comparison
         do {
@@ -215,7 +214,7 @@ struct ABCommand: ParsableCommand {
             let first = (try? readWholeFile(markdown)) ?? ""
             do { try writeAtomically(first + note, to: markdown) } catch { throw files.failure("\(error)") }
         }
-        if !confirmed.isEmpty { throw ExitCode(1) }
+        if !confirmed.isEmpty { throw ExitStatus.foundSomethingWrong }
     }
 
     /// Exit 2 unless `path` is an executable that answers `list --ids-only` as a bench does; its

@@ -66,7 +66,7 @@ struct CommandFiles {
             }
             print("bench \(command): wrote \(markdown)")
         }
-        if failOnRegression, !comparison.failing.isEmpty { throw ExitCode(1) }
+        if failOnRegression, !comparison.failing.isEmpty { throw ExitStatus.foundSomethingWrong }
     }
 
     // MARK: - Reading and naming files, for every command

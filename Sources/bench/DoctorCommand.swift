@@ -31,8 +31,8 @@ struct DoctorCommand: ParsableCommand {
         print("  this binary:       \(BuildStamp.description)")
 
         print("\nCounters (as a child of `bench run` would see them, with the system allocator)")
-        for (metric, reason) in counters.availability.sorted(by: { $0.key < $1.key }) {
-            print("  \(TextTable.pad(metric, to: 32)) \(reason.map { "unavailable: \($0)" } ?? "available")")
+        for (metric, availability) in counters.availability.sorted(by: { $0.key < $1.key }) {
+            print("  \(TextTable.pad(metric, to: 32)) \(availability)")
         }
         let papi = PAPIProbe()
         print("  \(TextTable.pad("PAPI", to: 32)) \(papi.summary)")
@@ -86,7 +86,8 @@ struct DoctorCommand: ParsableCommand {
         if geteuid() != 0, let level = Int(environment.perfEventParanoid), level >= 2 {
             lines.append("perf_event_paranoid is \(level) and you are not root: kernel events (context switches from perf) are excluded; rusage supplies them")
         }
-        if let reason = counters.availability["syscalls"] ?? nil, reason.contains("not visible"), geteuid() == 0 {
+        let syscalls = counters.sources.lazy.compactMap { $0 as? SyscallCounters }.first
+        if syscalls?.problem == .tracepointNotVisible, geteuid() == 0 {
             lines.append("mount tracefs to count system calls per operation: mount -t tracefs nodev /sys/kernel/tracing")
         }
         if JemallocLibrary.locate() == nil {

@@ -15,10 +15,18 @@ import Results
 ///   130/143/129  interrupted by SIGINT/SIGTERM/SIGHUP (what finished is kept)
 /// Command-line mistakes are thrown from `validate()` as `ValidationError`s, so ArgumentParser
 /// prints the command's own usage under them and exits 64.
+/// Every status leaves through here: no command throws a bare `ExitCode`.
 enum ExitStatus {
+    static let somethingWrong: Int32 = 1
     static let commandLineMistake: Int32 = 64
     static let fileProblem: Int32 = 2
     static let nothingComparable: Int32 = 3
+
+    /// Exits 1; the command has already said what it found wrong.
+    static var foundSomethingWrong: ExitCode { ExitCode(somethingWrong) }
+
+    /// Exits 130, 143 or 129, as a shell expects of a process ended by `signal`.
+    static func interrupted(by signal: Int32) -> ExitCode { ExitCode(Interruption.describe(signal).status) }
 
     /// Prints "LABEL: message" on standard error; the returned error exits 3.
     static func nothingComparable(_ label: String, _ message: String) -> ExitCode {

@@ -148,7 +148,7 @@ struct FidelityCommand: ParsableCommand {
         case .time: !over.isEmpty || !missing.isEmpty || !allocating.isEmpty
         case .allocations: !missing.isEmpty || !allocating.isEmpty || !unmeasured.isEmpty
         }
-        if failed { throw ExitCode(1) }
+        if failed { throw ExitStatus.foundSomethingWrong }
     }
 
     /// Each pair as two adjacent cases, the suite's first, so every repetition runs them back to back.

@@ -138,8 +138,7 @@ struct ProfileCommand: ParsableCommand {
                 })
             }
         } catch {
-            writeToStandardError("bench profile: \(error)\n")
-            throw ExitCode(2)
+            throw ExitStatus.fileProblem("bench profile", "\(error)")
         }
         let profiler = profilers[0]
         let directory = output.directory(prefix: "profile-")
@@ -185,12 +184,11 @@ struct ProfileCommand: ParsableCommand {
             }
             try writeAtomically(index.joined(separator: "\n") + "\n", to: directory + "/profile.md")
         } catch {
-            writeToStandardError("bench profile: cannot write \(directory)/profile.md: \(error)\n")
-            throw ExitCode(2)
+            throw ExitStatus.fileProblem("bench profile", "cannot write \(directory)/profile.md: \(error)")
         }
         print("bench profile: wrote \(directory)/profile.md and a folder per case")
-        if let signal = Interruption.signal { throw ExitCode(Interruption.describe(signal).status) }
-        if failed > 0 { throw ExitCode(1) }
+        if let signal = Interruption.signal { throw ExitStatus.interrupted(by: signal) }
+        if failed > 0 { throw ExitStatus.foundSomethingWrong }
     }
 
     /// The second profile against the first, as a differential flame graph in DIR/diff; the

@@ -50,8 +50,7 @@ enum RunAndWrite {
         } catch let error as FileError {
             // The journal could not grow (a full disk, a removed directory): stop here, with
             // every line written before still on disk.
-            writeToStandardError("\(label): \(error); the run stopped. The repetitions that finished before are in \(journal.path), one JSON record per line\n")
-            throw ExitCode(2)
+            throw ExitStatus.fileProblem(label, "\(error); the run stopped. The repetitions that finished before are in \(journal.path), one JSON record per line")
         }
         if let profiling, run.interrupted == nil {
             run.profiles = try await profile(plan, with: profiling, calibration: calibration, into: directory, label: label)
@@ -61,13 +60,12 @@ enum RunAndWrite {
         do {
             written = try ResultsWriter.write(analysis, to: directory)
         } catch {
-            writeToStandardError("\(label): cannot write the results: \(error). The \(progress.finished) finished repetitions are kept in \(journal.path), one JSON record per line\n")
-            throw ExitCode(2)
+            throw ExitStatus.fileProblem(label, "cannot write the results: \(error). The \(progress.finished) finished repetitions are kept in \(journal.path), one JSON record per line")
         }
         print("\(label): wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
         if let what = run.interrupted, let signal = Interruption.signal {
             writeToStandardError("\(label): interrupted (\(what)); the results and reports hold the cases that finished\n")
-            throw ExitCode(Interruption.describe(signal).status)
+            throw ExitStatus.interrupted(by: signal)
         }
         return analysis
     }

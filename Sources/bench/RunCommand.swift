@@ -92,8 +92,7 @@ struct RunCommand: ParsableCommand {
                                                                     samples: 10, sampleTime: .milliseconds(100), deadline: .seconds(120)),
                                   cases: try Regex(profile))
             } catch let error as PerfRecorder.Unavailable {
-                writeToStandardError("bench: --profile: \(error)\n")
-                throw ExitCode(2)
+                throw ExitStatus.fileProblem("bench: --profile", "\(error)")
             }
         }
         let analysis = try await RunAndWrite.run(plan, suite: selection.chosenSuite, measurement: measurement, output: output,
@@ -108,7 +107,7 @@ struct RunCommand: ParsableCommand {
         let failed = run.cases.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
         if !failed.isEmpty {
             print("bench: \(failed.count) case(s) had failures")
-            throw ExitCode(1)
+            throw ExitStatus.foundSomethingWrong
         }
     }
 }

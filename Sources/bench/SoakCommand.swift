@@ -109,20 +109,18 @@ struct SoakCommand: ParsableCommand {
             do {
                 try writeAtomically(String(decoding: try encoder.encode(file), as: UTF8.self) + "\n", to: json)
             } catch {
-                writeToStandardError("soak: cannot write \(json): \(error)\n")
-                throw ExitCode(2)
+                throw ExitStatus.fileProblem("soak", "cannot write \(json): \(error)")
             }
             print("soak: wrote \(json)")
         }
         if let signal = Interruption.signal {
-            let (name, status) = Interruption.describe(signal)
-            writeToStandardError("soak: interrupted by \(name) after \(verdicts.count) of \(selected.count) backends; the table holds those that finished\n")
-            throw ExitCode(status)
+            writeToStandardError("soak: interrupted by \(Interruption.describe(signal).name) after \(verdicts.count) of \(selected.count) backends; the table holds those that finished\n")
+            throw ExitStatus.interrupted(by: signal)
         }
         let failed = verdicts.filter { !$0.passed }
         if !failed.isEmpty {
             writeToStandardError("soak: \(failed.count) backend(s) failed: \(failed.map(\.backend).joined(separator: ", "))\n")
-            throw ExitCode(1)
+            throw ExitStatus.foundSomethingWrong
         }
     }
 }

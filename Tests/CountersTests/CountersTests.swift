@@ -43,7 +43,7 @@ struct CountersTests {
     @Test("task-clock with inherit counts worker threads created after opening (2 × 100 ms ≥ 150 ms)")
     func taskClockCoversWorkers() throws {
         let perf = PerfEventCounters()
-        if let reason = perf.availability["task-clock"] ?? nil { try skip("task-clock: \(reason)") }
+        if let reason = perf.availability["task-clock"]?.reason { try skip("task-clock: \(reason)") }
         let before = perf.read()["task-clock"]!
         burnOnTwoNewThreads(milliseconds: 100)
         let after = perf.read()["task-clock"]!
@@ -65,8 +65,8 @@ struct CountersTests {
     func availabilityIsHonest() {
         let counters = CounterSet()
         let values = counters.read()
-        for (metric, reason) in counters.availability {
-            if let reason {
+        for (metric, availability) in counters.availability {
+            if let reason = availability.reason {
                 #expect(!reason.isEmpty, "\(metric) is unavailable without a reason")
                 #expect(values[metric] == nil, "\(metric) is unavailable (\(reason)) yet has a value")
             } else {
@@ -84,8 +84,8 @@ struct CountersTests {
         let perf = PerfEventCounters()
         for metric in ["cycles", "instructions", "cache-misses", "branch-misses"] {
             switch perf.availability[metric] {
-            case .some(.some(let reason)): #expect(reason.contains("perf_event_open") || reason.contains("excluded"), "\(reason)")
-            case .some(.none): #expect((perf.read()[metric] ?? 0) > 0, "\(metric) is available but read 0 while this test ran")
+            case .unavailable(let reason): #expect(reason.contains("perf_event_open") || reason.contains("excluded"), "\(reason)")
+            case .available: #expect((perf.read()[metric] ?? 0) > 0, "\(metric) is available but read 0 while this test ran")
             case .none: Issue.record("\(metric) missing")
             }
         }
@@ -105,7 +105,7 @@ struct CountersTests {
         if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("jemalloc") { try skip("this process runs with jemalloc preloaded") }
         let jemalloc = JemallocCounters()
         #expect(jemalloc.read().isEmpty)
-        let reason = (jemalloc.availability["jemalloc.thread-allocated-bytes"] ?? nil) ?? ""
+        let reason = jemalloc.availability["jemalloc.thread-allocated-bytes"]?.reason ?? ""
         #expect(reason.contains("not preloaded") || reason.contains("replaces malloc"), "\(reason)")
         // The install hint only where jemalloc is not installed: doctor told an installed machine to install it.
         if reason.contains("not preloaded") {
@@ -123,7 +123,7 @@ struct CountersTests {
     @Test("syscalls: the tracepoint counts at least the system calls made")
     func syscalls() throws {
         let counter = SyscallCounters()
-        if let reason = counter.availability["syscalls"] ?? nil { try skip("syscalls: \(reason)") }
+        if let reason = counter.availability["syscalls"]?.reason { try skip("syscalls: \(reason)") }
         let calls = 10_000
         let before = counter.read()["syscalls"]!
         for _ in 0..<calls { _ = getppid() }

@@ -14,8 +14,9 @@ struct InterposerTests {
         let counters = InterposerCounters()
         #expect(counters.metrics.isEmpty)
         #expect(Set(counters.availability.keys) == Set(InterposerCounters.names))
-        for (_, reason) in counters.availability {
-            #expect(reason?.contains("--count-allocations") == true || reason?.contains("replaces malloc") == true, "\(reason ?? "nil")")
+        for (_, availability) in counters.availability {
+            let reason = availability.reason
+            #expect(reason?.contains("--count-allocations") == true || reason?.contains("replaces malloc") == true, "\(availability)")
         }
         #expect(counters.read().isEmpty)
     }
