@@ -144,7 +144,10 @@ struct ABCommand: ParsableCommand {
         let (runA, runB) = try runBlocking {
             try await engine.runPaired(a: buildA, b: buildB, journal: journal, progress: progress.report,
                                        next: pairBudget == nil ? nil : { look in
-                pairBudget?.next(after: look) { writeToStandardError($0 + "\n") }
+                let seen = PairBudget.Look(a: look.a, b: look.b, pairs: look.pairs, secondsPerPair: look.secondsPerPair,
+                                           elapsedSeconds: look.elapsed.inSeconds)
+                return pairBudget?.next(after: seen) { writeToStandardError($0 + "\n") }
+                    .map { Runner.Round(cases: $0.cases, repetitions: $0.pairs) }
             })
         }
         if runA.interrupted != nil, let signal = Interruption.signal {
@@ -240,4 +243,8 @@ struct ABCommand: ParsableCommand {
         return version.flatMap { BuildStamp.Identity(versionLine: $0.standardOutput) } ?? .unknown(path)
     }
 
+}
+
+extension TimeBudget: ExpressibleByArgument {
+    public init?(argument: String) { self.init(spelled: argument) }
 }

@@ -1,5 +1,3 @@
-import Gate
-import Harness
 import Results
 
 /// `bench ab --budget`: after each look, which cases run how many more pairs. The cases still
@@ -7,24 +5,45 @@ import Results
 /// some of them, those likeliest to have changed (smallest p-value) go first, and that round is
 /// the last. A class, because the paired run calls it from its task after each round and the
 /// command reads the record afterwards; one caller at a time, never concurrently.
-final class PairBudget: @unchecked Sendable {
-    let budget: TimeBudget
+public final class PairBudget: @unchecked Sendable {
+    public let budget: TimeBudget
     let thresholds: Thresholds
     let caseIDs: [String]
-    private(set) var record: SequentialRecord
+    public private(set) var record: SequentialRecord
+
+    /// What the pairs so far measured: both builds' runs, and per case (in the plan's order) its
+    /// pairs and their cost.
+    public struct Look: Sendable {
+        public let a: RunResults
+        public let b: RunResults
+        public let pairs: [Int]
+        public let secondsPerPair: [Double]
+        /// Since the first child started.
+        public let elapsedSeconds: Double
+
+        public init(a: RunResults, b: RunResults, pairs: [Int], secondsPerPair: [Double], elapsedSeconds: Double) {
+            (self.a, self.b, self.pairs, self.secondsPerPair, self.elapsedSeconds) = (a, b, pairs, secondsPerPair, elapsedSeconds)
+        }
+    }
+
+    /// The next round: these cases (indices in the plan's order) run these pair numbers.
+    public struct Round: Sendable, Equatable {
+        public let cases: [Int]
+        public let pairs: Range<Int>
+    }
     /// Why pairing stopped, once it has.
     private(set) var ending: Ending? {
         didSet { record.ending = ending?.description }
     }
     private var lastRound = false
 
-    enum Ending: Equatable {
+    public enum Ending: Equatable, Sendable {
         case everyCaseSettled
         case mostPairs(Int)
         /// Out of time with this many cases still open.
         case budget(open: Int)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .everyCaseSettled: "every case settled"
             case .mostPairs(let pairs): "the open cases reached the most pairs, \(pairs)"
@@ -33,7 +52,7 @@ final class PairBudget: @unchecked Sendable {
         }
     }
 
-    init(budget: TimeBudget, rule: SequentialRule, thresholds: Thresholds, caseIDs: [String]) {
+    public init(budget: TimeBudget, rule: SequentialRule, thresholds: Thresholds, caseIDs: [String]) {
         self.budget = budget
         self.thresholds = thresholds
         self.caseIDs = caseIDs
@@ -41,14 +60,14 @@ final class PairBudget: @unchecked Sendable {
     }
 
     /// The next round after `look`, or nil to stop. `report` gets a line about the look.
-    func next(after look: MeasuredRun.PairedLook, report: (String) -> Void) -> Runner.Round? {
+    public func next(after look: Look, report: (String) -> Void) -> Round? {
         guard let comparison = try? Comparison(base: look.a, new: look.b, thresholds: thresholds, pairing: .paired) else {
             ending = .everyCaseSettled  // nothing in common to compare: more pairs cannot help
             return nil
         }
         let states = record.record(comparison, pairs: Dictionary(uniqueKeysWithValues: zip(caseIDs, look.pairs)))
         let open = caseIDs.indices.filter { states[caseIDs[$0]] == .open }
-        let elapsed = look.elapsed.inSeconds
+        let elapsed = look.elapsedSeconds
         let used = "\(TimeBudget.spelled(elapsed)) of \(TimeBudget.spelled(budget.seconds)) used"
         let current = open.map { look.pairs[$0] }.max() ?? 0
         guard !open.isEmpty else {
@@ -84,6 +103,6 @@ final class PairBudget: @unchecked Sendable {
         report("bench ab: \(open.count) of \(caseIDs.count) cases open after \(current) pairs; "
                + "\(chosen.count == open.count ? "all" : "\(chosen.count) that fit the budget") go on to \(nextPairs) pairs "
                + "(about \(TimeBudget.spelled(cost))); \(used)")
-        return Runner.Round(cases: chosen.sorted(), repetitions: current..<nextPairs)
+        return Round(cases: chosen.sorted(), pairs: current..<nextPairs)
     }
 }

@@ -1,11 +1,9 @@
-import ArgumentParser
-
 /// A length of time given on the command line: "90s", "10m", "1h", "1h30m", or a bare number of
 /// seconds.
-struct TimeBudget: ExpressibleByArgument {
-    let seconds: Double
+public struct TimeBudget: Sendable {
+    public let seconds: Double
 
-    init?(argument: String) {
+    public init?(spelled argument: String) {
         var total = 0.0, number = "", sawUnit = false
         for character in argument {
             if character.isNumber || character == "." {
@@ -34,7 +32,7 @@ struct TimeBudget: ExpressibleByArgument {
     }
 
     /// "10m", "1m30s", "45s": for progress lines and notes.
-    static func spelled(_ seconds: Double) -> String {
+    public static func spelled(_ seconds: Double) -> String {
         let whole = Int(seconds.rounded())
         if whole < 60 { return "\(whole)s" }
         return "\(whole / 60)m" + (whole % 60 == 0 ? "" : "\(whole % 60)s")
