@@ -101,10 +101,11 @@ public struct Direct: Workload {
         if operation == .swiftMutex { return SwiftMutexDirectOperation() }
         guard operation.needsBackend else { return try CDirectOperation(operation, loop: nil) }
         guard let backend else { throw WorkloadError.badParameter("\(name) with \(Self.operationName)=\(operation.rawValue) runs on a backend; none was given") }
-        switch backend.id {
-        case CDispatchRuntime.id: return try CDirectOperation(operation, loop: loop)
-        case DispatchRuntime.id: return DispatchDirectOperation(operation, loop: loop)
-        default:
+        // Exhaustive over the kinds, so a new backend must say which reference it gets.
+        switch backend.kind {
+        case .libdispatchC: return try CDirectOperation(operation, loop: loop)
+        case .libdispatch: return DispatchDirectOperation(operation, loop: loop)
+        case .pthreadMutex, .workStealing, .fifoDispatch, .swiftConcurrency:
             struct Make: RuntimeTypeConsumer {
                 let operation: Operation, loop: DirectLoop?
                 func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) throws -> any MeasuredOperation {
