@@ -102,6 +102,10 @@ let package = Package(
         // What a run produced, readable without any runtime: cases, records, results files, the
         // machine, statistics and estimates, how numbers read.
         .target(name: "Results", dependencies: ["RuntimeKit"]),
+        // What a case is, spelled once and linking no runtime: workload, backend, parameter and
+        // figure names, the parameters' typed values, and the cases that claims, fidelity pairs
+        // and reports cite.
+        .target(name: "CaseCatalogue", dependencies: ["Results"]),
         .target(
             name: "Harness",
             dependencies: [
@@ -119,11 +123,11 @@ let package = Package(
         // Fidelity: each suite figure beside the same operation written directly against the runtime.
         .target(
             name: "Fidelity",
-            dependencies: ["Results", "Gate"]
+            dependencies: ["CaseCatalogue", "Results", "Gate"]
         ),
         .target(
             name: "Claims",
-            dependencies: ["Results"]
+            dependencies: ["CaseCatalogue", "Results"]
         ),
         // The soak: every backend under a long mixed load, each task checked to run exactly once.
         .target(
@@ -146,7 +150,7 @@ let package = Package(
         .target(
             name: "Workloads",
             dependencies: [
-                "Harness", "Backends", "Results", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives",
+                "Harness", "Backends", "CaseCatalogue", "Results", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives",
                 "SystemRuntimes",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -161,7 +165,7 @@ let package = Package(
         ),
         .target(
             name: "Reports",
-            dependencies: ["Results", "Claims", "Charts", "Gate", "Fidelity"]
+            dependencies: ["CaseCatalogue", "Results", "Claims", "Charts", "Gate", "Fidelity"]
         ),
         .target(
             name: "Backends",
@@ -264,7 +268,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkloadsTests",
-            dependencies: ["Workloads", "Harness", "Backends", "Results", "RuntimeKit", "PThreadPrimitives", "Fidelity"]
+            dependencies: ["Workloads", "Harness", "Backends", "CaseCatalogue", "Claims", "Results", "RuntimeKit", "PThreadPrimitives", "Fidelity"]
         ),
         .testTarget(
             name: "FidelityTests",

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import CBodyCost
 import Harness
@@ -10,7 +11,7 @@ import Results
 public struct ApplySerial: Workload {
     public init() {}
 
-    public let name = "apply-serial"
+    public let name = WorkloadName.applySerial.rawValue
     public let summary = "the serial loop apply-stride is compared with: the same bodies and iterations on one thread"
     public let operation = "one loop of N iterations (N = the iterations parameter)"
     public let usesBackend = false

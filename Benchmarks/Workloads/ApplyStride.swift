@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import CBodyCost
 import CReferences
@@ -21,15 +22,15 @@ import RuntimeKit
 public struct ApplyStride: Workload {
     public init() {}
 
-    public let name = "apply-stride"
+    public let name = WorkloadName.applyStride.rawValue
     /// The figure an operation reports: the iterations one piece ran, on average (`figures`).
     static let iterationsPerPiece = "iterations_per_piece"
     public let summary = "apply over N iterations with a spin body, stride 1…N and automatic (ns per iteration = ns / N)"
     public let operation = "one apply of N iterations (N = the iterations parameter)"
     public let usesBackend = true
 
-    static let strideName = "stride"
-    static let iterationsName = "iterations"
+    static let strideName = ParameterName.stride.rawValue
+    static let iterationsName = ParameterName.iterations.rawValue
 
     /// Iterations for a body cost: as many as keep the serial loop near 10 ms (never more than
     /// 100,000, whose counters fit in L2), so the largest bodies still give a sample several

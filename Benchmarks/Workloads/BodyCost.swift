@@ -1,3 +1,4 @@
+import CaseCatalogue
 import CBodyCost
 import Harness
 import Results
@@ -14,7 +15,7 @@ import Synchronization
 public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let nanoseconds: Int
 
-    public static let parameterName = "body"
+    public static let parameterName = ParameterName.body.rawValue
     /// The body costs of the design brief: empty, then decades from 10 ns to 10 µs.
     public static let all: [BodyCost] = [0, 10, 100, 1_000, 10_000].map(BodyCost.init(nanoseconds:))
 

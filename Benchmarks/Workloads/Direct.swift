@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -20,43 +21,14 @@ import SystemRuntimes
 public struct Direct: Workload {
     public init() {}
 
-    public let name = "direct"
+    public let name = WorkloadName.direct.rawValue
     public let summary = "the suite's operations written directly against each runtime (C, idiomatic Swift, concrete types): fidelity references"
     public let operation = "one operation of the suite case it references (one whole loop for apply)"
     public let usesBackend = true
 
-    public enum Operation: String, Sendable, CaseIterable {
-        /// queue-vs-lock, guard=pthread-mutex, one thread: lock, ++counter, unlock.
-        case pthreadMutex = "pthread-mutex"
-        /// queue-vs-lock, guard=swift-mutex, one thread: `Mutex.withLock`.
-        case swiftMutex = "swift-mutex"
-        /// semaphore, pattern=uncontended, semaphore=posix: `sem_wait` + `sem_post`.
-        case posixSemaphore = "posix-semaphore"
-        /// queue-vs-lock, guard=queue-sync, one thread: a sync block on a serial queue.
-        case sync
-        /// queue-vs-lock, guard=queue-async, one thread: async blocks to a serial queue, drained.
-        case asyncDrain = "async-drain"
-        /// spawn, pattern=chain: each block submits the next.
-        case chain
-        /// spawn, pattern=outside: empty tasks submitted from the measuring thread.
-        case outside
-        /// group, pattern=fan-out: rounds of 2 × workers tasks in a group, then a wait.
-        case groupFanOut = "group-fan-out"
-        /// thread-spawn: pthread_create + pthread_join of a thread that only counts itself.
-        case threadSpawn = "pthread-create-join"
-        /// group, pattern=enter-leave.
-        case groupEnterLeave = "group-enter-leave"
-        /// semaphore, pattern=uncontended, semaphore=backend: wait + signal on a value-1 semaphore.
-        case semaphore
-        /// apply-stride: one loop, each piece looping over its stride with the body inlined.
-        case apply
+    public typealias Operation = DirectOperation
 
-        /// The operations that need no backend: they call a primitive of the C library or the
-        /// standard library, under backend "none".
-        var needsBackend: Bool { ![.pthreadMutex, .swiftMutex, .posixSemaphore, .threadSpawn].contains(self) }
-    }
-
-    static let operationName = "operation"
+    static let operationName = ParameterName.operation.rawValue
 
     public func usesBackend(for parameters: [Parameter]) -> Bool {
         guard let text = parameters.first(where: { $0.name == Self.operationName })?.value, let operation = Operation(rawValue: text) else {

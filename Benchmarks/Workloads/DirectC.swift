@@ -1,3 +1,4 @@
+import CaseCatalogue
 import CReferences
 import Glibc
 import Harness

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Harness
 import Results
 import RuntimeKit

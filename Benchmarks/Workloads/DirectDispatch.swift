@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Dispatch
 import Harness
 import Results

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -30,7 +31,7 @@ public struct FaultInjection: Workload {
         case earlyExit = "early-exit"
     }
 
-    public let name = "fault"
+    public let name = WorkloadName.fault.rawValue
     public let summary = "fault injection for the tests (RUNTIMEBENCH_FAULT_INJECTION=1): trap, segfault, hang, garbage, early exit"
     public let operation = "misbehave, once"
     public let usesBackend = false

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -26,15 +27,12 @@ public struct Footprint: Workload {
     public let timeout: Duration
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
-    public let name = "footprint"
+    public let name = WorkloadName.footprint.rawValue
     public let summary = "memory per waiting unit of work: a parked thread against a block queued on a serial queue"
     public let operation = "one unit created, held with the others, released"
     public let usesBackend = true
 
-    public enum Unit: String, Sendable, CaseIterable {
-        case thread
-        case queuedBlock = "queued-block"
-    }
+    public typealias Unit = FootprintUnit
 
     /// Units held at once: enough that a page's granularity (4 KiB) is a small error per unit for
     /// a block of about a hundred bytes, few enough that their stacks (8 MiB of address space
@@ -42,15 +40,15 @@ public struct Footprint: Workload {
     public static let defaultUnits = 256
 
     public func usesBackend(for parameters: [Parameter]) -> Bool {
-        parameters.first { $0.name == "unit" }?.value != Unit.thread.rawValue
+        parameters.first { $0.name == ParameterName.unit.rawValue }?.value != Unit.thread.rawValue
     }
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
-        suite == .smoke ? [] : Unit.allCases.map { [Parameter("unit", $0.rawValue), Parameter("units", "\(Self.defaultUnits)")] }
+        suite == .smoke ? [] : Unit.allCases.map { [Parameter(ParameterName.unit.rawValue, $0.rawValue), Parameter("units", "\(Self.defaultUnits)")] }
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
-        let unit: Unit = try benchmarkCase.choice("unit")
+        let unit: Unit = try benchmarkCase.choice(ParameterName.unit.rawValue)
         let units = try benchmarkCase.integer("units", in: 1...4_096, default: Self.defaultUnits)
         switch unit {
         case .thread:
@@ -97,7 +95,7 @@ final class FootprintOperation: MeasuredOperation {
         }
         guard let during else { holder.close(); throw WorkloadError.notApplicable("/proc/self/statm became unreadable") }
         figures = [
-            "footprint.resident_bytes_per_unit": WorkloadMetric(Double(during.residentBytes - before.residentBytes) / Double(units), unit: .bytes),
+            FigureName.residentBytesPerUnit.rawValue: WorkloadMetric(Double(during.residentBytes - before.residentBytes) / Double(units), unit: .bytes),
             "footprint.virtual_bytes_per_unit": WorkloadMetric(Double(during.virtualBytes - before.virtualBytes) / Double(units), unit: .bytes),
         ]
     }

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -26,7 +27,7 @@ public struct ForkJoin: Workload {
 
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
-    public let name = "fork-join"
+    public let name = WorkloadName.forkJoin.rawValue
     public let summary = "fib(n) and a binary tree sum, by work-stealing join or by tasks in a group"
     public let operation = "one whole fib(n) or tree sum"
     public let usesBackend = true

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -30,19 +31,12 @@ public struct Groups: PatternWorkload {
     /// another process or a sanitizer can starve for seconds).
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
-    public let name = "group"
+    public let name = WorkloadName.group.rawValue
     public let summary = "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks (also from 2 × CPUs threads at once), notify latency after the last leave (p50/p99), enter + leave"
     public let operation = "one task, notify or enter + leave pair (see the pattern)"
     public let usesBackend = true
 
-    public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
-        case fanOut = "fan-out"
-        case fanOutOversubscribed = "fan-out-oversubscribed"
-        case notify
-        case enterLeave = "enter-leave"
-
-        public var description: String { rawValue }
-    }
+    public typealias Pattern = GroupPattern
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         // No smoke set: spawn's chain already checks the pool and a deadline-bounded wait on

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import CBodyCost
 import Harness
@@ -13,7 +14,7 @@ import Glibc
 public struct MallocFree: Workload {
     public init() {}
 
-    public let name = "malloc-free"
+    public let name = WorkloadName.mallocFree.rawValue
     public let summary = "malloc + free of one block on the calling thread"
     public let operation = "one malloc + free"
     public let usesBackend = false

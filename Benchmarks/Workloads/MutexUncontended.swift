@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -11,7 +12,7 @@ import PThreadPrimitives
 public struct MutexUncontended: Workload {
     public init() {}
 
-    public let name = "mutex-uncontended"
+    public let name = WorkloadName.mutexUncontended.rawValue
     public let summary = "pthread mutex lock + unlock with no contention, in a 1- or 2-thread process"
     public let operation = "one lock + unlock"
     public let usesBackend = false

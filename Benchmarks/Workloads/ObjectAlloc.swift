@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import CBodyCost
 import Harness
@@ -10,7 +11,7 @@ import Results
 public struct ObjectAlloc: Workload {
     public init() {}
 
-    public let name = "object-alloc"
+    public let name = WorkloadName.objectAlloc.rawValue
     public let summary = "allocate and release one Swift class instance on the calling thread"
     public let operation = "one object allocated and released"
     public let usesBackend = false

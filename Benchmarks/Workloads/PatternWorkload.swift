@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -17,7 +18,7 @@ public protocol PatternWorkload: Workload {
 }
 
 /// The parameter that names the pattern.
-let patternParameter = "pattern"
+let patternParameter = ParameterName.pattern.rawValue
 
 extension PatternWorkload {
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {

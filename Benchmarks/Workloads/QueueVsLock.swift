@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -33,25 +34,14 @@ public struct QueueVsLock: Workload {
 
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
-    public let name = "queue-vs-lock"
+    public let name = WorkloadName.queueVsLock.rawValue
     public let summary = "one shared counter or dictionary guarded by locks, a semaphore, a serial queue (sync, async) or an actor"
     public let operation = "one critical section (of any thread)"
     public let usesBackend = true
 
-    public enum Guard: String, Sendable, CaseIterable {
-        case pthreadMutex = "pthread-mutex"
-        case swiftMutex = "swift-mutex"
-        case spinLock = "spin-lock"
-        case actor
-        case semaphore
-        case queueSync = "queue-sync"
-        case queueAsync = "queue-async"
+    public typealias Guard = QueueVsLockGuard
 
-        /// The guards that come from a backend; the others run once, under "none".
-        var fromBackend: Bool { [.semaphore, .queueSync, .queueAsync].contains(self) }
-    }
-
-    static let guardName = "guard"
+    static let guardName = ParameterName.guard.rawValue
     /// The `threads` value that means twice the CPUs the child may use.
     static let twiceTheCPUs = ThreadCount.perCPU(2).description
 
@@ -84,9 +74,9 @@ public struct QueueVsLock: Workload {
     }
 
     static func parameters(_ kind: Guard, _ setting: (threads: String, resource: SharedResource.Kind, critical: Int, outside: Int)) -> [Parameter] {
-        [Parameter(guardName, kind.rawValue), Parameter("threads", setting.threads), Parameter("resource", setting.resource.rawValue),
-         Parameter("critical", BodyCost(nanoseconds: setting.critical).description),
-         Parameter("outside", BodyCost(nanoseconds: setting.outside).description)]
+        [Parameter(guardName, kind.rawValue), Parameter(ParameterName.threads.rawValue, setting.threads), Parameter(ParameterName.resource.rawValue, setting.resource.rawValue),
+         Parameter(ParameterName.critical.rawValue, BodyCost(nanoseconds: setting.critical).description),
+         Parameter(ParameterName.outside.rawValue, BodyCost(nanoseconds: setting.outside).description)]
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
@@ -97,10 +87,10 @@ public struct QueueVsLock: Workload {
             return value
         }
         let kind: Guard = try benchmarkCase.choice(Self.guardName)
-        let threads = try Self.threads(try parameter("threads", "1|2|4|…|\(Self.twiceTheCPUs)"))
-        let resourceKind: SharedResource.Kind = try benchmarkCase.choice("resource")
-        let critical = try Self.cost(try parameter("critical", "<n>ns|<n>us"), named: "critical")
-        let outside = try Self.cost(try parameter("outside", "<n>ns|<n>us"), named: "outside")
+        let threads = try Self.threads(try parameter(ParameterName.threads.rawValue, "1|2|4|…|\(Self.twiceTheCPUs)"))
+        let resourceKind: SharedResource.Kind = try benchmarkCase.choice(ParameterName.resource.rawValue)
+        let critical = try Self.cost(try parameter(ParameterName.critical.rawValue, "<n>ns|<n>us"), named: ParameterName.critical.rawValue)
+        let outside = try Self.cost(try parameter(ParameterName.outside.rawValue, "<n>ns|<n>us"), named: ParameterName.outside.rawValue)
         let resource = SharedResource(kind: resourceKind, criticalRounds: critical.spinRounds)
         return try Self.operation(kind, threads: threads, resource: resource, outsideRounds: outside.spinRounds,
                                   backend: kind.fromBackend ? backend : nil, timeout: timeout)

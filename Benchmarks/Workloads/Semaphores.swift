@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -36,32 +37,18 @@ public struct Semaphores: Workload {
 
     public init(timeout: Duration = Semaphores.defaultTimeout) { self.timeout = timeout }
 
-    public let name = "semaphore"
+    public let name = WorkloadName.semaphore.rawValue
     public let summary = "semaphores uncontended, ping-pong (hand-off p50/p99; also 2 × CPUs pairs at once), a pool of 2 resources for 4 threads, a bounded buffer; the backend's, POSIX sem_t, mutex + condition"
     public let operation = "one wait + signal, hand-off, acquire + release or item (see the pattern)"
     /// Only `semaphore=backend` sets run on backends (`usesBackend(for:)`).
     public let usesBackend = true
 
-    public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
-        case uncontended
-        case pingpong
-        case pingpongOversubscribed = "pingpong-oversubscribed"
-        case pool
-        case producerConsumer = "producer-consumer"
+    public typealias Pattern = SemaphorePattern
 
-        public var description: String { rawValue }
-    }
+    public typealias Kind = SemaphoreKind
 
-    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
-        case backend
-        case posix
-        case mutexCondition = "mutex-condition"
-
-        public var description: String { rawValue }
-    }
-
-    static let patternName = "pattern"
-    static let kindName = "semaphore"
+    static let patternName = ParameterName.pattern.rawValue
+    static let kindName = ParameterName.semaphore.rawValue
 
     /// Ten seconds per wait: a correct hand-off takes microseconds, the members are dedicated
     /// threads that no pool can starve, and twice this (the crew's own stall limit) stays under

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -28,19 +29,12 @@ public struct Spawn: PatternWorkload {
 
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
-    public let name = "spawn"
+    public let name = WorkloadName.spawn.rawValue
     public let summary = "starting work: empty tasks from outside the pool, chained tasks, serial-queue ping-pong and ring"
     public let operation = "one task, link or hop (see the pattern)"
     public let usesBackend = true
 
-    public enum Pattern: String, Sendable, CaseIterable, CustomStringConvertible {
-        case outside
-        case chain
-        case queuePingPong = "queue-pingpong"
-        case queueRing = "queue-ring"
-
-        public var description: String { rawValue }
-    }
+    public typealias Pattern = SpawnPattern
 
     /// How long `run` waits for its operations before failing the case. Thirty seconds: a run of
     /// a correct backend takes milliseconds (its batch is calibrated to a 10 ms sample), and it

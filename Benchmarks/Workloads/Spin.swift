@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import CBodyCost
 import Harness
@@ -13,7 +14,7 @@ import Glibc
 public struct Spin: Workload {
     public init() {}
 
-    public let name = "spin"
+    public let name = WorkloadName.spin.rawValue
     public let summary = "calibration: a serialized spin of N rounds on the calling thread (0 = harness overhead)"
     public let operation = "one spin of N rounds"
     public let usesBackend = false

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Backends
 import Harness
 import Results
@@ -13,7 +14,7 @@ import Glibc
 public struct ThreadSpawn: Workload {
     public init() {}
 
-    public let name = "thread-spawn"
+    public let name = WorkloadName.threadSpawn.rawValue
     public let summary = "a thread per task: pthread_create + pthread_join of a thread that only counts"
     public let operation = "one pthread_create + pthread_join"
     public let usesBackend = false

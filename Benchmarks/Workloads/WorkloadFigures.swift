@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Harness
 import Results
 
@@ -59,7 +60,7 @@ extension Spin {
 extension Footprint {
     /// Memory per waiting unit of work: what the family ranks by.
     public var figures: [Metric] {
-        [.figure("footprint.resident_bytes_per_unit", unit: .bytes, kind: .event, heading: "resident bytes/unit"),
+        [.figure(FigureName.residentBytesPerUnit.rawValue, unit: .bytes, kind: .event, heading: "resident bytes/unit"),
          .figure("footprint.virtual_bytes_per_unit", unit: .bytes, kind: .event)]
     }
 }

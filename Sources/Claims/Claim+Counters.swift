@@ -7,7 +7,7 @@ extension Claim {
     /// Resolves a counter reading: its value per operation, or why there is none.
     static func read(_ reading: CounterReading, in evidence: Evidence) -> Result<Reading, Evidence.Missing> {
         let side = reading.side
-        switch evidence.find(side.workload, backend: side.backend, side.parameters, label: side.label) {
+        switch evidence.find(side.spec, label: side.label) {
         case .failure(let missing): return .failure(missing)
         case .success(let measured):
             guard let value = measured.counter(reading.counter) else {
@@ -43,7 +43,7 @@ extension Claim {
     /// quoted beside it when present.
     static func counterAtLeast(id: String, layer: ClaimLayer, statement: String, conditions: String, reading: CounterReading,
                                supportedAtLeast: Double, refutedBelow: Double, context: [CounterReading]) -> Claim {
-        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions, cited: ([reading] + context).map(\.side.spec)) { evidence in
             let extra = context.compactMap { try? read($0, in: evidence).get().line }
             switch read(reading, in: evidence) {
             case .failure(let missing):
@@ -63,7 +63,7 @@ extension Claim {
     /// operation that never blocks (`free`) makes fewer than 0.01 system calls and the one that
     /// always blocks at least 0.5; refuted when the free one makes 0.5 or more.
     static func blockingOnlyTraps(id: String, layer: ClaimLayer, statement: String, conditions: String, free: CounterReading, blocking: CounterReading) -> Claim {
-        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions, cited: [free.side.spec, blocking.side.spec]) { evidence in
             judgeBoth(free, blocking, in: evidence) { quiet, blocked in
                 let lines = [quiet.line, blocked.line]
                 if quiet.value >= 0.5 { return Judgement(.refuted, lines, "the operation that never blocks enters the kernel") }
@@ -80,7 +80,7 @@ extension Claim {
     /// mirror case.
     static func fewerEvents(id: String, layer: ClaimLayer, statement: String, conditions: String, claimed: CounterReading, than other: CounterReading,
                             margin: Double = 0.5, marginText: String = "half an event per operation") -> Claim {
-        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions, cited: [claimed.side.spec, other.side.spec]) { evidence in
             judgeBoth(claimed, other, in: evidence) { mine, theirs in
                 let lines = [mine.line, theirs.line]
                 if theirs.value >= 2 * mine.value && theirs.value - mine.value >= margin {

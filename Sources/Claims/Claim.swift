@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Results
 
 /// A claim of the source documents that the suite's measurements can test, and how.
@@ -9,6 +10,9 @@ public struct Claim: Sendable {
     public let statement: String
     /// What is compared, under which parameters: a verdict holds only there.
     public let conditions: String
+    /// Every case the rule reads: a test checks each against the cases the workloads generate,
+    /// so a renamed case fails there instead of leaving the claim inconclusive.
+    public let cited: [CaseSpec]
     /// The rule: a verdict, the evidence lines and the reason, from the run's evidence.
     let judge: @Sendable (Evidence) -> Judgement
 
@@ -37,10 +41,10 @@ public struct Claim: Sendable {
 
 /// One side of a timing comparison: a case to look up and how to name it in the evidence.
 struct Side: Sendable {
-    let workload: String
-    let backend: String
-    let parameters: [String: String]
+    let spec: CaseSpec
     let label: String
+
+    init(_ spec: CaseSpec, label: String) { (self.spec, self.label) = (spec, label) }
 }
 
 /// A counter of one case (or a figure the workload measured itself) compared with thresholds.
@@ -58,15 +62,15 @@ extension Claim {
     /// the other's, refuted when wholly above, inconclusive when they overlap. With several
     /// candidates for the claimed side, the fastest figure speaks for it (and says so).
     static func faster(id: String, layer: ClaimLayer, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
-        Claim(id: id, layer: layer, statement: statement, conditions: conditions) { evidence in
-            let found = candidates.map { evidence.find($0.workload, backend: $0.backend, $0.parameters, label: $0.label) }
+        Claim(id: id, layer: layer, statement: statement, conditions: conditions, cited: (candidates + [other]).map(\.spec)) { evidence in
+            let found = candidates.map { evidence.find($0.spec, label: $0.label) }
             let measured = found.compactMap { try? $0.get() }
             guard let claimed = measured.min(by: { $0.estimate.value < $1.estimate.value }) else {
                 let reasons = found.compactMap { if case .failure(let missing) = $0 { missing.reason } else { nil } }
                 return Judgement(.inconclusive, [], "not measured: " + reasons.joined(separator: "; "))
             }
             let baseline: Evidence.Measured
-            switch evidence.find(other.workload, backend: other.backend, other.parameters, label: other.label) {
+            switch evidence.find(other.spec, label: other.label) {
             case .success(let found): baseline = found
             case .failure(let missing): return Judgement(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
             }

@@ -1,3 +1,5 @@
+import CaseCatalogue
+
 /// Which layer a claim's verdict measures. The guide speaks of GCD; a Swift programmer meets it
 /// through the `Dispatch` overlay, and the overlay has costs of its own (a `DispatchQueue.sync`
 /// section reads about 70 ns where `dispatch_sync_f` reads 15 on the development VM), so a claim
@@ -11,7 +13,7 @@ public enum ClaimLayer: String, Sendable, Codable, CaseIterable, CustomStringCon
     case runtime
 
     /// The backend that stands for GCD on this layer.
-    var gcd: String { self == .swift ? "libdispatch" : "libdispatch-c" }
+    var gcd: BackendName { self == .swift ? .libdispatch : .libdispatchC }
 
     /// The suffix of a claim's id on this layer: none for Swift code, the claims' first reading.
     var idSuffix: String { self == .swift ? "" : "-runtime" }

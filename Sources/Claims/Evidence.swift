@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Results
 
 /// The cases of a run as the claims look them up: by workload, backend and parameters, under
@@ -35,14 +36,9 @@ public struct Evidence: Sendable {
 
     /// The case of `workload` on `backend` whose parameters include all of `parameters`, under
     /// the system allocator, with samples; otherwise the reason it cannot be used.
-    func find(_ workload: String, backend: String, _ parameters: [String: String], label: String) -> Result<Measured, Missing> {
-        let matching = cases.filter { result in
-            let c = result.benchmarkCase
-            return c.workload == workload && c.backend == backend && c.allocator == .system
-                && parameters.allSatisfy { c.parameter($0.key) == $0.value }
-        }
-        let wanted = "\(workload)/\(backend)/" + parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        guard let result = matching.first else { return .failure(Missing("\(wanted) was not run (it is in the quick suite)")) }
+    func find(_ spec: CaseSpec, label: String) -> Result<Measured, Missing> {
+        let matching = cases.filter { $0.benchmarkCase.allocator == .system && spec.matches($0.benchmarkCase) }
+        guard let result = matching.first else { return .failure(Missing("\(spec) was not run (it is in the quick suite)")) }
         guard let estimate = estimates[result.benchmarkCase.id] else { return .failure(Missing("\(result.benchmarkCase.id) has no samples: \(result.status)")) }
         return .success(Measured(id: result.benchmarkCase.id, label: label, estimate: estimate, result: result))
     }

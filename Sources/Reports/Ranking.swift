@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Results
 
 /// What a family's contenders are ranked by in the report's tables and its "what should I use?":
@@ -23,7 +24,7 @@ struct Ranking: Sendable {
     /// The families ranked by one of their own figures. footprint measures memory per waiting unit
     /// of work; its time per operation is the cost of setting the units up, which no one asking
     /// "which holds work more cheaply?" means.
-    static let figureByWorkload = ["footprint": "footprint.resident_bytes_per_unit"]
+    static let figureByWorkload = [WorkloadName.footprint.rawValue: FigureName.residentBytesPerUnit.rawValue]
 
     /// How `workload`'s family ranks, its figure's heading and words from the figure's description
     /// in the run (`Workload.figures`); by time for a family without a figure of its own.

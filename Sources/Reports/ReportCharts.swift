@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Charts
 import Results
 
@@ -15,8 +16,8 @@ struct ReportChart {
     let svg: String
 
     static let directory = OutputDirectory.chartsFolder
-    static let scalingWorkload = "queue-vs-lock"
-    static let threadsParameter = "threads"
+    static let scalingWorkload = WorkloadName.queueVsLock.rawValue
+    static let threadsParameter = ParameterName.threads.rawValue
 
     static func all(families: [Family], strides: StrideFigures, cpus: Int) -> [ReportChart] {
         strideCharts(strides) + families.flatMap { scalingCharts($0, cpus: cpus) + percentileCharts($0) }

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Claims
 import Results
 
@@ -9,10 +10,10 @@ import Results
 /// `per-worker` stride is placed at the stride the loop really used: the workload's own
 /// `iterations_per_piece`, counted in the loop, so no worker count is guessed here.
 struct StrideFigures {
-    static let workload = "apply-stride"
-    static let serialWorkload = "apply-serial"
-    static let strideParameter = "stride"
-    static let iterationsParameter = "iterations"
+    static let workload = WorkloadName.applyStride.rawValue
+    static let serialWorkload = WorkloadName.applySerial.rawValue
+    static let strideParameter = ParameterName.stride.rawValue
+    static let iterationsParameter = ParameterName.iterations.rawValue
     static let automatic = "auto"
     static let perWorker = "per-worker"
     /// The apply workload's own figure: mean iterations per body call, i.e. the stride used.

@@ -1,0 +1,35 @@
+/// A case parameter's name, as case ids spell it (`guard=queue-sync`).
+public struct ParameterName: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: ParameterName, rhs: ParameterName) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// queue-vs-lock: what guards the shared resource (`QueueVsLockGuard`).
+    public static let `guard` = ParameterName("guard")
+    /// queue-vs-lock: how many threads contend (`ThreadCount`).
+    public static let threads = ParameterName("threads")
+    /// queue-vs-lock: what is guarded (a counter, a dictionary).
+    public static let resource = ParameterName("resource")
+    /// queue-vs-lock: the work inside each critical section.
+    public static let critical = ParameterName("critical")
+    /// queue-vs-lock: the work between a thread's sections.
+    public static let outside = ParameterName("outside")
+    /// spawn, semaphore, group: the pattern of the workload (`SpawnPattern`, ...).
+    public static let pattern = ParameterName("pattern")
+    /// semaphore: whose semaphore (`SemaphoreKind`).
+    public static let semaphore = ParameterName("semaphore")
+    /// apply-stride, apply-serial, direct: the cost of one loop iteration.
+    public static let body = ParameterName("body")
+    /// apply-stride, direct: iterations per piece ("auto" or a number).
+    public static let stride = ParameterName("stride")
+    /// apply-stride, apply-serial, direct: iterations of one loop.
+    public static let iterations = ParameterName("iterations")
+    /// footprint: what waits (`FootprintUnit`).
+    public static let unit = ParameterName("unit")
+    /// direct: which operation is written directly (`DirectOperation`).
+    public static let operation = ParameterName("operation")
+}
