@@ -166,7 +166,23 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             RuntimeEvents.count(.parks)
             let woken = epoch.wait(expected: seen, until: surplus ? .after(Self.retireAfter) : .never)
             resting.subtract(1, ordering: .sequentiallyConsistent)
-            if !woken, retireIfSurplus() { return }
+            if !woken, retireIfSurplus() {
+                detachFromHandles()
+                return
+            }
+        }
+    }
+
+    /// A retiring thread is not joined while the pool runs: it takes its handle off the list and
+    /// detaches, so it is freed when it ends, and a process that exits without `shutdown` (a
+    /// `dispatchMain` program calling exit) holds no ended, unjoined thread, which
+    /// ThreadSanitizer reports as a leak. When `shutdown` has already taken the list, it joins
+    /// the thread instead; the lock decides which.
+    private func detachFromHandles() {
+        let me = pthread_self()
+        handlesLock.withLock {
+            guard let index = handles.firstIndex(where: { pthread_equal($0.handle, me) != 0 }) else { return }
+            handles.remove(at: index).detach()
         }
     }
 
