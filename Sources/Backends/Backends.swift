@@ -36,8 +36,9 @@ public struct Backend: Sendable, CustomStringConvertible {
 }
 
 /// Every backend the suite knows, in report order. A new backend is one folder under Sources
-/// conforming to `ConcurrencyRuntime`, a case of `Backend.Kind`, and the two switch lines the
-/// compiler then asks for (`runtime`, `specialized`, `joining`).
+/// conforming to `ConcurrencyRuntime`, a case of `Backend.Kind`, and a line in each switch the
+/// compiler then asks about (`runtime`, `specialized`, `joining`, and `Direct.prepare`'s); its id in
+/// `BackendName.builtIn`, which a test compares with `ids`.
 public enum Backends {
     public static let all: [Backend] = Backend.Kind.allCases.map(Backend.init)
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 /// Runs one repetition of one case in a child process of a given `bench` executable and says
 /// what came of it: a record checked against the request, a failure with its reason, or "not
-/// applicable here". `Runner` uses it with its own executable; `PairedRunner` with two builds.
+/// applicable here". `Runner` uses it with its own executable, or with two builds (`bench ab`).
 public struct CaseLauncher: Sendable {
     public let sampler: Sampler
     /// Wall time after which a child is killed and its repetition recorded as hung.

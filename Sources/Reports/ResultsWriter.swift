@@ -4,7 +4,7 @@ import Results
 /// Every output of a run, rendered in memory first and then written into a directory, each file
 /// through a temporary file and a rename: a failure while rendering writes nothing, and no file
 /// is ever seen half-written. Adding a format is one file in this module and one line in
-/// `outputs(of:includingResultsJSON:)`.
+/// `formats`.
 public enum ResultsWriter {
     /// One output file: its path relative to the output directory, and its text.
     public struct Output: Sendable {

@@ -8,9 +8,9 @@ import RuntimeKit
 /// otherwise `async { semaphore.signal() }; semaphore.wait()` inside a block could wait
 /// for a job sitting in the blocked worker's own deque.
 ///
-/// A blocked wait still blocks its worker: the pool does not grow. If every worker blocks on
-/// signals that only queued work would send, the pool deadlocks, as any fixed pool does
-/// (ARCHITECTURE.md, "Backend notes").
+/// A blocked wait still blocks its worker: the pool does not grow by workers. If every worker
+/// blocks on signals that only queued work would send, the stall monitor's stand-in thread runs
+/// that work (StealingRuntime+Stalls.swift; ARCHITECTURE.md, "Backend notes").
 public final class StealingSemaphore: CountingSemaphore, @unchecked Sendable {
     private let semaphore: TokenSemaphore
     private unowned let runtime: StealingRuntime
