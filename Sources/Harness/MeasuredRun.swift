@@ -147,7 +147,7 @@ public struct MeasuredRun: Sendable {
         // Every child ran pinned to --cpus: those are the CPUs its figures had.
         if let cpus = launcher.cpus { environment.usableCPUs = (environment.usableCPUs ?? UsableCPUs.ofThisProcess()).pinned(to: cpus) }
         var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
-                             metrics: metrics, suite: suite.rawValue, repetitions: plan.repetitions,
+                             metrics: metrics, suite: suite, repetitions: plan.repetitions,
                              sampleTimeNanoseconds: sampleTime.nanosecondsSaturating, cases: cases)
         run.calibration = launcher.calibration
         run.countedAllocations = launcher.countsAllocations ? true : nil

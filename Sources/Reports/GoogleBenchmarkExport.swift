@@ -74,7 +74,7 @@ enum GoogleBenchmarkExport {
             "runtimebench_virtual_machine": .text(environment.virtualMachine),
             "runtimebench_swift": .text(environment.swiftCompiler),
             "runtimebench_commit": .text(environment.gitCommit),
-            "runtimebench_suite": .text(run.suite),
+            "runtimebench_suite": .text(run.suite.rawValue),
         ]
         if let usable = environment.usableCPUs { context["runtimebench_usable_cpus"] = .text(usable.description) }
         if let started = run.started { context["date"] = .text(started.description) }

@@ -23,7 +23,7 @@ enum InfluxLineProtocolExport {
         var machine: [(String, String)] = [
             ("cpu", environment.cpuModel), ("online_cpus", "\(environment.onlineCPUs)"), ("kernel", environment.kernel),
             ("virtual_machine", environment.virtualMachine), ("swift", environment.swiftCompiler), ("host", environment.hostname),
-            ("commit", environment.gitCommit), ("suite", run.suite),
+            ("commit", environment.gitCommit), ("suite", run.suite.rawValue),
         ]
         if let usable = environment.usableCPUs { machine.append(("usable_cpus", usable.description)) }
         var lines: [String] = []

@@ -38,7 +38,7 @@ public struct MachineComparison: Sendable {
     /// Why files cannot be set side by side.
     public enum Refusal: Error, CustomStringConvertible, Equatable {
         /// Two files ran different suites, so their cases and parameters differ.
-        case differentSuites(first: String, firstSuite: String, other: String, otherSuite: String)
+        case differentSuites(first: String, firstSuite: Suite, other: String, otherSuite: Suite)
 
         public var description: String {
             switch self {

@@ -76,7 +76,7 @@ enum MarkdownReport {
             ["CPU", e.cpuModel], ["online CPUs", "\(e.onlineCPUs)"], ["usable CPUs", e.usableCPUs.map { "\($0) (\($0.count) at once)" } ?? "not recorded"], ["kernel", e.kernel], ["virtual machine", e.virtualMachine],
             ["CPU frequency governor", e.cpuGovernor], ["perf_event_paranoid", e.perfEventParanoid], ["compiler", e.swiftCompiler],
             ["bench", e.benchVersion ?? "not recorded"],
-            ["commit", e.gitCommit + (e.uncommittedChanges == true ? " with uncommitted changes" : "")], ["host", e.hostname], ["suite", run.suite], ["processes per case", "\(run.repetitions)" + (run.interrupted == nil ? "" : " planned (interrupted)")],
+            ["commit", e.gitCommit + (e.uncommittedChanges == true ? " with uncommitted changes" : "")], ["host", e.hostname], ["suite", run.suite.rawValue], ["processes per case", "\(run.repetitions)" + (run.interrupted == nil ? "" : " planned (interrupted)")],
             ["minimum sample time", "\(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms"],
         ]
         facts.rows += (run.calibration ?? [:]).sorted { $0.key < $1.key }.map { ["calibration: \($0.key)", Figures.value($0.value)] }

@@ -57,7 +57,7 @@ public struct RunHistory: Sendable {
 
     /// Why files cannot make a series.
     public enum Refusal: Error, CustomStringConvertible, Equatable {
-        case differentSuites(first: String, firstSuite: String, other: String, otherSuite: String)
+        case differentSuites(first: String, firstSuite: Suite, other: String, otherSuite: Suite)
         case noStartTime(file: String)
 
         public var description: String {

@@ -17,7 +17,7 @@ public struct RunResults: Sendable, Codable {
     /// The calibrations every child of the run used (`ChildRequest.calibration`), e.g.
     /// "spin-ns-per-round"; absent in files written before it existed.
     public var calibration: [String: Double]?
-    public var suite: String
+    public var suite: Suite
     /// The `bench` executable whose children measured the cases, when it is not the one that
     /// wrote the file (`bench ab` writes one file per build); nil otherwise.
     public var executable: String?
@@ -42,7 +42,7 @@ public struct RunResults: Sendable, Codable {
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]
 
-    public init(environment: RunEnvironment, counterAvailability: [String: Availability], metrics: [Metric]? = nil, suite: String,
+    public init(environment: RunEnvironment, counterAvailability: [String: Availability], metrics: [Metric]? = nil, suite: Suite,
                 repetitions: Int, sampleTimeNanoseconds: Int64, cases: [CaseResult]) {
         self.environment = environment
         self.metrics = metrics

@@ -136,7 +136,7 @@ struct CheckCommand: ParsableCommand {
         guard !known.isEmpty else {
             throw files.failure("\(baseline ?? ""): none of its \(base.cases.count) cases is known to this bench (`bench list` shows what is)")
         }
-        let suite = Suite(rawValue: base.suite) ?? .quick
+        let suite = base.suite
         var measurement = measurement
         if measurement.sampleMilliseconds == nil {
             measurement.sampleMilliseconds = max(1, Int(base.sampleTimeNanoseconds / 1_000_000))

@@ -23,7 +23,7 @@ struct ClaimsTests {
 
     static func run(_ cases: [CaseResult]) -> RunResults {
         RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: RunResults.counterAvailability(of: cases),
-                   suite: "quick", repetitions: 3, sampleTimeNanoseconds: 10_000_000, cases: cases)
+                   suite: .quick, repetitions: 3, sampleTimeNanoseconds: 10_000_000, cases: cases)
     }
 
     static func guarded(_ kind: String, _ backend: String, contended: Bool = false) -> (String, String, [(String, String)]) {

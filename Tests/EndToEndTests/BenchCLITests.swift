@@ -69,7 +69,7 @@ struct BenchCLITests {
     func report() async throws {
         let directory = Self.temporaryDirectory()
         let path = directory + "/results.json"
-        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
                                repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
         let file = try #require(fopen(path, "w"))
         fputs(try ResultsJSON.encode(empty), file)
@@ -91,7 +91,7 @@ struct BenchCLITests {
     func reportErrors() async throws {
         let directory = Self.temporaryDirectory()
         let truncated = directory + "/truncated.json", wrongShape = directory + "/wrong.json", good = directory + "/results.json"
-        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
                                repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
         let text = try ResultsJSON.encode(empty)
         for (path, contents) in [(truncated, String(text.prefix(text.count / 2))), (wrongShape, "{\"schema\": 1}"), (good, text)] {
@@ -126,7 +126,7 @@ struct BenchCLITests {
     @Test("bench claims answers every claim from a results file, and a missing file is an error naming it")
     func claims() async throws {
         let path = Self.temporaryDirectory() + "/results.json"
-        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
                                repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
         let file = try #require(fopen(path, "w"))
         fputs(try ResultsJSON.encode(empty), file)

@@ -30,7 +30,7 @@ struct GateCLITests {
     }
 
     static func write(_ cases: [String: [Double]], allocations: Double? = nil, schema: Int = RunResults.currentSchema,
-                      failures: [String: [String]] = [:], notApplicable: [String: String] = [:], suite: String = "quick",
+                      failures: [String: [String]] = [:], notApplicable: [String: String] = [:], suite: Suite = .quick,
                       cpus: [Int]? = nil, started: Int64? = nil, to path: String) throws {
         let results = cases.keys.sorted().map { name -> CaseResult in
             let benchmarkCase = BenchmarkCase(workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)

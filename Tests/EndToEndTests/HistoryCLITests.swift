@@ -83,7 +83,7 @@ struct HistoryCLITests {
     func badInput() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         try GateCLITests.write(["spin": [10]], started: 1, to: directory + "/quick.json")
-        try GateCLITests.write(["spin": [10]], suite: "smoke", started: 2, to: directory + "/smoke.json")
+        try GateCLITests.write(["spin": [10]], suite: .smoke, started: 2, to: directory + "/smoke.json")
         try GateCLITests.write(["spin": [10]], schema: 99, started: 3, to: directory + "/future.json")
         try GateCLITests.write(["spin": [10]], to: directory + "/undated.json")
         mkdir(directory + "/empty", 0o755)

@@ -35,7 +35,7 @@ struct ReportAcrossMachinesCLITests {
     func badInput() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         try GateCLITests.write(["fast": [10, 10, 10]], to: directory + "/quick.json")
-        try GateCLITests.write(["fast": [10, 10, 10]], suite: "smoke", cpus: [0], to: directory + "/smoke.json")
+        try GateCLITests.write(["fast": [10, 10, 10]], suite: .smoke, cpus: [0], to: directory + "/smoke.json")
         try GateCLITests.write(["fast": [10, 10, 10]], schema: 99, to: directory + "/future.json")
         let noOut = try await bench(["report", directory + "/quick.json", directory + "/smoke.json"])
         #expect(noOut.ending == .exited(64) && noOut.standardError.contains("--out DIR"), "\(noOut.standardError)")

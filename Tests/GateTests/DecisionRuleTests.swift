@@ -200,7 +200,7 @@ import Testing
              "cpuGovernor": "performance", "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3",
              "gitCommit": "test", "hostname": "test"}
             """.utf8))
-        return RunResults(environment: environment, counterAvailability: [:], metrics: metrics, suite: "quick", repetitions: 2,
+        return RunResults(environment: environment, counterAvailability: [:], metrics: metrics, suite: .quick, repetitions: 2,
                           sampleTimeNanoseconds: 1_000_000, cases: results)
     }
 }

@@ -63,7 +63,7 @@ import Testing
              "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3", "gitCommit": "-", "hostname": "-"}
             """.utf8))
         func run(_ cases: [CaseResult]) -> RunResults {
-            RunResults(environment: environment, counterAvailability: [:], suite: "quick", repetitions: pairs,
+            RunResults(environment: environment, counterAvailability: [:], suite: .quick, repetitions: pairs,
                        sampleTimeNanoseconds: 5_000_000, cases: cases)
         }
         return (run(a), run(b))

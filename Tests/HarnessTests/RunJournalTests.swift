@@ -11,7 +11,7 @@ struct RunJournalTests {
     static let plan = ["a", "b"].map { BenchmarkCase(workload: $0, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system) }
 
     static func header(repetitions: Int) -> String {
-        let run = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: "quick",
+        let run = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
                              repetitions: repetitions, sampleTimeNanoseconds: 1_000_000, cases: [])
         return JournalHeader(run: run, plan: plan).line
     }

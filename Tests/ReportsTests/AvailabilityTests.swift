@@ -14,3 +14,18 @@ struct AvailabilityTests {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([String: Availability].self, from: Data(#"{"x": "maybe"}"#.utf8)) }
     }
 }
+
+@Suite("the suite in results files")
+struct SuiteFileFormTests {
+    struct File: Codable, Equatable { let suite: Suite }
+
+    @Test("written as the name files have always held, and an unknown name refused")
+    func fileForm() throws {
+        let text = String(decoding: try JSONEncoder().encode(File(suite: .full)), as: UTF8.self)
+        #expect(text == #"{"suite":"full"}"#)
+        for suite in Suite.allCases {
+            #expect(try JSONDecoder().decode(File.self, from: Data(#"{"suite":"\#(suite)"}"#.utf8)) == File(suite: suite))
+        }
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(File.self, from: Data(#"{"suite":"huge"}"#.utf8)) }
+    }
+}

@@ -93,7 +93,7 @@ enum Fixture {
 
     static let run: RunResults = {
         var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
-                             metrics: CounterSet.catalogue + Workloads.figures, suite: "quick",
+                             metrics: CounterSet.catalogue + Workloads.figures, suite: .quick,
                              repetitions: 2, sampleTimeNanoseconds: 5_000_000, cases: cases)
         run.calibration = ["spin-ns-per-round": 7.9]
         run.tools = ["PAPI": "unavailable: no PMU", "jemalloc": "available: /usr/lib/libjemalloc.so.2"]

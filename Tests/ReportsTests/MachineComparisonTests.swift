@@ -56,9 +56,9 @@ struct MachineComparisonTests {
     @Test("runs of different suites are refused, naming both files and suites")
     func differentSuites() throws {
         var smoke = Fixture.run
-        smoke.suite = "smoke"
-        #expect(throws: MachineComparison.Refusal.differentSuites(first: "m0/results.json", firstSuite: "quick",
-                                                                   other: "m1/results.json", otherSuite: "smoke")) {
+        smoke.suite = .smoke
+        #expect(throws: MachineComparison.Refusal.differentSuites(first: "m0/results.json", firstSuite: .quick,
+                                                                   other: "m1/results.json", otherSuite: .smoke)) {
             try Self.comparison([Fixture.run, smoke])
         }
     }

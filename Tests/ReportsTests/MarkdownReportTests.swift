@@ -122,7 +122,7 @@ struct MarkdownReportTests {
             }
             cases.append(Fixture.measured("apply-serial", BenchmarkCase.noBackend, [("body", "0ns"), ("iterations", "1000")],
                                           samples: Fixture.constant(5_000)))
-            let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: "quick", repetitions: 2,
+            let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: .quick, repetitions: 2,
                                  sampleTimeNanoseconds: 5_000_000, cases: cases)
             return Dictionary(uniqueKeysWithValues: try ResultsWriter.outputs(of: run).map { ($0.path, $0.contents) })
         }
@@ -146,7 +146,7 @@ struct MarkdownReportTests {
                              samples: Fixture.constant(nanoseconds),
                              figures: ["iterations_per_piece": WorkloadMetric(stride == "per-worker" ? 333.3 : Double(stride)!, unit: .iterations)])
         }
-        let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: "full", repetitions: 2,
+        let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: .full, repetitions: 2,
                              sampleTimeNanoseconds: 5_000_000, cases: cases)
         let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }).contents
         #expect(report.contains("| body=0ns, iterations=1000 | work-stealing | per-worker (333) | 8 | 50 | 6.25× faster |"), "\(report)")
@@ -167,7 +167,7 @@ struct MarkdownReportTests {
             }
             return result
         }
-        let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: "full", repetitions: 5,
+        let run = RunResults(environment: Fixture.environment, counterAvailability: [:], suite: .full, repetitions: 5,
                              sampleTimeNanoseconds: 5_000_000, cases: cases)
         let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }).contents
         #expect(report.contains("| 11.3 | unavailable | 1.12×, a tie |"), "\(report)")

@@ -40,8 +40,8 @@ struct RunHistoryTests {
     @Test("refused: runs of two suites, a run without a start time")
     func refusals() {
         var smoke = Self.run(200)
-        smoke.suite = "smoke"
-        #expect(throws: RunHistory.Refusal.differentSuites(first: "a", firstSuite: "quick", other: "b", otherSuite: "smoke")) {
+        smoke.suite = .smoke
+        #expect(throws: RunHistory.Refusal.differentSuites(first: "a", firstSuite: .quick, other: "b", otherSuite: .smoke)) {
             try RunHistory.split([(file: "a", run: Self.run(100)), (file: "b", run: smoke)])
         }
         var old = Self.run(200)

@@ -1,0 +1,32 @@
+/// How much to run: which parameter sets each workload offers, and the run's defaults. A results
+/// file records it, as its raw value ("smoke", "quick", "full").
+public enum Suite: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
+    /// Seconds: one small case per workload, to check the machinery (CI, end-to-end tests).
+    case smoke
+    /// Under 3 minutes on a 2-core machine.
+    case quick
+    /// Under 30 minutes on a 2-core machine.
+    case full
+
+    /// Child processes per case unless the user says otherwise. A figure's interval comes from the
+    /// spread between processes, so processes count more than samples: four processes of five
+    /// samples cost the quick suite 9% more time than two of twenty, and give each case three
+    /// degrees of freedom of its own instead of one (README, "How far a figure holds").
+    public var defaultRepetitions: Int {
+        switch self {
+        case .smoke: 3
+        case .quick: 4
+        case .full: 5
+        }
+    }
+
+    /// Samples per process unless the user says otherwise: enough for a steady median per
+    /// process, the rest of the time spent on more processes.
+    public var defaultSamples: Int { self == .full ? 10 : 5 }
+
+    public var description: String { rawValue }
+
+    /// Minimum duration of one sample, in milliseconds, unless the user says otherwise. The quick
+    /// suite's 5 ms is still 5,000 times the clock's resolution and longer than a scheduler tick.
+    public var defaultSampleMilliseconds: Int { self == .quick ? 5 : 10 }
+}
