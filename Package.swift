@@ -10,8 +10,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "bench", targets: ["bench"]),
+        // For another package's own `bench`: its main is `Bench.main(runtimes:workloads:)`
+        // (BenchKit), its runtimes conform to `ConcurrencyRuntime` (RuntimeKit), its workloads to
+        // `Workload` (Harness, over Results' cases and Backends' `Backend`). Examples/ is one.
+        .library(name: "BenchKit", targets: ["BenchKit"]),
         .library(name: "RuntimeKit", targets: ["RuntimeKit"]),
         .library(name: "Backends", targets: ["Backends"]),
+        .library(name: "Harness", targets: ["Harness"]),
+        .library(name: "PThreadPrimitives", targets: ["PThreadPrimitives"]),
+        .library(name: "Results", targets: ["Results"]),
         // The call counter a child preloads to count allocations, retains and releases on every
         // thread (`--count-allocations`). A library of its own, linked into nothing: in `bench`
         // its malloc would replace the allocator under test in every run.
@@ -169,10 +176,12 @@ let package = Package(
         ),
         .target(
             name: "Backends",
-            dependencies: ["RuntimeKit", "PThreadRuntime", "StealingRuntime", "FIFODispatch", "SystemRuntimes"]
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "PThreadRuntime", "StealingRuntime", "FIFODispatch", "SystemRuntimes"]
         ),
-        .executableTarget(
-            name: "bench",
+        // Every command of `bench`, as a library: this package's executable and another package's
+        // both call `Bench.main`.
+        .target(
+            name: "BenchKit",
             dependencies: [
                 "Backends", "RuntimeKit", "Harness", "Reports", "Results", "Workloads", "PThreadPrimitives", "Counters",
                 "Claims", "Gate", "Soak", "Fidelity", "Profiling", "Charts",
@@ -180,6 +189,7 @@ let package = Package(
             ],
             plugins: ["BuildStamp"]
         ),
+        .executableTarget(name: "bench", dependencies: ["BenchKit"]),
         // Stamps `bench` with its version (VERSION) and the commit it was built from.
         .plugin(name: "BuildStamp", capability: .buildTool()),
         .testTarget(

@@ -73,11 +73,12 @@ public struct Direct: Workload {
         if operation == .swiftMutex { return SwiftMutexDirectOperation() }
         guard operation.needsBackend else { return try CDirectOperation(operation, loop: nil) }
         guard let backend else { throw WorkloadError.badParameter("\(name) with \(Self.operationName)=\(operation.rawValue) runs on a backend; none was given") }
-        // Exhaustive over the kinds, so a new backend must say which reference it gets.
+        // Exhaustive over the kinds, so a new built-in backend must say which reference it gets;
+        // a registered one gets the concrete type's, as our own backends do.
         switch backend.kind {
         case .libdispatchC: return try CDirectOperation(operation, loop: loop)
         case .libdispatch: return DispatchDirectOperation(operation, loop: loop)
-        case .pthreadMutex, .workStealing, .fifoDispatch, .swiftConcurrency:
+        case .pthreadMutex, .workStealing, .fifoDispatch, .swiftConcurrency, nil:
             struct Make: RuntimeTypeConsumer {
                 let operation: Operation, loop: DirectLoop?
                 func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) throws -> any MeasuredOperation {

@@ -1,51 +1,76 @@
 import FIFODispatch
+import PThreadPrimitives
 import PThreadRuntime
-import StealingRuntime
 import RuntimeKit
+import StealingRuntime
 import SystemRuntimes
 
-/// A registered backend: which runtime it is, opened by generic code (`specialized` calls a
-/// `<R: ConcurrencyRuntime>` function with `R` bound to the concrete type, so the workload runs
-/// specialized, with no existential on its hot path).
-public struct Backend: Sendable, CustomStringConvertible {
-    /// One case per backend, in report order. Every switch over it is exhaustive, so a new
-    /// backend that is missing from one is a compile error, not a trap at run time.
-    public enum Kind: CaseIterable, Sendable {
-        case pthreadMutex, workStealing, fifoDispatch, libdispatch, libdispatchC, swiftConcurrency
-    }
-
-    public let kind: Kind
-
-    public init(_ kind: Kind) { self.kind = kind }
-
-    public var runtime: any ConcurrencyRuntime.Type {
-        switch kind {
-        case .pthreadMutex: PThreadRuntime.self
-        case .workStealing: StealingRuntime.self
-        case .fifoDispatch: FIFODispatch.self
-        case .libdispatch: DispatchRuntime.self
-        case .libdispatchC: CDispatchRuntime.self
-        case .swiftConcurrency: SwiftConcurrencyRuntime.self
-        }
-    }
-
-    public var id: String { runtime.id }
-    public var summary: String { runtime.summary }
-    public var unsupported: [RuntimeBehaviour: String] { runtime.unsupported }
-    public var description: String { id }
-}
-
-/// Every backend the suite knows, in report order. A new backend is one folder under Sources
-/// conforming to `ConcurrencyRuntime`, a case of `Backend.Kind`, and a line in each switch the
-/// compiler then asks about (`runtime`, `specialized`, `joining`, and `Direct.prepare`'s); its id in
-/// `BackendName.builtIn`, which a test compares with `ids`.
+/// Every backend this binary knows, in report order: the built-in ones, then those another
+/// package registered (`register`, which `Bench.main` calls before anything runs).
+///
+/// A new built-in backend is one folder under Sources conforming to `ConcurrencyRuntime`, a case
+/// of `Backend.Kind`, and a line in each switch the compiler then asks about (`runtime`,
+/// `specialized`, `joining`, and `Direct.prepare`'s); its id in `BackendName.builtIn`, which a
+/// test compares with `ids`.
 public enum Backends {
-    public static let all: [Backend] = Backend.Kind.allCases.map(Backend.init)
+    public static let builtIn: [Backend] = Backend.Kind.allCases.map(Backend.init)
+
+    /// Written by `register`, normally once before anything reads it. A pthread mutex rather
+    /// than `Synchronization.Mutex`, whose lock ThreadSanitizer does not see.
+    private static let lock = PThreadMutex()
+    nonisolated(unsafe) private static var registered: [Backend] = []
+
+    public static var all: [Backend] { builtIn + lock.withLock { registered } }
 
     public static var ids: [String] { all.map(\.id) }
 
     /// The backend with `id`, or nil.
     public static func named(_ id: String) -> Backend? { all.first { $0.id == id } }
+
+    /// Adds another package's runtimes after the built-in ones. An id that another backend (built
+    /// in or registered) already has, or the case id's reserved `none`, or an id a case id cannot
+    /// carry (empty, or holding `/`, `,`, `=` or a space) is refused, naming both types: a second
+    /// runtime under one id would silently take the other's place.
+    public static func register(_ runtimes: [any ConcurrencyRuntime.Type]) throws(RegistrationError) {
+        try lock.withLock { () throws(RegistrationError) in
+            var known = builtIn + registered
+            for runtime in runtimes {
+                let id = runtime.id
+                if let problem = RegistrationError.problem(withID: id, reservingNone: true) {
+                    throw .badID(id: id, type: "\(runtime)", problem: problem)
+                }
+                if let other = known.first(where: { $0.id == id }) {
+                    throw .duplicate(id: id, type: "\(runtime)", other: "\(other.runtime)")
+                }
+                known.append(Backend(registering: runtime))
+            }
+            registered = Array(known.dropFirst(builtIn.count))
+        }
+    }
+}
+
+/// Why a runtime or a workload could not be registered.
+public enum RegistrationError: Error, Equatable, CustomStringConvertible {
+    case duplicate(id: String, type: String, other: String)
+    case badID(id: String, type: String, problem: String)
+    case badParameters(workload: String, suite: String, problem: String)
+
+    public var description: String {
+        switch self {
+        case .duplicate(let id, let type, let other): "\(type) and \(other) both have the id '\(id)'; ids must be unique"
+        case .badID(let id, let type, let problem): "\(type)'s id '\(id)' \(problem)"
+        case .badParameters(let workload, let suite, let problem): "workload '\(workload)', \(suite) suite: \(problem)"
+        }
+    }
+
+    /// Why `id` cannot name a backend or a workload in a case id, or nil. `none` names the
+    /// backend of cases that use none.
+    public static func problem(withID id: String, reservingNone: Bool) -> String? {
+        if id.isEmpty { return "is empty" }
+        if reservingNone && id == "none" { return "is reserved for cases that use no backend" }
+        if let bad = id.first(where: { "/,= ".contains($0) }) { return "holds '\(bad)', which a case id uses as a separator" }
+        return nil
+    }
 }
 
 /// Generic code that needs a backend's concrete runtime type: `Backend.specialized` calls it with
@@ -66,13 +91,14 @@ extension Backend {
     /// build the hot path's closures here, where the types are known (see `ResourceGuard`).
     @inlinable
     public func specialized<C: RuntimeTypeConsumer>(_ consumer: C) throws -> C.Output {
-        switch kind {
-        case .pthreadMutex: try consumer(PThreadRuntime.self)
-        case .workStealing: try consumer(StealingRuntime.self)
-        case .fifoDispatch: try consumer(FIFODispatch.self)
-        case .libdispatch: try consumer(DispatchRuntime.self)
-        case .libdispatchC: try consumer(CDispatchRuntime.self)
-        case .swiftConcurrency: try consumer(SwiftConcurrencyRuntime.self)
+        switch origin {
+        case .builtIn(.pthreadMutex): try consumer(PThreadRuntime.self)
+        case .builtIn(.workStealing): try consumer(StealingRuntime.self)
+        case .builtIn(.fifoDispatch): try consumer(FIFODispatch.self)
+        case .builtIn(.libdispatch): try consumer(DispatchRuntime.self)
+        case .builtIn(.libdispatchC): try consumer(CDispatchRuntime.self)
+        case .builtIn(.swiftConcurrency): try consumer(SwiftConcurrencyRuntime.self)
+        case .registered(let runtime): try consumer(runtime)  // opened at run time: unspecialized
         }
     }
 }
@@ -89,9 +115,12 @@ extension Backend {
     /// (`JoiningRuntime`); nil, calling nothing, when it does not.
     @inlinable
     public func joining<C: JoiningRuntimeTypeConsumer>(_ consumer: C) throws -> C.Output? {
-        switch kind {
-        case .workStealing: try consumer(StealingRuntime.self)
-        case .pthreadMutex, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency: nil
+        switch origin {
+        case .builtIn(.workStealing): try consumer(StealingRuntime.self)
+        case .builtIn(.pthreadMutex), .builtIn(.fifoDispatch), .builtIn(.libdispatch), .builtIn(.libdispatchC),
+             .builtIn(.swiftConcurrency): nil
+        case .registered(let runtime):
+            if let joining = runtime as? any JoiningRuntime.Type { try consumer(joining) } else { nil }
         }
     }
 

@@ -1,12 +1,41 @@
 import ArgumentParser
+import Backends
+import Harness
+import RuntimeKit
+import Workloads
+#if canImport(Glibc)
+import Glibc
+#endif
 
+/// The `bench` command, with every subcommand: this package's executable calls it with nothing to
+/// add, and another package's executable with its own runtimes and workloads
+/// (`Bench.main(runtimes: [MyPool.self], workloads: [MyCache()])`, README.md "Benchmark your own
+/// runtime or code"). Each case's child process re-executes the same binary, whose `main`
+/// registers the same things, so the child finds them.
+///
 /// Synchronous on purpose: an async entry point starts libdispatch and Swift's cooperative pool
 /// in every process, and a `bench case` child must not carry threads it did not ask for (an
 /// uncontended mutex costs less while a process has one thread). Only `bench run` starts the
 /// concurrency runtime, through `runBlocking`.
-@main
-struct Bench: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct Bench: ParsableCommand {
+    public init() {}
+
+    /// Registers `runtimes` and `workloads` after the built-in ones, then runs the command line.
+    /// A registration that collides with another or cannot form a case id exits 64 with the
+    /// reason, before anything runs.
+    public static func main(runtimes: [any ConcurrencyRuntime.Type] = [], workloads: [any Workload] = []) -> Never {
+        do {
+            try Backends.register(runtimes)
+            try Workloads.register(workloads)
+        } catch {
+            writeToStandardError("bench: cannot register: \(error)\n")
+            Glibc.exit(ExitStatus.commandLineMistake)
+        }
+        Self.main(nil)  // ArgumentParser's: parses, runs, exits with the command's status
+        Glibc.exit(0)
+    }
+
+    public static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure concurrency runtimes on this machine: queues, locks, semaphores, groups, apply striding.",
         discussion: """

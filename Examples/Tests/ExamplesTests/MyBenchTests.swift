@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// The package's own `bench`, as its users run it: the built-in backends and workloads, and this
+/// package's beside them.
+@Suite("my-bench: one line of main, every command")
+struct MyBenchTests {
+    static func built(_ name: String) -> String {
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    static func run(_ arguments: [String], binary: String = built("my-bench")) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("list shows this package's runtime after the built-in ones, and its workload")
+    func list() throws {
+        let ids = try Self.run(["list", "--ids-only"])
+        #expect(ids.status == 0 && ids.output.split(separator: "\n").last == "condition-pool", "\(ids.output)")
+        let all = try Self.run(["list"])
+        #expect(all.output.contains("lru-cache") && all.output.contains("condition-pool"), "\(all.output)")
+    }
+
+    @Test("a run of the workload on this runtime and a built-in one: children re-execute my-bench")
+    func run() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("my-bench-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let run = try Self.run(["run", "--workload", "lru-cache", "--backend", "condition-pool", "--backend", "fifo-dispatch",
+                                "--allocator", "system", "--repetitions", "2", "--samples", "2", "--sample-ms", "2", "--out", out])
+        #expect(run.status == 0, "\(run.output)")
+        let csv = try String(contentsOfFile: out + "/results.csv", encoding: .utf8)
+        for id in ["lru-cache/condition-pool/guard=lock/system", "lru-cache/fifo-dispatch/guard=queue/system"] {
+            #expect(csv.contains(id + ",lru-cache,"), "\(id) missing from results.csv")
+        }
+    }
+
+    @Test("a runtime registered twice stops the binary before anything runs: exit 64, naming both")
+    func collision() throws {
+        let outcome = try Self.run(["list"], binary: Self.built("colliding-bench"))
+        #expect(outcome.status == 64, "\(outcome.output)")
+        #expect(outcome.output.contains("ConditionPool and ConditionPool both have the id 'condition-pool'"), "\(outcome.output)")
+    }
+}
