@@ -155,9 +155,8 @@ public enum StrideChoice: Sendable, Hashable, CustomStringConvertible {
 /// records itself once in a `PieceTally`, which every run checks; one more loop, outside the timed
 /// region, is checked index by index against an `IterationLedger` in `finish()`.
 ///
-/// A counter per index in the timed loops (the ledger's) shared cache lines between CPUs at small
-/// strides and was most of the empty body's figure: 75 ns per iteration on libdispatch-c at stride
-/// 1, against 15 for `dispatch_apply_f` alone.
+/// A counter per index in the timed loops (the ledger's) would share cache lines between CPUs at
+/// small strides and be most of the empty body's figure (Benchmarks/README.md, "apply-stride").
 final class ApplyOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     let runtime: R
     let stride: StridePolicy
@@ -174,9 +173,9 @@ final class ApplyOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     /// The C piece function form (`apply(iterations:stride:context:_:)`): libdispatch-c hands it to
     /// `dispatch_apply_f` with no closure per piece; the other backends call it from their closure.
     /// `rb_spin_piece` is named here, not passed in a variable: once the default form is inlined
-    /// the compiler sees which function runs and calls it directly from the backend's closure
-    /// (through a stored function value, work-stealing's stride-1 loop read 57 ns per iteration,
-    /// against 48 for the same loop calling the body directly).
+    /// the compiler sees which function runs and calls it directly from the backend's closure (a
+    /// stored function value would leave an indirect call in every piece; Benchmarks/README.md,
+    /// "apply-stride").
     func run(_ count: Int) throws {
         let context = body.context, iterations = body.tally.iterations
         for _ in 0..<count {

@@ -61,8 +61,8 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
     public var parameter: Parameter { Parameter(Self.parameterName, description) }
 
     /// Spin rounds that take this long on this machine, rounded to the nearest whole round (a
-    /// round is about 8 ns on this machine's Xeon, so `10ns` is one round: small bodies are
-    /// approximate, which is why reports should show the `spin` workload's cost per round too).
+    /// round takes several nanoseconds, so `10ns` is a round or two: small bodies are approximate,
+    /// which is why reports should show the `spin` workload's cost per round too).
     /// The first call of a non-empty cost in a process calibrates the spin (see
     /// `SpinCalibration`); an empty body needs no calibration.
     public var spinRounds: UInt64 {
@@ -79,8 +79,8 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
 
 /// What one `rb_spin` round costs. `bench run` measures it once in the parent and hands the value
 /// to every child (`WorkloadCalibration`), so every case of a run spins the same rounds for the
-/// same body cost: children calibrating for themselves were seen to disagree by up to ±30% (5.6 to
-/// 10.8 ns per round), which made backends look faster or slower at "the same" body. A child run
+/// same body cost: children calibrating for themselves disagree widely (Benchmarks/README.md,
+/// "Body costs"), which would make backends look faster or slower at "the same" body. A child run
 /// without a supplied value (a test, `bench case` by hand) measures it itself on first use.
 public enum SpinCalibration {
     /// The name of this calibration in `ChildRequest.calibration` and results.json.
@@ -88,11 +88,10 @@ public enum SpinCalibration {
     /// Rounds per probe: long enough (tens of microseconds) that the clock's resolution and the
     /// cost of reading it vanish, short enough that calibrating stays under a few milliseconds.
     static let roundsPerProbe: UInt64 = 20_000
-    /// Probes: about 6 ms in all. The cost of a round drifts on this VM from run to run (fifty
-    /// probes read 5.2 to 7.5 ns in five consecutive runs; five probes, 5.4 to 8.9 ns), and no
-    /// amount of probing inside one process removes that. What a shared value guarantees is that
-    /// every case of a run does the same work; apply-serial measures what a body really cost in
-    /// that run, and reports should quote it next to the nominal body cost.
+    /// Probes: about 6 ms in all. The cost of a round drifts from run to run (Benchmarks/README.md,
+    /// "Body costs"), and no amount of probing inside one process removes that. What a shared
+    /// value guarantees is that every case of a run does the same work; apply-serial measures what
+    /// a body really cost in that run, and reports should quote it next to the nominal body cost.
     static let probes = 50
 
     private static let supplied = Mutex<Double?>(nil)

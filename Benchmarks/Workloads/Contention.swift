@@ -64,8 +64,8 @@ final class ContendingThreads: Contention, @unchecked Sendable {
     func perform(_ sections: Int) throws(WorkloadError) {
         if starts.isEmpty {
             // Alone, the measuring thread takes the whole quota at once: claiming it in chunks (an
-            // atomic read-modify-write per 16 sections) was a third of what the suite read above a
-            // C loop of lock + unlock (8.2 ns against 3.9) and divides nothing among nobody.
+            // atomic read-modify-write per 16 sections) adds to an uncontended guard's few
+            // nanoseconds (Benchmarks/README.md, "queue-vs-lock") and divides nothing among nobody.
             quota.grantAll(sections, to: 0)
             let section = section
             for _ in 0..<sections {

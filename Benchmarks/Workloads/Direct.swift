@@ -45,9 +45,8 @@ public struct Direct: Workload {
             return sets([.sync, .semaphore]) + ApplyStride().parameterSets(for: .smoke).map(Self.apply)
         case .quick:
             // What the claims' runtime layer needs (dispatch_sync_f against pthread_mutex_lock),
-            // with Swift's Mutex beside them: the quick suite must stay within 3 minutes, and
-            // every reference took it to 3 min 22 s, these five with the empty body's apply and
-            // tasks from outside to 3 min 4 s. `bench fidelity` runs the full set.
+            // with Swift's Mutex beside them: the quick suite must stay within 3 minutes, which
+            // more references would overrun. `bench fidelity` runs the full set.
             return sets([.pthreadMutex, .swiftMutex, .sync])
         case .full:
             // Every operation, and the quick suite's loops, both body costs, stride 1 and

@@ -11,8 +11,8 @@ import Synchronization
 /// The loop is a closure made in `init`, which `Backend.specialized` runs with `R` bound to the
 /// concrete runtime, so every call in it is a direct call on that type. Methods of this generic
 /// class reached through `any MeasuredOperation` are not specialized: a loop written in `run`
-/// called the queue through its witness table (fifo-dispatch's sync read 41 ns there, against 16
-/// for the suite's specialized path).
+/// would call the queue through its witness table, which costs more than a fast sync
+/// (Benchmarks/README.md, "What the references found").
 final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     private let runtime: R
     private let perform: (Int) throws -> Void

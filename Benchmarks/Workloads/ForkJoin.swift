@@ -45,7 +45,7 @@ public struct ForkJoin: Workload {
         switch suite {
         case .smoke: return [[Parameter("fib", "20"), Parameter("form", "task"), Parameter("split", "eager")]]
         case .quick:
-            // fib(25) by join (121,392 joins; the closure form takes 25 ms at that size, and the
+            // fib(25) by join (121,392 joins; small enough for the closure form too, and the
             // quick suite must fit in 3 minutes); fib(20) by group split at every call (21,890
             // tasks); the tree of 65,535 nodes split down to subtrees of 63, by join and by group.
             return joins(fib: 25, workers: nil) + [problem("fib", 20, form: "group", cutoff: 1),
@@ -56,8 +56,8 @@ public struct ForkJoin: Workload {
             // (one worker per CPU) adds stealing and its cache traffic.
             return ["0", "1"].flatMap { joins(fib: 30, workers: $0) }
                 + [problem("fib", 20, form: "group", cutoff: 1), problem("fib", 30, form: "group", cutoff: 15)]
-                // The tree of a million nodes split at every node by group is 2 million tasks, 2 s
-                // per sum on pthread-mutex and 42 s per process: 21 minutes of the full suite for one
+                // The tree of a million nodes split at every node by group is 2 million tasks per
+                // sum, which on pthread-mutex would take a large part of the full suite for one
                 // set. Groups split it down to subtrees of 255; every node is split at 65,535 nodes.
                 + [1, 8].map { problem("tree", 20, form: "task", cutoff: $0) }
                 + [problem("tree", 20, form: "group", cutoff: 8), problem("tree", 16, form: "group", cutoff: 1)]

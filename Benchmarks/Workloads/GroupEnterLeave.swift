@@ -15,8 +15,9 @@ final class GroupEnterLeave<R: ConcurrencyRuntime>: MeasuredOperation {
 
     /// The pairs, as a closure made in `init`: `init` runs specialized for the backend, so the
     /// closure's calls are direct; `run`, reached through `any MeasuredOperation`, is not
-    /// specialized, and calling the group from there went through its witness table (4–5 ns per
-    /// pair above the same loop written directly, on libdispatch).
+    /// specialized, and calling the group from there would go through its witness table, a cost
+    /// the same loop written directly does not pay (Benchmarks/README.md, "What the references
+    /// found").
     private let perform: (Int) -> Void
 
     init(runtime: R) {

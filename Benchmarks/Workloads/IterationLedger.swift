@@ -6,9 +6,9 @@ import Results
 /// outside `0..<iterations` lands in an extra slot that must stay zero.
 ///
 /// The counters are plain `UInt32`s, not atomics, on purpose: the increment is part of every
-/// body, and an atomic read-modify-write (a locked instruction: about 9 ns per increment on this
-/// machine's Xeon, against 0.6 ns for a plain one) would be most of an empty or 10 ns body and
-/// hide the scheduling cost being measured. Plain writes are safe because
+/// body, and an atomic read-modify-write (a locked instruction, many times the cost of a plain
+/// increment) would be most of an empty or 10 ns body and hide the scheduling cost being
+/// measured. Plain writes are safe because
 /// (1) distinct indices are distinct elements, so a correct `apply` never lets two threads write
 /// the same one, and (2) `apply` returns only after every body has returned, through the
 /// backend's own completion wait, so one loop's writes happen before the next loop's and before

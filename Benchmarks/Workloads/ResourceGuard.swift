@@ -10,8 +10,8 @@ import Synchronization
 /// in `init`, which runs specialized for the backend (`Backend.specialized`), so the closure's
 /// body is too: the contending threads make one indirect call per section and nothing else.
 /// Calling a generic guard's method through the threads' code instead runs it unspecialized, and a
-/// serial queue's `sync` then looks up `Result<T, E>`'s metadata on every call: 692 ns against
-/// 250 for libdispatch's sync section, 92 against 61 for the pthread-mutex backend's strand.
+/// serial queue's `sync` then looks up `Result<T, E>`'s metadata on every call, which costs more
+/// than the section (Benchmarks/README.md, "What the references found").
 protocol ResourceGuard: AnyObject, Sendable {
     var section: @Sendable () -> Void { get }
     /// What is wrong after `expected` sections (`SharedResource.inconsistency`), or nil.
@@ -21,7 +21,7 @@ protocol ResourceGuard: AnyObject, Sendable {
 /// State only ever touched under a guard that is not a Swift `Mutex`: the guard provides the
 /// exclusion and the ordering, which is what `@unchecked` asserts. The resource lives behind a
 /// pointer, not in a class `var`, whose every access would add Swift's dynamic exclusivity check
-/// (about 10 ns per section, a third of an uncontended mutex's cost) to what is measured.
+/// (a large share of an uncontended mutex section's cost) to what is measured.
 final class GuardedResource: @unchecked Sendable {
     let resource: UnsafeMutablePointer<SharedResource>
     init(_ initial: SharedResource) {
@@ -117,9 +117,9 @@ final class SemaphoreGuard<S: CountingSemaphore>: ResourceGuard {
 ///
 /// The section is a C function and the resource its context (`sync(context:_:)`, the
 /// `dispatch_sync_f` form): a closure reaching a C callback is boxed, retained and freed on every
-/// call (libdispatch-c read 92 ns per section that way, 96 bytes allocated, against 15 ns for
-/// `dispatch_sync_f` alone). The closure form's own cost is measured by `direct`, operation=sync,
-/// on libdispatch (`DispatchQueue.sync { }`).
+/// call, which costs several times `dispatch_sync_f` itself (Benchmarks/README.md, "What the
+/// references found"). The closure form's own cost is measured by `direct`, operation=sync, on
+/// libdispatch (`DispatchQueue.sync { }`).
 final class QueueSyncGuard<Q: SerialQueue>: ResourceGuard {
     private let queue: Q
     private let state: GuardedResource
@@ -152,8 +152,8 @@ final class QueueAsyncGuard<Q: SerialQueue>: ResourceGuard {
         self.queue = queue
         self.state = state
         // The block is built once, as a function and its context: libdispatch-c submits it with
-        // `dispatch_async_f` (a closure would be boxed per section: 245 ns per block against 89 in
-        // C), the other backends submit its closure, which costs a retain.
+        // `dispatch_async_f` (a closure would be boxed per section, which costs more than the
+        // submission), the other backends submit its closure, which costs a retain.
         let block = FunctionBlock(context: UnsafeMutableRawPointer(state.resource), updateResource)
         section = { queue.async(block) }
     }

@@ -26,8 +26,9 @@ final class SemaphoreUncontended<S: CountingSemaphore>: MeasuredOperation {
     private var claimedWakeUps = 0
     /// The pairs, as a closure made in `init`, which runs specialized for `S`; it returns the
     /// signals that claimed a wake-up. `run`, reached through `any MeasuredOperation`, is not
-    /// specialized, and calling the semaphore from there went through its witness table
-    /// (fifo-dispatch: 16.8 ns per pair against 12.2 for the same loop written directly).
+    /// specialized, and calling the semaphore from there would go through its witness table, a
+    /// cost the same loop written directly does not pay (Benchmarks/README.md, "What the
+    /// references found").
     private let perform: (Int) -> Int
 
     init(supply: SemaphoreSupply<S>) {

@@ -28,8 +28,8 @@ struct SharedResource {
     }
 
     /// One critical section's work. Always inlined, with the dictionary's part out of line: as one
-    /// function it was too large to inline, and the call was a quarter of an uncontended pthread
-    /// mutex section's cost (the suite read 7.9 ns where a C loop reads 3.8).
+    /// function it is too large to inline, and the call is a large share of an uncontended pthread
+    /// mutex section's cost (Benchmarks/README.md, "What the references found").
     @inline(__always)
     mutating func update() {
         if kind == .dictionary { updateTable() }

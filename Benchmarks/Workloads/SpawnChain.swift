@@ -8,8 +8,8 @@ import Synchronization
 /// wakes the measuring thread. One operation is one link.
 ///
 /// A link is a `FunctionBlock` made once: libdispatch-c submits it with `dispatch_async_f` and
-/// nothing boxed (a closure cost a box per link: 136 ns per link against 51 for the same chain in
-/// C); the other backends submit its closure, a retain per link.
+/// nothing boxed (a closure would cost a box per link, more than the link itself); the other
+/// backends submit its closure, a retain per link.
 final class SpawnChain<R: ConcurrencyRuntime>: MeasuredOperation {
     private let runtime: R
     private let completion: SpawnCompletion
@@ -42,8 +42,9 @@ class ChainStep: @unchecked Sendable {
 
     /// A link's C function. Its context is a cell holding the `ChainLinks` (nil once cut).
     /// `_withUnsafeGuaranteedRef`: the cell owns the object while links run, so the call needs no
-    /// retain and release of its own, which every link paid from whichever CPU ran it (10% of a
-    /// libdispatch-c link's profile, the object's count bouncing between the CPUs).
+    /// retain and release of its own, which every link would pay from whichever CPU ran it, the
+    /// object's count bouncing between the CPUs (Benchmarks/README.md, "What the references
+    /// found").
     static let function: WorkFunction = { context in
         context.unsafelyUnwrapped.assumingMemoryBound(to: Unmanaged<ChainStep>?.self).pointee?._withUnsafeGuaranteedRef { $0.step() }
     }
@@ -53,9 +54,9 @@ class ChainStep: @unchecked Sendable {
 ///
 /// The link reaches this object through a cell of raw memory, not a reference, so both of its
 /// forms are trivial values and `block` can be a constant made before `self` exists: a link then
-/// submits the next without retaining or releasing anything of ours (a `var` block was copied,
-/// closure and all, by every link: a retain and a release from both CPUs, 18% of a libdispatch-c
-/// link's profile). The cell owns this object until `cut()`.
+/// submits the next without retaining or releasing anything of ours (a `var` block would be
+/// copied, closure and all, by every link: a retain and a release from both CPUs). The cell owns
+/// this object until `cut()`.
 ///
 /// `@unchecked Sendable`: the cell is written in `init`, before any link can run, and in `cut()`,
 /// once every link is known to have run; the rest is immutable or atomic.

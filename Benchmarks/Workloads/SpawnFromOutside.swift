@@ -10,9 +10,9 @@ final class SpawnFromOutside<R: ConcurrencyRuntime>: MeasuredOperation {
     private let runtime: R
     private let completion: SpawnCompletion
     /// The submitting loop, a closure made in `init`, which runs specialized for the backend:
-    /// written in `run`, reached through `any MeasuredOperation`, it called the runtime through
+    /// written in `run`, reached through `any MeasuredOperation`, it would call the runtime through
     /// witness tables, and a slower producer lets the workers go idle between tasks, so each task
-    /// paid a wake-up (libdispatch-c: 688 ns per task against 212 for the same loop in C).
+    /// would pay a wake-up (Benchmarks/README.md, "What the references found").
     private let submit: (Int) -> Void
 
     init(runtime: R, timeout: Duration) {

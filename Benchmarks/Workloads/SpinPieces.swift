@@ -10,9 +10,9 @@ final class SpinPieces: @unchecked Sendable {
     let tally: PieceTally
     /// On lines of its own (`isolation` bytes, as aligned): every index of a piece reloads the
     /// spin count from it (the spin's compiler barrier forces that), so a neighbour that malloc
-    /// placed on the same line and another thread writes, such as a loop's claim cursor, turned
-    /// every reload into a miss (an empty body read twice as slow with one allocation layout as
-    /// with another).
+    /// placed on the same line and another thread writes, such as a loop's claim cursor, would
+    /// turn every reload into a miss, and an empty body's speed would depend on where malloc put
+    /// the two.
     private let body: UnsafeMutablePointer<rb_spin_piece_context>
     private static let isolation = 128
 

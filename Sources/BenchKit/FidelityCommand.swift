@@ -61,10 +61,9 @@ struct FidelityCommand: ParsableCommand {
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable); the rows without a backend always run.")
     var backends: [String] = []
 
-    /// Five, not the suites' two or three: async and chained async settle into a fast or a slow
-    /// mode per process on this VM (libdispatch-c's async + drain: 127–134 ns in most processes,
-    /// 191–289 in some, on both sides alike), and the median of three fell in the slow mode often
-    /// enough to flip a verdict between runs.
+    /// Five, not the suites' two or three: async and chained async can settle into a fast or a
+    /// slow mode per process, on both sides alike, and the median of three falls in the slow mode
+    /// often enough to flip a verdict between runs.
     @Option(parsing: .unconditional, help: "Child processes per case, each pair run back to back.")
     var repetitions = 5
 

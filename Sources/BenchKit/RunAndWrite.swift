@@ -31,8 +31,8 @@ enum RunAndWrite {
             journal = try output.openJournal(in: directory, label: label)
         }
         // Once, here, before any child: every case of the run then spins the same rounds for the
-        // same body cost (children measuring for themselves disagreed by up to ±30%). A resumed
-        // run keeps the calibration its first part was measured with.
+        // same body cost (children measuring for themselves disagree widely; Benchmarks/README.md,
+        // "Body costs"). A resumed run keeps the calibration its first part was measured with.
         let calibration = resuming?.header.run.calibration ?? WorkloadCalibration.measure()
         let engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
         let progress = ProgressReporter()

@@ -61,8 +61,8 @@ struct SoakCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seed of the rounds' sizes: the same seed gives the same rounds.")
     var seed: UInt64 = 1
 
-    /// 4 MiB: on the 2-core VM the 2-minute soaks grew by 16 to 244 KiB after their warm-up, and
-    /// 5-minute soaks by −152 to +228 KiB, while one leaked 48-byte node per block would be gigabytes.
+    /// 4 MiB: well above the growth a sound soak shows after its warm-up (README, "Soak every
+    /// backend"), while one leaked 48-byte node per block would be gigabytes.
     @Option(name: .customLong("max-growth"), parsing: .unconditional, help: "MiB the resident set may grow after the warm-up before the soak fails.")
     var maxGrowth: Double = 4
 

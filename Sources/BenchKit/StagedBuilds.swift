@@ -9,11 +9,9 @@ import Glibc
 ///
 /// The executable's path reaches every child's initial stack (its argv[0], the kernel's
 /// AT_EXECFN), so paths of different lengths start each build's stack at a different offset, and
-/// scheduling-bound cases move with it. Two builds of one commit, identical but for a few bytes of
-/// path lengths in their code, run from /work/main and /work/before: a chain of serial queues read
-/// +8.8% (+4.5 … +13.2%) and a semaphore ping-pong −32.9%, and a confirmation with fresh pairs
-/// said the same. The same two files copied to paths of one length: +1.1% and +4.9%, neither
-/// significant. A gate must compare the change, not where each build happened to be built.
+/// scheduling-bound cases move with it, by more than the changes a gate looks for
+/// (Sources/Gate/README.md, "Commands and exit statuses"). A gate must compare the change, not
+/// where each build happened to be built.
 struct StagedBuilds {
     let directory: String
     let a: String

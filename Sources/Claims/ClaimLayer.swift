@@ -2,9 +2,8 @@ import CaseCatalogue
 
 /// Which layer a claim's verdict measures. The guide speaks of GCD; a Swift programmer meets it
 /// through the `Dispatch` overlay, and the overlay has costs of its own (a `DispatchQueue.sync`
-/// section reads about 70 ns where `dispatch_sync_f` reads 15 on the development VM), so a claim
-/// can hold for the runtime and not for Swift code, or the other way round. Each claim is
-/// evaluated on both where both exist.
+/// section costs several times a `dispatch_sync_f`), so a claim can hold for the runtime and not
+/// for Swift code, or the other way round. Each claim is evaluated on both where both exist.
 public enum ClaimLayer: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Swift code: libdispatch through the `Dispatch` overlay, against the locks Swift code uses.
     case swift

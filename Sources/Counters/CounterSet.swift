@@ -7,8 +7,8 @@ public final class CounterSet {
     public let sources: [any CounterSource]
     /// How many slots each source writes, fixed once its counters are open. Read per sample from
     /// here, not from `metrics`: two sources compute `metrics` as a new array, and those
-    /// allocations landed between jemalloc's two reads of every sample (about 700 bytes a sample:
-    /// 4.7 bytes per malloc(4096) in a small CI batch).
+    /// allocations would land between jemalloc's two reads of every sample and be counted as the
+    /// workload's (README.md, "Accuracy").
     private let slotCounts: [Int]
 
     /// Every source of the process, in opening order: perf events first. A new source is one file

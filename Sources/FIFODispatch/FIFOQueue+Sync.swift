@@ -22,9 +22,9 @@ extension FIFOQueue {
     }
 
     /// Always inlined: the fast path is a few instructions around the caller's block, and left to
-    /// the optimizer's judgement inside a caller's closure it stayed out of line, with its frame
-    /// setup in another call (queue-vs-lock's sync section read 16.4 ns against 11.6 for the same
-    /// `sync` written in a plain loop).
+    /// the optimizer's judgement inside a caller's closure it stays out of line, with its frame
+    /// setup in another call that costs more than the fast path itself (README.md, "Sync
+    /// hand-off").
     @inlinable @inline(__always)
     func sync<T, E: Error>(exclusive: Bool, _ work: () throws(E) -> T) throws(E) -> T {
         #if FaultInjection
@@ -95,8 +95,8 @@ extension FIFOQueue {
     func syncSlowly<T, E: Error>(exclusive: Bool, outer: UnsafeMutablePointer<DrainFrame>?, _ work: () throws(E) -> T) throws(E) -> T {
         // A global queue (no target) is not a slow sync: it runs at once, uncounted.
         if targetAddressValue == 0 { return try syncOnRoot(outer: outer, work) }
-        // Only the slow path counts: counting the fast one cost queue-vs-lock's sync +3.4%
-        // (+0.26 ns in 7.7; README.md, "Events"), and every sync not counted here was fast.
+        // Only the slow path counts: counting the fast one is a measurable share of a fast sync
+        // (README.md, "Events"), and every sync not counted here was fast.
         RuntimeEvents.count(.syncSlow)
         var chain: [(queue: Unmanaged<FIFOQueue>, hold: DrainFrame.Hold)] = []
         var level: FIFOQueue = self

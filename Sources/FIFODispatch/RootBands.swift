@@ -10,9 +10,9 @@ import Synchronization
 ///
 /// The lists are reached through raw pointers made once: a worker looks at every band on each
 /// round of its search and a submitter pushes on every `async`, and reading them out of a Swift
-/// array of queues cost a retain and a release each time (a quarter of a chained link's profile,
-/// the queues' counts bouncing between the CPUs). The pool's `roots` keep the queues, and so these
-/// lists, alive.
+/// array of queues costs a retain and a release each time, the queues' counts bouncing between
+/// the CPUs (README.md, "Root lists"). The pool's `roots` keep the queues, and so these lists,
+/// alive.
 ///
 /// The owner flag is taken with a compare-and-exchange, never waited on in the kernel: popping
 /// holds it for a few instructions, and a worker that finds it taken retries rather than sleeping

@@ -35,8 +35,8 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     static let pausesPerLook = 8
     /// The gap doubles after each look, this many times: every look reads the root lists' line,
     /// which a chain's worker writes on each push and pop, so a neighbour that kept looking every
-    /// 8 pauses took the line away once every link or two (a chained link 130 ns on two CPUs of
-    /// an Intel Xeon VM, 46 ns on one). Later looks come 64 pauses apart.
+    /// 8 pauses would take the line away once every link or two (README, "Parking (WorkerPool)").
+    /// Later looks come 64 pauses apart.
     static let lookGapDoublings = 3
     static let yieldRounds = 4
     /// Looks, out of one search, that must find the roots popped since the look before (by another

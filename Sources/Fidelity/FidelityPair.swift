@@ -18,8 +18,8 @@ public struct FidelityPair: Sendable, Hashable {
     public let unit: String
     /// Whether the bytes each side allocates per operation are comparable: not where the runtime
     /// allocates by how the work was scheduled (libdispatch's apply allocates for each thread it
-    /// asks to help, so a slower loop draws more threads: 82 against 75 bytes per loop, with the
-    /// same calls), only where each operation makes the same calls every time.
+    /// asks to help, so a slower loop draws more threads and allocates more with the same calls),
+    /// only where each operation makes the same calls every time.
     public let allocationsComparable: Bool
 }
 

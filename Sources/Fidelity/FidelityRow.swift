@@ -51,8 +51,8 @@ public struct FidelityRow: Sendable, Equatable {
         /// upper end, so another run would say the same.
         case over = "over bound"
         /// The suite's median is over the bound, but the two intervals leave room for it not to
-        /// be: its processes disagree (on this VM, scheduling-bound operations settle into a fast
-        /// or a slow mode per process, on both sides alike). More processes decide it.
+        /// be: its processes disagree (scheduling-bound operations can settle into a fast or a
+        /// slow mode per process, on both sides alike). More processes decide it.
         case unclear = "unclear"
         /// A figure is missing (see `missing`).
         case noFigure = "no figure"

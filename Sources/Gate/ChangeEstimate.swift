@@ -13,13 +13,12 @@ import Results
 /// centre, and nil when that centre is 0.
 ///
 /// The tests are Yuen's: t tests on 20%-trimmed means, with the spread taken from the winsorized
-/// values (the Tukey–McLaughlin standard error). On the development VM a process sometimes spends
-/// its whole life in a slow phase of the host (the calibration spin then reads 7–9 µs instead of
-/// 5 µs), and a pair with one such process gives a log-ratio far from all the others. The plain
-/// mean follows those pairs and the plain t test loses the change under them; the trimmed mean
-/// ignores them. Measured on 18 paired cells with a 10% slowdown: Yuen found 17, the paired t 8.
-/// With fewer than 5 values a side nothing is trimmed, and the tests are exactly Welch's and the
-/// paired t.
+/// values (the Tukey–McLaughlin standard error). On a virtual machine a process sometimes spends
+/// its whole life in a slow phase of the host, and a pair with one such process gives a log-ratio
+/// far from all the others. The plain mean follows those pairs and the plain t test loses the
+/// change under them; the trimmed mean ignores them (README.md, "How well the gate works" and
+/// "Where the noise comes from on this VM"). With fewer than 5 values a side nothing is trimmed,
+/// and the tests are exactly Welch's and the paired t.
 ///
 /// - Unpaired (`bench compare`, `bench check`: two runs made apart): Yuen–Welch, which does not
 ///   assume the two runs are equally noisy.

@@ -207,7 +207,7 @@ public struct Comparison: Sendable {
         guard adjustedPValue < limits.significanceLevel else {
             let notSignificant = "not significant: adjusted p = \(Figures.value(adjustedPValue)) ≥ α = \(Figures.value(limits.significanceLevel))"
             // A move beyond the limits, either way, that the test cannot tell from the spread: the
-            // runs were too small to decide, which "no change" would hide (a smoke run's −41%).
+            // runs were too small to decide, which "no change" would hide.
             let beyondLimits = abs(relative) >= limits.minimumEffect && abs(relative) > limits.maximumRelativeRegression
                 && abs(absolute) > limits.maximumAbsoluteRegression
             guard !beyondLimits else {

@@ -43,9 +43,8 @@ public enum ChildProcess {
     /// Swift's backtracer in a child, unless the user set SWIFT_BACKTRACE: on, so a crash still
     /// says what it was ("*** Program crashed: Bad pointer dereference at ..."), but without
     /// symbolicating the backtrace. Only the first lines of a crash are kept (`ChildVerdict`), and
-    /// symbolication took seconds on a busy machine: a trap under a short deadline was recorded as
-    /// a hang. Measured on this VM: two trapping children took 1.30 s with full symbolication,
-    /// 0.86 s with "fast" and 0.28 s with it off, the parent's own run included.
+    /// symbolication can take seconds on a busy machine, so a trap under a short deadline would be
+    /// recorded as a hang.
     static let crashBacktrace = "enable=yes,symbolicate=off"
 
     /// - Parameters:

@@ -1,8 +1,7 @@
 import Results
 /// Counters the sampler reads around every sample. Reading must not allocate: the jemalloc
 /// counters run on the measuring thread, and an allocation made while reading would be counted
-/// as the workload's (a `[String: Double]` per read adds ~2 bytes per operation to a 4 KiB
-/// malloc workload).
+/// as the workload's (Sources/Counters/README.md, "Accuracy").
 public protocol SampleCounters: AnyObject {
     /// The metrics `read(into:)` writes, in slot order.
     var names: [String] { get }

@@ -71,10 +71,10 @@ public struct Sampler: Sendable {
     /// The batch for the next sample: the same, unless this one overran `target` by
     /// `overrunFactor`, in which case one scaled to last `target` at the speed just seen.
     ///
-    /// An operation can slow down after calibration: two threads contending for a serial queue
-    /// with empty sections ran either at 75 ns per section (one thread keeping the queue) or at
-    /// 15 µs (every section a hand-off through the pool), and a batch calibrated in the fast mode
-    /// took 3 s per sample in the slow one, which ran children past their 60 s deadline.
+    /// An operation can slow down by orders of magnitude after calibration: two threads
+    /// contending for a serial queue with empty sections run either with one thread keeping the
+    /// queue or with every section a hand-off through the pool, and a batch calibrated in the fast
+    /// mode can make a sample in the slow one long enough to run the child past its deadline.
     public static func batch(after elapsed: Duration, of batch: Int, target: Duration) -> Int {
         let took = Double(elapsed.nanosecondsSaturating), wanted = Double(target.nanosecondsSaturating)
         guard took > wanted * overrunFactor else { return batch }

@@ -79,8 +79,8 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
 
     // What only the owning thread touches is atomic all the same, relaxed (a plain load or store
     // on x86): a `var` of a class is checked for exclusive access at run time when the code using
-    // it is inlined into another module, and those checks (`swift_beginAccess`) made a chain of
-    // work-stealing tasks 2.3 times as slow (31 -> 73 ns per link).
+    // it is inlined into another module, and those checks (`swift_beginAccess`), on a path every
+    // task takes, cost more than the path itself (README.md, "BlockCache").
     @usableFromInline let allocated = Atomic<Int>(0)
     /// The free list (an address, 0 when empty), linked through the blocks' link words.
     @usableFromInline let local = Atomic<UInt>(0)

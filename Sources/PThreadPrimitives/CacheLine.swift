@@ -4,8 +4,8 @@
 /// Words that one thread writes while another reads them are laid out in whole lines, so that
 /// where the allocator happens to put them decides nothing. Two unrelated hot words in one line
 /// make each thread's write evict the other's copy (false sharing), and whether they land in one
-/// line depends on the sizes of every allocation before them: a build that only moved the
-/// program's data by 32 bytes changed a ping-pong figure by a third.
+/// line depends on the sizes of every allocation before them, so a build that only moves the
+/// program's data can move a figure (Sources/FIFODispatch/README.md, "Layout").
 public enum CacheLine {
     @inlinable public static var size: Int { 64 }
 

@@ -19,9 +19,9 @@ import Synchronization
 /// The loop runs a C piece function (`PieceFunction`) with a context, as `dispatch_apply_f` does:
 /// a caller that has one (the suite's apply) pays a plain call per piece. A closure body comes
 /// through the same door (`withPieceFunction`: an object holding the closure is the context).
-/// Before, the loop stored the closure and called it per piece, through a reabstraction thunk
-/// and the closure's own wrapper (a tenth of fifo-dispatch's stride-1 loop), and each helper had
-/// to copy (retain) it.
+/// A closure stored in the loop would be called per piece through a reabstraction thunk and the
+/// closure's own wrapper, and each helper would have to copy (retain) it (README.md,
+/// "ParallelLoop").
 public enum ParallelLoop {
     /// - Parameters:
     ///   - helpers: at most this many pool jobs help the caller (typically `workers - 1`).

@@ -7,9 +7,9 @@ import Synchronization
 /// the next piece of its own share with one atomic add on a line no other thread writes while the
 /// share lasts, and when its share is empty (a helper's, at first) it takes the later half of the
 /// fullest share left and makes that its own. One cursor shared by every thread, as
-/// `dispatch_apply` has, moved its line between the CPUs on every claim: at stride 1 that transfer
-/// was the whole cost of a piece (24-25 ns per iteration on two CPUs, every backend and libdispatch
-/// alike). With shares, threads meet only when one steals, about log2(pieces) times per thread.
+/// `dispatch_apply` has, moves its line between the CPUs on every claim: at stride 1 that transfer
+/// is the whole cost of a piece, on every backend and libdispatch alike (README.md, "PieceShares").
+/// With shares, threads meet only when one steals, about log2(pieces) times per thread.
 /// Every piece is still claimed alone and the piece function still called once per piece: what a
 /// stride means does not change, only what a claim costs.
 ///
@@ -31,8 +31,8 @@ struct PieceShares: ~Copyable {
     private let lines: LineSlots<Atomic<UInt64>>?
 
     /// Pieces per thread from which a loop is dealt out in shares: below it a claim is rare next
-    /// to a piece's own cost (64 claims of 25 ns against a loop of microseconds), and one cursor
-    /// saves the lines' allocation.
+    /// to a piece's own cost (64 claims, a line transfer each, against a loop of microseconds),
+    /// and one cursor saves the lines' allocation.
     static let piecesPerThreadForShares = 64
 
     /// The largest unit index a share holds, so that `next` may pass `end` by one (an owner's claim

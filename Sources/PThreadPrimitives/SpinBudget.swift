@@ -9,15 +9,15 @@ import Synchronization
 /// Polling pays only when the wait ends while the waiter polls: then a hand-off costs a few
 /// hundred nanoseconds instead of a sleep and a wake-up through the kernel. On a machine with more
 /// busy threads than CPUs it mostly does not end in time (the thread that would end it is waiting
-/// for a CPU), and the poll takes the CPU from it: with a fixed 1,000-round poll, fan-out from
-/// 2 × CPUs threads spent 60% of its CPU polling in group waits. So the budget halves after every
-/// wait that had to sleep anyway, down to `minimum`, and grows back to twice the rounds a
-/// successful poll needed.
+/// for a CPU), and the poll takes the CPU from it: with a fixed poll, fan-out from 2 × CPUs
+/// threads spent most of its CPU polling in group waits (README.md, "SpinBudget"). So the budget
+/// halves after every wait that had to sleep anyway, down to `minimum`, and grows back to twice
+/// the rounds a successful poll needed.
 ///
 /// Every `probeEvery`th poll under the maximum polls for the whole maximum. Without it, two
 /// threads passing a token back and forth get stuck asleep: once one sleeps, its partner's reply
 /// comes a wake-up later than the other's short poll, so that one sleeps too, and no poll ever
-/// succeeds to grow the budget again (a ping-pong hop takes 23 µs instead of 0.6). One long poll in
+/// succeeds to grow the budget again (every hop then pays a sleep and a wake-up). One long poll in
 /// 32 lets the pair catch each other awake, and costs a busy machine 31 rounds per wait on average.
 ///
 /// The limit is a hint, not a protocol: relaxed loads and stores, written only when it changes

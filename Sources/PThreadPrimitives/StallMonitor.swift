@@ -35,8 +35,8 @@ public protocol StallWatchedPool: AnyObject, Sendable {
 /// one small /proc file per worker when it has; it never touches the pool's hot paths.
 public final class StallMonitor: @unchecked Sendable {
     /// Twenty ticks a second: a blocked pool gets its thread within 50-100 ms, where libdispatch's
-    /// once-a-second timer took 0.5-0.9 s on this VM, and the monitor wakes too rarely to cost
-    /// anything measurable (a futex wait and a few loads per tick).
+    /// once-a-second timer can take up to a second (README.md, "StallMonitor"), and the monitor
+    /// wakes too rarely to cost anything measurable (a futex wait and a few loads per tick).
     public static let defaultInterval: Duration = .milliseconds(50)
 
     public let interval: Duration

@@ -33,8 +33,8 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     /// A job that finds `drainQueued` runs the strand, whichever job was submitted for that
     /// state: a job left over from a takeover may serve a later state, and the later state's own
     /// job then finds nothing to do. Either way one job runs the strand per `drainQueued`, and the
-    /// drain closure captures only `self` (no context to allocate per submission; a ticket in it
-    /// cost queue ping-pong 15% more per hop).
+    /// drain closure captures only `self` (no context to allocate per submission, as a ticket in
+    /// it would need; README.md, "Strand").
     private enum Owner: Equatable {
         case nobody
         /// A drain job is on the pool and has not started; a `sync` caller may take over from it.
@@ -131,8 +131,8 @@ public final class Strand: SerialQueue, @unchecked Sendable {
 
     /// One critical section per block, as a drain that owned the strand outright had: the owner
     /// check takes the first block, and each relock after a block takes the next or passes the
-    /// strand on. (Separate sections for the check and the pass-on cost queue ping-pong a quarter
-    /// more per hop.)
+    /// strand on. (Separate sections for the check and the pass-on would take the mutex once more
+    /// per block; README.md, "Strand".)
     private func drain() {
         mutex.lock()
         guard owner == .drainQueued else {

@@ -4,8 +4,8 @@ import Synchronization
 /// A counting semaphore whose uncontended `wait` and `signal` are one atomic add each, whose
 /// waiters poll briefly (`SpinBudget`), and which blocks on a POSIX semaphore of wake-up tokens:
 /// glibc's `sem_t` is a futex, so a hand-off to a sleeper is one system call on each side, where
-/// the mutex + condition variable of `MutexSemaphore` took the mutex again after every wake-up
-/// (a ping-pong hop of 2 × CPUs pairs at once cost 5.6 µs on it, 2.0 on libdispatch's).
+/// the mutex + condition variable of `MutexSemaphore` takes the mutex again after every wake-up,
+/// which oversubscribed hand-offs pay dearly for (README.md, "TokenSemaphore").
 ///
 /// `value` goes negative while threads wait: `-value` threads are committed to a token. A
 /// `signal` that finds `value < 0` posts one token (`sem_post`) and returns true: a waiter is

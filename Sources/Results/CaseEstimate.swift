@@ -45,9 +45,9 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
     /// The level of `repeatInterval`.
     public static let level = 0.95
     /// How far a whole run's timings move together between sittings, as a standard deviation of
-    /// logarithms: over 22 quick-suite runs on the 2-core VM, the spin workload (pure CPU, the
-    /// suite's calibration) read 3,611 to 4,237 ns per 1,000 rounds, 3.9% between runs, though
-    /// nothing else ran. Part of that is its processes' own spread, so 4% errs wide.
+    /// logarithms: the spin workload (pure CPU, the suite's calibration) moves about this much
+    /// between quick-suite runs with nothing else running (README, "How far a figure holds"). Part
+    /// of that is its processes' own spread, so 4% errs wide.
     public static let sittingSpread = 0.04
 
     /// - Parameters:

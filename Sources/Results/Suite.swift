@@ -10,7 +10,7 @@ public enum Suite: String, Sendable, Codable, CaseIterable, CustomStringConverti
 
     /// Child processes per case unless the user says otherwise. A figure's interval comes from the
     /// spread between processes, so processes count more than samples: four processes of five
-    /// samples cost the quick suite 9% more time than two of twenty, and give each case three
+    /// samples cost the quick suite little more time than two of twenty, and give each case three
     /// degrees of freedom of its own instead of one (README, "How far a figure holds").
     public var defaultRepetitions: Int {
         switch self {

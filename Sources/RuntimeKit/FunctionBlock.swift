@@ -7,9 +7,9 @@ public typealias WorkFunction = @convention(c) (UnsafeMutableRawPointer?) -> Voi
 /// submission, and a Swift closure made from them here, once, which a runtime that queues closures
 /// submits for the price of a retain.
 ///
-/// A closure handed to a C entry point must be boxed on every submission (libdispatch-c read
-/// 245 ns per block for async + drain that way, against 89 for `dispatch_async_f` in C), so a
-/// workload that submits the same block many times builds one of these instead.
+/// A closure handed to a C entry point must be boxed on every submission, which costs more than
+/// the submission itself (Benchmarks/README.md, "What the references found"), so a workload that
+/// submits the same block many times builds one of these instead.
 ///
 /// `@unchecked Sendable`: the context is the caller's; it must stay valid, and be safe to use from
 /// the threads the block runs on, for as long as any submission of the block can run.
@@ -50,9 +50,9 @@ public typealias PieceFunction = @convention(c) (UnsafeMutableRawPointer?, Int, 
 /// `use` must not return before every call has.
 ///
 /// The function reaches the closure through the object as a guaranteed reference, so a call
-/// retains and releases nothing: loading the closure out of plain memory copied it, a retain and
-/// a release of its context per piece from every thread, and an apply at stride 1 read 58 ns per
-/// iteration with the count bouncing between the CPUs (12 without).
+/// retains and releases nothing: loading the closure out of plain memory would copy it, a retain
+/// and a release of its context per piece from every thread, the count bouncing between the CPUs
+/// (Sources/PThreadPrimitives/README.md, "ParallelLoop").
 @inlinable
 public func withPieceFunction<Result>(
     calling body: (Range<Int>) -> Void, _ use: (UnsafeMutableRawPointer, PieceFunction) -> Result

@@ -14,14 +14,15 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     case parks
     /// work-stealing: a join whose right half was offered to thieves, then taken back and run by
     /// the joiner itself. A lazy join that offered nothing (its deque held enough already) is not
-    /// counted: on that ~3 ns path even a plain increment cost 5%.
+    /// counted: on that path of a few nanoseconds even a plain increment is a measurable share
+    /// (Sources/StealingRuntime/README.md, "Events").
     case joinsInline
     /// work-stealing: a join whose right half another worker stole.
     case joinsStolen
     /// fifo-dispatch: a `sync` that could not run at once on the caller (the queue was busy, or
     /// not a root's direct child) and took the slow path: waited in line or was handed the
-    /// queue. Every other sync was fast; fast ones are not counted, since counting them cost
-    /// the fast path 3% (Sources/FIFODispatch/README.md, "Events").
+    /// queue. Every other sync was fast; fast ones are not counted, since counting them is a
+    /// measurable share of the fast path (Sources/FIFODispatch/README.md, "Events").
     case syncSlow
     /// fifo-dispatch: a queue drained by a worker (one pass over its list).
     case drains

@@ -12,8 +12,8 @@ import Synchronization
 /// - `incoming`, a lock-free stack of submitted blocks (`HeapJob`s, linked through the word their
 ///   cache uses while they are free): a submitter pushes with one compare-and-exchange and never
 ///   meets the workers' lock. With every submission under the lock, a submitter from outside and
-///   two workers taking one or two jobs each time fought over it: `inject` and `popBatch` were
-///   two thirds of a task from outside in `perf`.
+///   two workers taking one or two jobs each time would fight over it for every job (README.md,
+///   "Jobs").
 /// - `jobs`, a FIFO behind a spin lock, which only workers take, and where a full worker deque
 ///   spills (join halves have no link word). A worker that takes the lock moves the whole of
 ///   `incoming` into `jobs` first, oldest first, so a submitter's jobs leave in the order it

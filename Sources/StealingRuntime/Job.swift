@@ -42,9 +42,9 @@ struct JobHeader {
 }
 
 /// A submitted block (`async`): header and closure in one block of the submitting thread's
-/// `BlockCache` (PThreadPrimitives), which it goes back to when it runs. Allocating it with
-/// malloc on the submitting thread and freeing it on a worker cost a task from outside the pool
-/// 30% of its time in glibc (each side missed its per-thread cache); README.md, "Jobs".
+/// `BlockCache` (PThreadPrimitives), which it goes back to when it runs. Allocated with malloc on
+/// the submitting thread and freed on a worker, it would miss glibc's per-thread cache on both
+/// sides, a large share of a task from outside the pool (README.md, "Jobs").
 @usableFromInline
 struct HeapJob {
     let header: JobHeader
@@ -132,7 +132,7 @@ private func runHeapJob(_ address: UnsafeMutableRawPointer) {
     let job = address.assumingMemoryBound(to: HeapJob.self)
     // Moving the whole job out hands its closure over without a retain. Not `Optional.take()` or
     // `unsafelyUnwrapped`: they are generic, and a closure returned through a generic result is
-    // wrapped in a reabstraction thunk, one allocation per job (+40-56% on a chain of tasks).
+    // wrapped in a reabstraction thunk, one allocation per job (README.md, "Jobs").
     let home = job.pointee.home
     let moved = job.move()
     job.initialize(to: HeapJob(home: home))

@@ -91,8 +91,8 @@ final class Sleepers: @unchecked Sendable {
     /// piece alone), when some worker is awake: waits up to `rounds` pauses for that worker to
     /// start searching, or for someone to take the job (`taken`), before waking a sleeper. A worker
     /// that has just finished a job is about to search, but is not counted as searching until it
-    /// does; an apply called again at once found it there a quarter of the time and woke the other
-    /// worker for nothing (README.md, "Who wakes whom").
+    /// does; an apply called again at once often finds it there, and would wake the other worker
+    /// for nothing (README.md, "Who wakes whom").
     ///
     /// Every load here follows the fence, so a searcher counted by any of them is bound to look
     /// again after the job became visible, as in `notifyOne`.

@@ -7,13 +7,12 @@ import Synchronization
 ///
 /// **The count.** `enter` and `leave` are one atomic read-modify-write each; the mutex is taken
 /// only by a leave that empties the group while someone waits or a notification is registered,
-/// and by those waiters and notifiers. On `MutexGroup`, every enter and leave took the mutex, and
+/// and by those waiters and notifiers. On `MutexGroup`, every enter and leave takes the mutex, and
 /// two workers entering and leaving one group (a fork-join by group, fib(20) with a task per call)
-/// met there: once the pool's own submission got cheaper, the mutex's futex sleeps and wake-ups
-/// were a third of that case's profile. The word holds the count in its low 32 bits and the
-/// generation above them: the leave that takes the count to zero advances the generation in the
-/// same compare-and-exchange, so a waiter that starts after a new member entered never mistakes
-/// the old emptying for its own (README.md, "Group").
+/// meet there, sleeping and waking on the mutex's futex. The word holds the count in its low 32
+/// bits and the generation above them: the leave that takes the count to zero advances the
+/// generation in the same compare-and-exchange, so a waiter that starts after a new member entered
+/// never mistakes the old emptying for its own (README.md, "Group").
 ///
 /// **Helping.** `wait()` on a worker runs jobs (its own deque first, then steals) until the group
 /// has emptied, so a block that waits for the work it just spawned runs that work itself instead

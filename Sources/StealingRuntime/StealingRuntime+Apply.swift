@@ -13,10 +13,10 @@ extension StealingRuntime {
     ///   budget lasts (the budget halves at every split), and a half that was stolen gets the
     ///   budget back (at least the worker count), because a steal means some worker is idle and
     ///   wants smaller pieces. The budget starts at `StridePolicy.automaticPiecesPerWorker` per
-    ///   worker, not rayon's one: a worker that was asleep when the loop began joins it tens of
-    ///   microseconds late on this VM, and with one piece per worker the others had nothing left
-    ///   to share by then (8-22% behind the best fixed stride; 4-8% with eight, lazy splitting
-    ///   keeping the extra splits to plain calls).
+    ///   worker, not rayon's one: a worker that was asleep when the loop began joins it late (a
+    ///   wake-up takes tens of microseconds), and with one piece per worker the others have
+    ///   nothing left to share by then; lazy splitting keeps the extra splits to plain calls
+    ///   (README.md, "Apply").
     ///
     /// From a worker (a nested apply, or a block that applies) the worker splits the loop itself.
     /// From outside the pool the caller takes part as the protocol says, through `ParallelLoop`:

@@ -38,9 +38,9 @@ extension StealingRuntime: JoiningRuntime {
     }
 
     /// `join` whose job points at `right` instead of holding a copy (the closure form): copying a
-    /// closure task into the job retained its context on every join and released it when the job
-    /// ended, 30% of a closure join. The worker lookup repeats the task form's on purpose: one
-    /// helper taking the rest as a closure made every join 65% slower (bench ab, 10 pairs).
+    /// closure task into the job would retain its context on every join and release it when the
+    /// job ended. The worker lookup repeats the task form's on purpose: one helper taking the rest
+    /// as a closure costs every join far more than the repeated lines (README.md, "Jobs").
     @inlinable
     func join<A, Task: JoinTask>(_ left: () -> A, borrowing right: Task) -> (A, Task.Output) {
         if let worker = CurrentWorker.unmanaged(of: self) {
@@ -59,8 +59,8 @@ extension StealingRuntime: JoiningRuntime {
     ///   holds at least this many jobs (`JoinSplitting.lazy`); `Int.max` never does (eager).
     @inlinable
     func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, _ right: Task, lazyThreshold: Int) -> (A, Task.Output) {
-        // Not counted as an event: this path is ~2.7 ns, and even a plain increment here cost
-        // fib=25 5% (README.md, "Events").
+        // Not counted as an event: this path is a few nanoseconds, and even a plain increment
+        // here is a measurable share of it (README.md, "Events").
         if lazyThreshold != Int.max, worker.deque.count >= lazyThreshold { return (left(), right.run()) }
         // The job holds only the prefix's bits; this keeps the prefix (and any context of its
         // function, in unspecialized code) alive until the job is done.
@@ -71,8 +71,8 @@ extension StealingRuntime: JoiningRuntime {
         // stack protector's canary (a store, a load and a compare in every frame a join is inlined
         // into) guards no buffer here; rayon's join pays none.
         return _withUnprotectedUnsafeMutablePointer(to: &job) { job in
-            // The job's copy, not `right`: keeping `right` for after `left` held it in registers
-            // saved across the call (7% of an eager join).
+            // The job's copy, not `right`: keeping `right` for after `left` holds it in registers
+            // saved across the call, a cost on every join (README.md, "Jobs").
             split(job, on: worker, left) { job.pointee.task.run() }
         }
     }

@@ -84,8 +84,8 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     }
 
     /// The job holds the block's function and context, not its closure: submitting the closure
-    /// retained its shared context per job and released it on the worker, 45% of a task from
-    /// outside the pool in `perf` (the count's line moving between the two CPUs).
+    /// would retain its shared context per job and release it on the worker, the count's line
+    /// moving between the CPUs (README.md, "Jobs").
     public func async(_ block: FunctionBlock) {
         submit(HeapJob.make(block))
     }
@@ -130,8 +130,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     }
 
     /// From a worker: its own deque. From anywhere else: the injector, and wake a sleeper.
-    /// The worker is borrowed, not retained: a retain and a release per block were a tenth of a
-    /// chained link's one-CPU profile.
+    /// The worker is borrowed, not retained: a retain and a release per block would be a cost of
+    /// their own on every link of a chain of tasks, even on one CPU (Benchmarks/README.md, "What
+    /// the references found").
     func submit(_ job: JobRef) {
         if let worker = CurrentWorker.unmanaged(of: self) {
             worker._withUnsafeGuaranteedRef { pushLocal(job, on: $0) }
@@ -166,7 +167,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// this worker runs itself, and waking a thread for it would cost a futex call per link of a
     /// chain of tasks that each submit one (README.md, "Who wakes whom"). A join's half is always
     /// offered (`offered`): making it stealable is the point of the join. Always inlined: left to
-    /// the optimizer it was a call in every join (an eager fib join 1.5% slower, bench ab, 12 pairs).
+    /// the optimizer it stays a call in every join, which an eager join is cheap enough to feel.
     @inlinable @inline(__always)
     func pushLocal(_ job: JobRef, on worker: Worker, offered: Bool = false) {
         guard let surplus = worker.deque.pushReportingSurplus(job) else {

@@ -37,8 +37,8 @@ struct TaskJob<Task: JoinTask>: ~Copyable {
     /// First, where `JobRef.run` and `runStolenTaskJob` read it without knowing `Task`: the bits
     /// of the joiner's `TaskJobPrefix`, not the value. A job ends on every join, and ending one
     /// that held the prefix's function released its context, empty as it is, through a call to
-    /// swift_release (8% of fib's profile; fib(30) by join took 13% longer with it). Bits release
-    /// nothing; the joiner keeps the prefix itself alive until the job is done.
+    /// swift_release, a large share of a join's cost (README.md, "Jobs"). Bits release nothing;
+    /// the joiner keeps the prefix itself alive until the job is done.
     @usableFromInline
     let prefix: TaskJobPrefix.Bits
     @usableFromInline
@@ -60,8 +60,8 @@ struct TaskJob<Task: JoinTask>: ~Copyable {
 ///
 /// A function, not the runner's type as an existential metatype: a call through a metatype runs
 /// the generic implementation of `TaskRunner`, unspecialized, and with it everything the stolen
-/// task does. A task generic over its runtime (fork-join's fib) ran 20× slower on a thief that way.
-/// A function formed in specialized code is that specialization.
+/// task does, many times slower for a task generic over its runtime (fork-join's fib). A function
+/// formed in specialized code is that specialization.
 @usableFromInline
 struct TaskJobPrefix {
     /// The prefix as plain words, as a job stores it. The cast is of this struct, whose function

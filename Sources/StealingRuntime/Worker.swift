@@ -19,20 +19,17 @@ final class Worker: @unchecked Sendable {
     let events = RuntimeEvents.takeSlot()
     /// Joins this worker ran inline since it last published them into `events`: a plain counter
     /// that only this worker's thread touches, through a pointer so that it needs no exclusivity
-    /// check. Counting each join into the slot at once cost 9-12% on fork-join fib=25 (an atomic
-    /// load and store per join keeps the optimizer from merging the join's own loads around it);
-    /// a plain increment costs nothing measurable (Sources/StealingRuntime/README.md).
+    /// check. Counting each join into the slot at once would put an atomic load and store in
+    /// every join, which keeps the optimizer from merging the join's own loads around it; a plain
+    /// increment costs nothing measurable (README.md, "Events").
     ///
     /// Alone in its cache line: it is written at every join, and as an 8-byte block of its own
-    /// the allocator put the two workers' counters side by side whenever it had small blocks
-    /// free there (jemalloc always, glibc in some runs), so that every join of one worker evicted
-    /// the other's line. fib(30) with eager joins on two workers read 38 ns a join under jemalloc
-    /// and 24 under glibc in those runs, against 7.5 (README.md, "Events").
+    /// the allocator may put the two workers' counters side by side, so that every join of one
+    /// worker evicts the other's line.
     ///
     /// A line-aligned block (`CacheLine.allocate`, once per worker) rather than `LineSlots`,
-    /// whose extra stored struct made every worker object larger: fib(30) with lazy joins read
-    /// 4-5% slower with it (alternating processes, 3.19 against 3.30-3.54 ms), though that row
-    /// also moves by 5-10% between builds with where the linker puts its code.
+    /// whose extra stored struct makes every worker object larger, which lazy joins feel
+    /// (README.md, "Events").
     @usableFromInline
     let unpublishedJoins = CacheLine.allocate(Int.self)
 

@@ -69,8 +69,8 @@ public final class CDispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     /// `dispatch_apply_f` over the plan's pieces with the caller's piece function: the context
     /// libdispatch hands each piece is a plain struct on this stack, so no closure is copied,
-    /// retained or released per piece (the closure form above read 26 ns per iteration at stride 1
-    /// with an empty body, against 6.6 for the same loop in C).
+    /// retained or released per piece, which at small strides would cost more than the piece
+    /// (Benchmarks/README.md, "What the references found").
     public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 0 else { return }
@@ -121,12 +121,11 @@ public final class CDispatchSerialQueue: SerialQueue, @unchecked Sendable {
     }
 
     /// Inlinable so a caller in another module gets it specialized: unspecialized, each call
-    /// also looks up `Result<T, E>`'s generic metadata, about 130 ns per section on
-    /// queue-vs-lock's one-thread queue-sync case (265 ns specialized). What remains above `dispatch_sync_f`'s
-    /// own 30 ns (tools/c-reference/queue-sync.c) is `withoutActuallyEscaping`, which on this
-    /// toolchain allocates when the escapable closure is captured by another (measured in a
-    /// standalone program: 190–360 ns with the capture, 52–72 without, 25–35 calling directly).
-    /// A closure cannot reach a C `void *` context without it.
+    /// also looks up `Result<T, E>`'s generic metadata, which costs several times what
+    /// `dispatch_sync_f` does. What remains above `dispatch_sync_f`'s own cost
+    /// (tools/c-reference/queue-sync.c) is `withoutActuallyEscaping`, which on this toolchain
+    /// allocates when the escapable closure is captured by another. A closure cannot reach a C
+    /// `void *` context without it.
     @inlinable
     public func sync<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
         try runCapturingOutcome(work) { thunk in

@@ -3,9 +3,9 @@
 
 // A loop's check that costs its bodies nothing shared: each thread adds the pieces it ran (how
 // many indices, and their sum) to a slot of its own, 128 bytes apart from the others', so two CPUs
-// never write one cache line. A counter per index, written from both CPUs at stride 1, shared a
-// line between neighbouring indices on every iteration and was most of what the suite measured
-// for an empty body (75 ns per iteration against 15 for dispatch_apply_f alone).
+// never write one cache line. A counter per index, written from both CPUs at stride 1, would
+// share a line between neighbouring indices on every iteration and be most of what the suite
+// measures for an empty body (Benchmarks/README.md, "apply-stride").
 //
 // The totals after a loop (read once it has returned: the loop's own completion orders every
 // slot's writes before that read) must equal the loop's count and index sum. A skipped or
@@ -86,10 +86,10 @@ typedef struct {
 ///
 /// One copy for every caller, defined in PieceTally.c, never inlined and aligned to 64 bytes: its
 /// loop over the indices is a few instructions, and how they are laid out decides an empty body's
-/// speed. A copy whose loop crossed a 64-byte boundary ran at half the speed of one that did not
-/// (0.29 against 0.15 ns per iteration), and `static inline` copies, one per translation unit,
-/// were specialized apart by the compiler: the serial baseline's ran an empty body at 0.80-0.93 ns
-/// per index against this copy's 0.34 (Intel Xeon VM), so every loop must call the same one.
+/// speed. A copy whose loop crosses a 64-byte boundary runs markedly slower than one that does
+/// not, and `static inline` copies, one per translation unit, are specialized apart by the
+/// compiler, so the serial baseline and the suite would time different loops: every loop must call
+/// the same one (Benchmarks/README.md, "apply-stride").
 void rb_spin_piece(void *context, long lower, long upper);
 
 /// The sums over every slot. Call only when no thread is recording into `tally`.
