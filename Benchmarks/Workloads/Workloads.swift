@@ -67,9 +67,7 @@ public enum Workloads {
         for parameter in parameters {
             for (part, text) in [("name", parameter.name), ("value", parameter.value)] {
                 if text.isEmpty { return "a parameter \(part) is empty (\(parameter.name)=\(parameter.value))" }
-                if let bad = text.first(where: { "/,= ".contains($0) }) {
-                    return "parameter \(part) '\(text)' holds '\(bad)', which a case id uses as a separator"
-                }
+                if let problem = RegistrationError.separatorProblem(in: text) { return "parameter \(part) '\(text)' \(problem)" }
             }
             if !seen.insert(parameter.name).inserted { return "parameter '\(parameter.name)' is given twice" }
         }

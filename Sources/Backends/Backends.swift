@@ -68,8 +68,13 @@ public enum RegistrationError: Error, Equatable, CustomStringConvertible {
     public static func problem(withID id: String, reservingNone: Bool) -> String? {
         if id.isEmpty { return "is empty" }
         if reservingNone && id == "none" { return "is reserved for cases that use no backend" }
-        if let bad = id.first(where: { "/,= ".contains($0) }) { return "holds '\(bad)', which a case id uses as a separator" }
-        return nil
+        return separatorProblem(in: id)
+    }
+
+    /// Why `text` cannot stand in a case id as a name or value (it holds `/`, `,`, `=` or a
+    /// space, which a case id uses to separate its parts), or nil.
+    public static func separatorProblem(in text: String) -> String? {
+        text.first { "/,= ".contains($0) }.map { "holds '\($0)', which a case id uses as a separator" }
     }
 }
 

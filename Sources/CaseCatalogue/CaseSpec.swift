@@ -12,11 +12,12 @@ public struct CaseSpec: Sendable, Hashable, CustomStringConvertible {
     public let parameters: [Parameter]
 
     public init(_ workload: WorkloadName, on backend: BackendName, _ parameters: KeyValuePairs<ParameterName, String> = [:]) {
-        self.init(workload, on: backend, parameters.map { Parameter($0.key.rawValue, $0.value) })
+        self.init(workload, on: backend, parameters.map { ($0.key, $0.value) })
     }
 
-    init(_ workload: WorkloadName, on backend: BackendName, _ parameters: [Parameter]) {
-        (self.workload, self.backend, self.parameters) = (workload, backend, parameters)
+    init(_ workload: WorkloadName, on backend: BackendName, _ parameters: [(ParameterName, String)]) {
+        (self.workload, self.backend) = (workload, backend)
+        self.parameters = parameters.map { Parameter($0.0.rawValue, $0.1) }
     }
 
     /// Whether `benchmarkCase` is this case (its allocator aside).
@@ -38,7 +39,7 @@ public struct CaseSpec: Sendable, Hashable, CustomStringConvertible {
 
 extension CaseSpec {
     public static func queueVsLock(_ guarding: QueueVsLockGuard, on backend: BackendName, _ setting: QueueVsLockSetting) -> CaseSpec {
-        CaseSpec(.queueVsLock, on: backend, [Parameter(ParameterName.guard.rawValue, guarding.rawValue)] + setting.parameters)
+        CaseSpec(.queueVsLock, on: backend, [(.guard, guarding.rawValue)] + setting.parameters)
     }
 
     public static func semaphore(_ pattern: SemaphorePattern, _ kind: SemaphoreKind, on backend: BackendName) -> CaseSpec {
@@ -62,8 +63,8 @@ extension CaseSpec {
 
     /// A parallel loop on `backend` with this body cost and stride ("1", "auto", a number).
     public static func applyStride(body: String, stride: String, on backend: BackendName, iterations: String? = nil) -> CaseSpec {
-        let loop = iterations.map { [Parameter(ParameterName.iterations.rawValue, $0)] } ?? []
-        return CaseSpec(.applyStride, on: backend, CaseSpec(.applyStride, on: backend, [.body: body, .stride: stride]).parameters + loop)
+        let loop: [(ParameterName, String)] = iterations.map { [(.iterations, $0)] } ?? []
+        return CaseSpec(.applyStride, on: backend, [(.body, body), (.stride, stride)] + loop)
     }
 
     /// The same loop, serial, under no backend.

@@ -18,8 +18,7 @@ public struct QueueVsLockSetting: Sendable, Hashable {
     public static let contended = QueueVsLockSetting(threads: .perCPU(2), resource: "counter", critical: "100ns", outside: "1us")
 
     /// In the order queue-vs-lock writes them, after `guard`.
-    var parameters: [Parameter] {
-        CaseSpec(.queueVsLock, on: .none, [.threads: threads.description, .resource: resource, .critical: critical, .outside: outside])
-            .parameters
+    var parameters: [(ParameterName, String)] {
+        [(.threads, threads.description), (.resource, resource), (.critical, critical), (.outside, outside)]
     }
 }
