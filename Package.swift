@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "PThreadPrimitives", targets: ["PThreadPrimitives"]),
         .library(name: "Results", targets: ["Results"]),
+        // The conformance suite as a test kit: a runtime author's tests call it with their type.
+        .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         // The call counter a child preloads to count allocations, retains and releases on every
         // thread (`--count-allocations`). A library of its own, linked into nothing: in `bench`
         // its malloc would replace the allocator under test in every run.
@@ -109,6 +111,7 @@ let package = Package(
         // What a run produced, readable without any runtime: cases, records, results files, the
         // machine, statistics and estimates, how numbers read.
         .target(name: "Results", dependencies: ["RuntimeKit"]),
+        .target(name: "ConformanceKit", dependencies: ["RuntimeKit", "PThreadPrimitives"], exclude: ["README.md"]),
         // What a case is, spelled once and linking no runtime: workload, backend, parameter and
         // figure names, the parameters' typed values, and the cases that claims, fidelity pairs
         // and reports cite.
@@ -198,7 +201,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["Backends", "RuntimeKit", "PThreadPrimitives"]
+            dependencies: ["Backends", "ConformanceKit", "PThreadPrimitives", "RuntimeKit"]
         ),
         .executableTarget(
             name: "DispatchMainProbe",

@@ -50,6 +50,7 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: [
                 "ConditionPool", "LRUCacheWorkload", "my-bench", "colliding-bench",
+                .product(name: "ConformanceKit", package: "RuntimeBench"),
                 .product(name: "RuntimeKit", package: "RuntimeBench"),
                 .product(name: "PThreadPrimitives", package: "RuntimeBench"),
                 .product(name: "Backends", package: "RuntimeBench"),

@@ -4,7 +4,7 @@
 /// Workloads are generic over `ConcurrencyRuntime` (never `any ConcurrencyRuntime`), so the
 /// compiler can specialize them per backend and the hot path carries no existential box. The
 /// semantics every conformer must honour are those of the source documents in shared/seeds
-/// (dispatch queues, groups, semaphores); `Tests/ConformanceTests` checks them on every backend.
+/// (dispatch queues, groups, semaphores); `ConformanceKit` checks them, here on every backend.
 ///
 /// A backend that cannot honour a behaviour declares it in `unsupported`, with the reason, and the
 /// suite reports "not applicable: reason" instead of deadlocking or faking a result.

@@ -1,105 +1,79 @@
-import Backends
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization
-import Testing
 
 /// Every blocking operation of the protocol, with every worker blocked in it or busy: the
 /// situation where a pool that needs a free worker to make progress deadlocks. Each scenario
-/// repeats `BlockingConformance.rounds` times on one runtime, because a hand-off that needs a race
+/// repeats `Conformance.blockingRounds` times on one runtime, because a hand-off that needs a race
 /// to go wrong fails in some rounds only; the watchdog in `runScenario` turns a hang into a
-/// failure that names the operation and the backend.
-///
-/// Serialized: libdispatch and libdispatch-c share the process's one libdispatch pool, so a
-/// scenario that blocks every worker of one would also block the other's, run alongside.
-@Suite("blocking with every worker blocked or busy: no deadlock", .serialized)
-struct BlockingConformance {
-    /// Rounds per scenario; CONFORMANCE_BLOCKING_ROUNDS raises it for soak-like runs.
-    static let rounds: Int = {
-        guard let text = Environment.value("CONFORMANCE_BLOCKING_ROUNDS") else { return 10 }
-        guard let rounds = Int(text), rounds > 0 else {
-            fatalError("CONFORMANCE_BLOCKING_ROUNDS is '\(text)', not a whole number above 0")
+/// failure that names the operation and the runtime.
+enum BlockingScenarios {
+    static let all: [ConformanceScenario] = [
+        ConformanceScenario(
+            .blocking,
+            "sync: every worker waits on a queue with blocks queued ahead of them",
+            requires: [.blockingWaitInsideWork]
+        ) { try syncBehindQueuedBlocks($0) },
+        ConformanceScenario(
+            .blocking,
+            "nested sync: blocks on two queues each sync onto a third whose block syncs onto a fourth",
+            requires: [.blockingWaitInsideWork]
+        ) { try nestedSync($0) },
+        ConformanceScenario(
+            .blocking,
+            "async then sync onto one queue from every worker at once",
+            requires: [.blockingWaitInsideWork]
+        ) { try asyncThenSync($0) },
+    ]
+        + [StridePolicy.fixed(1), .fixed(5), .automatic].map { stride in
+            ConformanceScenario(.blocking, "apply (stride \(stride)) from outside the pool returns while every worker is busy") {
+                try applyFromOutsideEveryWorkerBusy($0, stride: stride)
+            }
         }
-        return rounds
-    }()
-
-    @Test("sync: every worker waits on a queue with blocks queued ahead of them", arguments: conformanceBackends)
-    func syncBehindQueuedBlocks(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "sync with every worker waiting")
-        try await runScenario("sync with every worker waiting", on: backend) { try syncBehindQueuedBlocks(backend.runtime) }
-    }
-
-    @Test("nested sync: blocks on two queues each sync onto a third whose block syncs onto a fourth", arguments: conformanceBackends)
-    func nestedSync(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "nested sync across serial queues")
-        try await runScenario("nested sync across serial queues", on: backend) { try nestedSync(backend.runtime) }
-    }
-
-    @Test("async then sync onto one queue from every worker at once", arguments: conformanceBackends)
-    func asyncThenSync(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "async then sync from every worker")
-        try await runScenario("async then sync from every worker", on: backend) { try asyncThenSync(backend.runtime) }
-    }
-
-    @Test("apply from outside the pool returns while every worker is busy", arguments: conformanceBackends, [StridePolicy.fixed(1), .fixed(5), .automatic])
-    func applyFromOutsideEveryWorkerBusy(backend: Backend, stride: StridePolicy) async throws {
-        try await runScenario("apply (stride \(stride)) from outside with every worker busy", on: backend) {
-            try applyFromOutsideEveryWorkerBusy(backend.runtime, stride: stride)
+        + [StridePolicy.fixed(1), .automatic].map { stride in
+            ConformanceScenario(.blocking, "apply (stride \(stride)) from a block returns while every other worker is busy") {
+                try applyFromInsideOtherWorkersBusy($0, stride: stride)
+            }
         }
-    }
-
-    @Test("apply from a block returns while every other worker is busy", arguments: conformanceBackends, [StridePolicy.fixed(1), .automatic])
-    func applyFromInsideOtherWorkersBusy(backend: Backend, stride: StridePolicy) async throws {
-        try await runScenario("apply (stride \(stride)) from a block with every other worker busy", on: backend) {
-            try applyFromInsideOtherWorkersBusy(backend.runtime, stride: stride)
-        }
-    }
-
-    @Test("group wait: every worker waits for a member still queued", arguments: conformanceBackends)
-    func groupWaitEveryWorkerWaiting(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "group wait with every worker waiting")
-        try requireSupport(.waitWithEveryWorkerWaiting, on: backend, in: "group wait with every worker waiting")
-        try await runScenario("group wait with every worker waiting", on: backend) { try groupWaitEveryWorkerWaiting(backend.runtime) }
-    }
-
-    @Test("semaphore wait: every worker waits for a signal a queued block sends", arguments: conformanceBackends)
-    func semaphoreWaitEveryWorkerWaiting(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "semaphore wait with every worker waiting")
-        try requireSupport(.waitWithEveryWorkerWaiting, on: backend, in: "semaphore wait with every worker waiting")
-        try await runScenario("semaphore wait with every worker waiting", on: backend) { try semaphoreWaitEveryWorkerWaiting(backend.runtime) }
-    }
-
-    @Test("a wait the runtime cannot see: every worker blocks on a plain condition a queued block opens", arguments: conformanceBackends)
-    func unseenWaitEveryWorkerBlocked(backend: Backend) async throws {
-        try requireSupport(.waitUnseenByRuntime, on: backend, in: "unseen wait with every worker blocked")
-        try await runScenario("unseen wait with every worker blocked", on: backend) { try unseenWaitEveryWorkerBlocked(backend.runtime) }
-    }
-
-    @Test("apply inside sync, from every worker at once", arguments: conformanceBackends)
-    func applyInsideSync(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "apply inside sync from every worker")
-        try await runScenario("apply inside sync from every worker", on: backend) { try applyInsideSync(backend.runtime) }
-    }
-
-    @Test("sync inside the pieces of an apply from outside", arguments: conformanceBackends)
-    func syncInsideApply(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "sync inside apply")
-        try await runScenario("sync inside apply", on: backend) { try syncInsideApply(backend.runtime) }
-    }
-
-    @Test("group wait inside sync, from every worker at once", arguments: conformanceBackends)
-    func groupWaitInsideSync(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "group wait inside sync from every worker")
-        try requireSupport(.waitWithEveryWorkerWaiting, on: backend, in: "group wait inside sync from every worker")
-        try await runScenario("group wait inside sync from every worker", on: backend) { try groupWaitInsideSync(backend.runtime) }
-    }
+        + [
+            ConformanceScenario(
+                .blocking,
+                "group wait: every worker waits for a member still queued",
+                requires: [.blockingWaitInsideWork, .waitWithEveryWorkerWaiting]
+            ) { try groupWaitEveryWorkerWaiting($0) },
+            ConformanceScenario(
+                .blocking,
+                "semaphore wait: every worker waits for a signal a queued block sends",
+                requires: [.blockingWaitInsideWork, .waitWithEveryWorkerWaiting]
+            ) { try semaphoreWaitEveryWorkerWaiting($0) },
+            ConformanceScenario(
+                .blocking,
+                "a wait the runtime cannot see: every worker blocks on a plain condition a queued block opens",
+                requires: [.waitUnseenByRuntime]
+            ) { try unseenWaitEveryWorkerBlocked($0) },
+            ConformanceScenario(
+                .blocking,
+                "apply inside sync, from every worker at once",
+                requires: [.blockingWaitInsideWork]
+            ) { try applyInsideSync($0) },
+            ConformanceScenario(
+                .blocking,
+                "sync inside the pieces of an apply from outside",
+                requires: [.blockingWaitInsideWork]
+            ) { try syncInsideApply($0) },
+            ConformanceScenario(
+                .blocking,
+                "group wait inside sync, from every worker at once",
+                requires: [.blockingWaitInsideWork, .waitWithEveryWorkerWaiting]
+            ) { try groupWaitInsideSync($0) },
+        ]
 
     /// The outside thread holds the queue, puts a block on it, and lets every worker's `sync`
     /// line up behind that block before it lets go: the block and every `sync` must then run
     /// with no worker free to run a drain job.
-    private func syncBehindQueuedBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func syncBehindQueuedBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let queue = runtime.makeSerialQueue(label: "contended-\(round)")
                 let order = Unsynchronized<[Int]>([])
                 let crew = Crew(size: runtime.workers)
@@ -119,10 +93,10 @@ struct BlockingConformance {
 
     /// The scenario: a third and a fourth queue, nested `sync` onto them from blocks on
     /// as many other queues as there are workers, thousands of times each.
-    private func nestedSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func nestedSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let repetitions = 2_000
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let third = runtime.makeSerialQueue(label: "third"), fourth = runtime.makeSerialQueue(label: "fourth")
                 let tally = Unsynchronized(0)  // written only inside fourth's blocks
                 let crew = Crew(size: runtime.workers)
@@ -141,10 +115,10 @@ struct BlockingConformance {
 
     /// A block queued by `async` just before a `sync` on the same queue, from every worker: the
     /// queue has a drain waiting for a worker while every worker waits in `sync`.
-    private func asyncThenSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func asyncThenSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let repetitions = 2_000
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let queue = runtime.makeSerialQueue(label: "async-then-sync")
                 let tally = Unsynchronized(0)
                 let crew = Crew(size: runtime.workers)
@@ -163,9 +137,9 @@ struct BlockingConformance {
 
     /// Every worker runs a block that waits for a gate the caller opens only after its `apply`
     /// returns: the caller must run the loop itself.
-    private func applyFromOutsideEveryWorkerBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy) throws {
+    private static func applyFromOutsideEveryWorkerBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy) throws {
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let gate = Gate()
                 let crew = Crew(size: runtime.workers)
                 crew.start(on: runtime) { _ in gate.pass() }
@@ -180,9 +154,9 @@ struct BlockingConformance {
     }
 
     /// One block applies while every other worker waits for a gate opened after that apply.
-    private func applyFromInsideOtherWorkersBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy) throws {
+    private static func applyFromInsideOtherWorkersBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy) throws {
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let gate = Gate()
                 let busy = Crew(size: max(0, runtime.workers - 1))
                 busy.start(on: runtime) { _ in gate.pass() }
@@ -202,9 +176,9 @@ struct BlockingConformance {
 
     /// Every worker waits at a gate (a mutex and condition: no runtime sees it) that only a block
     /// queued after them opens: the runtime must notice its stalled pool and add a thread.
-    private func unseenWaitEveryWorkerBlocked<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func unseenWaitEveryWorkerBlocked<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let gate = Gate()
                 let opened = Atomic<Int>(0)
                 let crew = Crew(size: runtime.workers)
@@ -222,9 +196,9 @@ struct BlockingConformance {
 
     /// The group is held open by the caller while every worker waits on it; then one member is
     /// queued and the caller's hold released: only that member, still queued, can empty it.
-    private func groupWaitEveryWorkerWaiting<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func groupWaitEveryWorkerWaiting<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let group = runtime.makeGroup()
                 let memberRuns = Atomic<Int>(0)
                 group.enter()
@@ -240,9 +214,9 @@ struct BlockingConformance {
         }
     }
 
-    private func semaphoreWaitEveryWorkerWaiting<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func semaphoreWaitEveryWorkerWaiting<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let semaphore = runtime.makeSemaphore(value: 0)
                 let woken = Atomic<Int>(0)
                 let crew = Crew(size: runtime.workers)
@@ -262,10 +236,10 @@ struct BlockingConformance {
 
     /// Every worker syncs onto one queue and, holding it, applies: the workers not holding the
     /// queue wait in `sync`, so the apply's caller is the only thread free to run its loop.
-    private func applyInsideSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func applyInsideSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let repetitions = 50
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let queue = runtime.makeSerialQueue(label: "apply-inside-sync")
                 let counted = Atomic<Int>(0)
                 let crew = Crew(size: runtime.workers)
@@ -282,9 +256,9 @@ struct BlockingConformance {
     }
 
     /// The pieces of one apply, on the caller and on every worker, sync onto one queue.
-    private func syncInsideApply<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func syncInsideApply<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let queue = runtime.makeSerialQueue(label: "sync-inside-apply")
                 let tally = Unsynchronized(0)
                 for _ in 0..<20 {
@@ -298,10 +272,10 @@ struct BlockingConformance {
 
     /// Every worker syncs onto one queue and, holding it, waits for a group member it queued:
     /// the other workers wait in `sync`, so the member needs a thread the pool does not have.
-    private func groupWaitInsideSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func groupWaitInsideSync<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let repetitions = 50
         try withRuntime(type) { runtime in
-            for round in 1...Self.rounds {
+            for round in 1...Conformance.blockingRounds {
                 let queue = runtime.makeSerialQueue(label: "group-wait-inside-sync")
                 let members = Atomic<Int>(0)
                 let crew = Crew(size: runtime.workers)

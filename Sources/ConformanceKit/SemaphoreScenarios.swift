@@ -1,29 +1,21 @@
-import Backends
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization
-import Testing
 
-/// Semaphore scenarios use threads of the test's own (not the runtime's pool), so they check the
-/// semaphore itself on every backend, including swift-concurrency, whose pool must not block.
-@Suite("semaphore: k permits, timeouts, signal reports a woken waiter")
-struct SemaphoreConformance {
-    @Test("a semaphore with k permits never has more than k holders", arguments: conformanceBackends)
-    func neverMoreThanKHolders(backend: Backend) async throws {
-        try await runScenario("k holders", on: backend) { try neverMoreThanKHolders(backend.runtime) }
-    }
+/// semaphore: k permits, timeouts, signal reports a woken waiter. These use threads of the
+/// scenario's own (not the runtime's pool), so they check the semaphore itself on every runtime,
+/// including one on Swift concurrency, whose pool must not block.
+enum SemaphoreScenarios {
+    static let all: [ConformanceScenario] = [
+        ConformanceScenario(.semaphore, "a semaphore with k permits never has more than k holders") { try neverMoreThanKHolders($0) },
+        ConformanceScenario(
+            .semaphore,
+            "wait(timeout:) times out without a permit and succeeds with one; signal() with no waiter says so"
+        ) { try timeoutAndIdleSignal($0) },
+        ConformanceScenario(.semaphore, "signal() reports true when it wakes a blocked waiter") { try signalReportsWokenWaiter($0) },
+    ]
 
-    @Test("wait(timeout:) times out without a permit and succeeds with one; signal() with no waiter says so", arguments: conformanceBackends)
-    func timeoutAndIdleSignal(backend: Backend) async throws {
-        try await runScenario("semaphore timeout", on: backend) { try timeoutAndIdleSignal(backend.runtime) }
-    }
-
-    @Test("signal() reports true when it wakes a blocked waiter", arguments: conformanceBackends)
-    func signalReportsWokenWaiter(backend: Backend) async throws {
-        try await runScenario("signal wakes waiter", on: backend) { try signalReportsWokenWaiter(backend.runtime) }
-    }
-
-    private func neverMoreThanKHolders<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func neverMoreThanKHolders<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let permits = 3, threads = 8, rounds = 2_000
         try withRuntime(type) { runtime in
             let semaphore = runtime.makeSemaphore(value: permits)
@@ -50,7 +42,7 @@ struct SemaphoreConformance {
         }
     }
 
-    private func timeoutAndIdleSignal<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func timeoutAndIdleSignal<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let semaphore = runtime.makeSemaphore(value: 0)
             let empty = semaphore.wait(timeout: .milliseconds(20))
@@ -63,7 +55,7 @@ struct SemaphoreConformance {
         }
     }
 
-    private func signalReportsWokenWaiter<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func signalReportsWokenWaiter<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         // Whether the waiter is already asleep when signal() comes cannot be forced from outside,
         // so give it time, several times, twice as long after each attempt that came too early: a
         // correct semaphore reports a woken waiter once its waiter has run, and one that never

@@ -4,19 +4,6 @@ import Glibc
 import PThreadPrimitives
 import Synchronization
 
-enum Environment {
-    static func value(_ name: String) -> String? {
-        guard let raw = getenv(name) else { return nil }
-        return String(cString: raw)
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-    }
-}
-
 /// Counts how many times each index ran. Each index is written by the one block that owns it,
 /// so a correct backend gives no two threads the same slot; a backend that runs an index twice
 /// shows up here (and, if the two runs overlap, to ThreadSanitizer as a race).
@@ -92,4 +79,12 @@ func sleepBriefly(milliseconds: Int) {
     var request = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
     var remaining = timespec()
     while nanosleep(&request, &remaining) != 0 { request = remaining }
+}
+
+/// Where `order` first differs from `0..<count`, for a message.
+func firstMismatch(_ order: [Int], _ count: Int) -> String {
+    for (position, value) in order.enumerated() where value != position {
+        return "position \(position) holds \(value)"
+    }
+    return order.count < count ? "position \(order.count) missing" : "none"
 }

@@ -1,22 +1,18 @@
-import Backends
 import RuntimeKit
 import Synchronization
-import Testing
 
-@Suite("shutdown: runs what was submitted, idempotent")
-struct ShutdownConformance {
-    @Test("shutdown() with work still queued runs it all before returning", arguments: conformanceBackends)
-    func shutdownRunsQueuedWork(backend: Backend) async throws {
-        try requireSupport(.shutdownWaitsForWork, on: backend, in: "shutdown drains")
-        try await runScenario("shutdown drains", on: backend) { try shutdownRunsQueuedWork(backend.runtime) }
-    }
+/// shutdown: runs what was submitted, idempotent.
+enum ShutdownScenarios {
+    static let all: [ConformanceScenario] = [
+        ConformanceScenario(
+            .shutdown,
+            "shutdown() with work still queued runs it all before returning",
+            requires: [.shutdownWaitsForWork]
+        ) { try shutdownRunsQueuedWork($0) },
+        ConformanceScenario(.shutdown, "a second shutdown() is harmless") { secondShutdown($0) },
+    ]
 
-    @Test("a second shutdown() is harmless", arguments: conformanceBackends)
-    func secondShutdownIsHarmless(backend: Backend) async throws {
-        try await runScenario("second shutdown", on: backend) { secondShutdown(backend.runtime) }
-    }
-
-    private func shutdownRunsQueuedWork<R: ConcurrencyRuntime>(_: R.Type) throws {
+    private static func shutdownRunsQueuedWork<R: ConcurrencyRuntime>(_: R.Type) throws {
         let blocks = 10_000, childrenEvery = 10
         let runtime = R(workers: 0)
         let ran = Atomic<Int>(0)
@@ -37,7 +33,7 @@ struct ShutdownConformance {
         runtime.shutdown()
     }
 
-    private func secondShutdown<R: ConcurrencyRuntime>(_: R.Type) {
+    private static func secondShutdown<R: ConcurrencyRuntime>(_: R.Type) {
         let runtime = R(workers: 0)
         runtime.async {}
         runtime.shutdown()

@@ -1,31 +1,22 @@
-import Backends
 import RuntimeKit
 import Synchronization
-import Testing
 
-@Suite("group: wait, wait with timeout, notify, reuse, members adding members")
-struct GroupConformance {
-    @Test("wait() returns only after every block of the group", arguments: conformanceBackends)
-    func waitCoversEveryBlock(backend: Backend) async throws {
-        try await runScenario("group wait", on: backend) { try waitCoversEveryBlock(backend.runtime) }
-    }
+/// group: wait, wait with timeout, notify, reuse, members adding members.
+enum GroupScenarios {
+    static let all: [ConformanceScenario] = [
+        ConformanceScenario(.group, "wait() returns only after every block of the group") { try waitCoversEveryBlock($0) },
+        ConformanceScenario(.group, "wait(timeout:) times out while a block runs and succeeds after it ends") {
+            try waitWithTimeout($0)
+        },
+        ConformanceScenario(.group, "notify runs exactly once after the last block, round after round on one group") {
+            try notifyOncePerRound($0)
+        },
+        ConformanceScenario(.group, "a block that adds work to its own group keeps wait from returning early") {
+            try memberAddsToItsOwnGroup($0)
+        },
+    ]
 
-    @Test("wait(timeout:) times out while a block runs and succeeds after it ends", arguments: conformanceBackends)
-    func waitWithTimeout(backend: Backend) async throws {
-        try await runScenario("group wait with timeout", on: backend) { try waitWithTimeout(backend.runtime) }
-    }
-
-    @Test("notify runs exactly once after the last block, round after round on one group", arguments: conformanceBackends)
-    func notifyOncePerRound(backend: Backend) async throws {
-        try await runScenario("group notify and reuse", on: backend) { try notifyOncePerRound(backend.runtime) }
-    }
-
-    @Test("a block that adds work to its own group keeps wait from returning early", arguments: conformanceBackends)
-    func memberAddsToItsOwnGroup(backend: Backend) async throws {
-        try await runScenario("group member adds members", on: backend) { try memberAddsToItsOwnGroup(backend.runtime) }
-    }
-
-    private func waitCoversEveryBlock<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func waitCoversEveryBlock<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let blocks = 1_000
         try withRuntime(type) { runtime in
             let ledger = RunLedger(count: blocks)
@@ -41,7 +32,7 @@ struct GroupConformance {
         }
     }
 
-    private func waitWithTimeout<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func waitWithTimeout<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let group = runtime.makeGroup()
             let gate = Gate()
@@ -61,7 +52,7 @@ struct GroupConformance {
         }
     }
 
-    private func notifyOncePerRound<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func notifyOncePerRound<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let rounds = 5, blocksPerRound = 200
         try withRuntime(type) { runtime in
             let group = runtime.makeGroup()
@@ -95,7 +86,7 @@ struct GroupConformance {
         }
     }
 
-    private func memberAddsToItsOwnGroup<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func memberAddsToItsOwnGroup<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let trials = 200
         try withRuntime(type) { runtime in
             for trial in 0..<trials {

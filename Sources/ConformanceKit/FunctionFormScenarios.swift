@@ -1,30 +1,27 @@
-import Backends
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization
-import Testing
 
 /// The protocol's C function forms, which the workloads use so libdispatch-c can pass them
-/// straight to `dispatch_async_f` and `dispatch_apply_f`: on every backend they must mean what the
+/// straight to `dispatch_async_f` and `dispatch_apply_f`: on every runtime they must mean what the
 /// closure forms mean.
-@Suite("function forms: async of a FunctionBlock, apply with a piece function")
-struct FunctionFormConformance {
+enum FunctionFormScenarios {
     static let blocks = 100_000
 
-    @Test("one FunctionBlock submitted 100,000 times to the runtime runs 100,000 times", arguments: conformanceBackends)
-    func runtimeBlockRunsOncePerSubmission(backend: Backend) async throws {
-        try await runScenario("async(FunctionBlock) × 100,000", on: backend) { try runtimeBlockRunsOncePerSubmission(backend.runtime) }
-    }
-
-    @Test("a FunctionBlock on a serial queue: every submission runs, one at a time, before a later sync", arguments: conformanceBackends)
-    func serialQueueBlockRunsInTurn(backend: Backend) async throws {
-        try await runScenario("queue.async(FunctionBlock) × 100,000", on: backend) { try serialQueueBlockRunsInTurn(backend.runtime) }
-    }
-
-    @Test("apply with a piece function covers every index once, at any stride", arguments: conformanceBackends, ApplyCase.all)
-    func pieceFunctionCoversEveryIndexOnce(backend: Backend, loop: ApplyCase) async throws {
-        try await runScenario("apply(context:) \(loop)", on: backend) { try pieceFunctionCoversEveryIndexOnce(backend.runtime, loop) }
-    }
+    static let all: [ConformanceScenario] = [
+        ConformanceScenario(.functionForms, "one FunctionBlock submitted 100,000 times to the runtime runs 100,000 times") {
+            try runtimeBlockRunsOncePerSubmission($0)
+        },
+        ConformanceScenario(
+            .functionForms,
+            "a FunctionBlock on a serial queue: every submission runs, one at a time, before a later sync"
+        ) { try serialQueueBlockRunsInTurn($0) },
+    ]
+        + ApplyCase.all.map { loop in
+            ConformanceScenario(.functionForms, "apply with a piece function covers every index once: \(loop)") {
+                try pieceFunctionCoversEveryIndexOnce($0, loop)
+            }
+        }
 
     /// Counts in an atomic behind the context; the last of `blocks` runs opens the gate.
     private final class Arrivals: @unchecked Sendable {
@@ -39,7 +36,7 @@ struct FunctionFormConformance {
         }
     }
 
-    private func runtimeBlockRunsOncePerSubmission<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func runtimeBlockRunsOncePerSubmission<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let arrivals = Arrivals(expected: Self.blocks)
             let block = FunctionBlock(context: Unmanaged.passUnretained(arrivals).toOpaque(), Arrivals.arrive)
@@ -58,7 +55,7 @@ struct FunctionFormConformance {
     /// A plain counter behind the context, written only by the queue's blocks: the queue's own
     /// ordering is all that keeps the increments from racing (ThreadSanitizer would report it),
     /// and a `sync` behind them sees every one.
-    private func serialQueueBlockRunsInTurn<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func serialQueueBlockRunsInTurn<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let queue = runtime.makeSerialQueue(label: "function blocks")
             let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -73,7 +70,7 @@ struct FunctionFormConformance {
         }
     }
 
-    private func pieceFunctionCoversEveryIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
+    private static func pieceFunctionCoversEveryIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
         try withRuntime(type) { runtime in
             let ledger = RunLedger(count: loop.iterations)
             runtime.apply(iterations: loop.iterations, stride: loop.stride, context: Unmanaged.passUnretained(ledger).toOpaque()) {

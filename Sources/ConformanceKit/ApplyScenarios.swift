@@ -1,48 +1,44 @@
-import Backends
 import RuntimeKit
 import Synchronization
-import Testing
 
-/// One (iterations, stride) combination from the matrix.
+/// One (iterations, stride) combination: empty, one index, and a large prime count, each with a
+/// stride of 1, 7, the whole loop, and the runtime's own choice.
 struct ApplyCase: Sendable, CustomStringConvertible {
     let iterations: Int
     let stride: StridePolicy
 
+    /// For 0 and 1 iterations the whole loop's stride is 1, listed once.
     static let all: [ApplyCase] = [0, 1, 1_000_003].flatMap { n in
-        [StridePolicy.fixed(1), .fixed(7), .fixed(max(1, n)), .automatic].map { ApplyCase(iterations: n, stride: $0) }
+        let strides = [StridePolicy.fixed(1), .fixed(7)] + (n > 1 ? [.fixed(n)] : []) + [.automatic]
+        return strides.map { ApplyCase(iterations: n, stride: $0) }
     }
 
     var description: String { "\(iterations) iterations, stride \(stride)" }
 }
 
-@Suite("apply: every index once, any stride, nested")
-struct ApplyConformance {
-    @Test("apply runs every index exactly once", arguments: conformanceBackends, ApplyCase.all)
-    func everyIndexOnce(backend: Backend, loop: ApplyCase) async throws {
-        try await runScenario("apply \(loop)", on: backend) { try everyIndexOnce(backend.runtime, loop) }
-    }
+/// apply: every index once, any stride, nested.
+enum ApplyScenarios {
+    static let all: [ConformanceScenario] =
+        ApplyCase.all.map { loop in
+            ConformanceScenario(.apply, "apply runs every index exactly once: \(loop)") { try everyIndexOnce($0, loop) }
+        }
+        + ApplyCase.all.map { loop in
+            ConformanceScenario(
+                .apply,
+                "the pieces form covers every index once, in non-overlapping ranges of the fixed stride: \(loop)"
+            ) { try piecesCoverEveryIndexOnce($0, loop) }
+        }
+        + [
+            ConformanceScenario(.apply, "zero iterations never call the body, in either form, at any stride") {
+                try zeroIterationsNeverCallBody($0)
+            },
+            ConformanceScenario(.apply, "a trailing closure that ignores its argument runs once per index, not once per piece") {
+                try ignoredArgumentStillPerIndex($0)
+            },
+            ConformanceScenario(.apply, "nested apply: 32 × 32 × 32 increments reach 32,768") { try nestedApply($0) },
+        ]
 
-    @Test("the pieces form covers every index once, in non-overlapping ranges of the fixed stride", arguments: conformanceBackends, ApplyCase.all)
-    func piecesCoverEveryIndexOnce(backend: Backend, loop: ApplyCase) async throws {
-        try await runScenario("apply pieces \(loop)", on: backend) { try piecesCoverEveryIndexOnce(backend.runtime, loop) }
-    }
-
-    @Test("zero iterations never call the body, in either form, at any stride", arguments: conformanceBackends)
-    func zeroIterationsNeverCallBody(backend: Backend) async throws {
-        try await runScenario("apply of zero iterations", on: backend) { try zeroIterationsNeverCallBody(backend.runtime) }
-    }
-
-    @Test("a trailing closure that ignores its argument runs once per index, not once per piece", arguments: conformanceBackends)
-    func ignoredArgumentStillPerIndex(backend: Backend) async throws {
-        try await runScenario("apply { _ in }", on: backend) { try ignoredArgumentStillPerIndex(backend.runtime) }
-    }
-
-    @Test("nested apply: 32 × 32 × 32 increments reach 32,768", arguments: conformanceBackends)
-    func nestedApply(backend: Backend) async throws {
-        try await runScenario("nested apply", on: backend) { try nestedApply(backend.runtime) }
-    }
-
-    private func everyIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
+    private static func everyIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
         try withRuntime(type) { runtime in
             let ledger = RunLedger(count: loop.iterations)
             runtime.apply(iterations: loop.iterations, stride: loop.stride) { ledger.record($0) }
@@ -54,7 +50,7 @@ struct ApplyConformance {
     /// shows up there); each range is checked against the fixed stride: it starts on a multiple
     /// of it and is that long, or shorter only where the loop ends. Together: exactly the
     /// `ApplyPlan`'s pieces. With `.automatic` the backend chooses, so only non-empty ranges.
-    private func piecesCoverEveryIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
+    private static func piecesCoverEveryIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
         try withRuntime(type) { runtime in
             let ledger = RunLedger(count: loop.iterations)
             let calls = Atomic<Int>(0), misshapen = Atomic<Int>(0)
@@ -90,7 +86,7 @@ struct ApplyConformance {
         }
     }
 
-    private func zeroIterationsNeverCallBody<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func zeroIterationsNeverCallBody<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let calls = Atomic<Int>(0)
             for stride in [StridePolicy.fixed(1), .fixed(7), .automatic] {
@@ -104,7 +100,7 @@ struct ApplyConformance {
 
     /// An unlabeled trailing closure could match the `pieces:` parameter as well; the requirement
     /// is `@_disfavoredOverload` so this spelling keeps meaning one call per index.
-    private func ignoredArgumentStillPerIndex<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func ignoredArgumentStillPerIndex<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let calls = Atomic<Int>(0)
             runtime.apply(iterations: 1_000, stride: .fixed(7)) { _ in calls.wrappingAdd(1, ordering: .relaxed) }
@@ -113,7 +109,7 @@ struct ApplyConformance {
         }
     }
 
-    private func nestedApply<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func nestedApply<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let total = Atomic<Int>(0)
             runtime.apply(iterations: 32, stride: .fixed(1)) { _ in

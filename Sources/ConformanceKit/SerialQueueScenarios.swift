@@ -1,45 +1,34 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Backends
 import RuntimeKit
 import Synchronization
-import Testing
 
-@Suite("serial queue: FIFO, one at a time, writes visible, sync")
-struct SerialQueueConformance {
-    @Test("blocks run in submission order, never two at once, each seeing the writes before it", arguments: conformanceBackends)
-    func fifoOneAtATime(backend: Backend) async throws {
-        try await runScenario("serial FIFO", on: backend) { try fifoOneAtATime(backend.runtime) }
-    }
+/// serial queue: FIFO, one at a time, writes visible, sync.
+enum SerialQueueScenarios {
+    static let all: [ConformanceScenario] = [
+        ConformanceScenario(.serialQueue, "blocks run in submission order, never two at once, each seeing the writes before it") {
+            try fifoOneAtATime($0)
+        },
+        ConformanceScenario(.serialQueue, "sync returns the block's value and rethrows its error") { try syncValueAndError($0) },
+        ConformanceScenario(.serialQueue, "sync from the outside waits for the blocks submitted before it") {
+            try syncWaitsForEarlierBlocks($0)
+        },
+        ConformanceScenario(
+            .serialQueue,
+            "sync(context:_:) runs the function once, on the caller, with the context, after the blocks before it"
+        ) { try functionSyncAfterEarlierBlocks($0) },
+        ConformanceScenario(.serialQueue, "sync on an idle queue from inside another queue's block") {
+            try syncFromInsideAnotherQueue($0, busy: false)
+        },
+        ConformanceScenario(
+            .serialQueue,
+            "sync on a busy queue from inside another queue's block waits its turn",
+            requires: [.blockingWaitInsideWork]
+        ) { try syncFromInsideAnotherQueue($0, busy: true) },
+    ]
 
-    @Test("sync returns the block's value and rethrows its error", arguments: conformanceBackends)
-    func syncValueAndError(backend: Backend) async throws {
-        try await runScenario("sync value and error", on: backend) { try syncValueAndError(backend.runtime) }
-    }
-
-    @Test("sync from the outside waits for the blocks submitted before it", arguments: conformanceBackends)
-    func syncWaitsForEarlierBlocks(backend: Backend) async throws {
-        try await runScenario("sync after async", on: backend) { try syncWaitsForEarlierBlocks(backend.runtime) }
-    }
-
-    @Test("sync(context:_:) runs the function once, on the caller, with the context, after the blocks before it", arguments: conformanceBackends)
-    func functionSyncAfterEarlierBlocks(backend: Backend) async throws {
-        try await runScenario("sync_f after async", on: backend) { try functionSyncAfterEarlierBlocks(backend.runtime) }
-    }
-
-    @Test("sync on an idle queue from inside another queue's block", arguments: conformanceBackends)
-    func syncFromInsideAnotherQueue(backend: Backend) async throws {
-        try await runScenario("sync from another queue", on: backend) { try syncFromInsideAnotherQueue(backend.runtime, busy: false) }
-    }
-
-    @Test("sync on a busy queue from inside another queue's block waits its turn", arguments: conformanceBackends)
-    func syncOnBusyQueueFromInsideBlock(backend: Backend) async throws {
-        try requireSupport(.blockingWaitInsideWork, on: backend, in: "sync on busy queue from another queue")
-        try await runScenario("sync on busy queue from another queue", on: backend) { try syncFromInsideAnotherQueue(backend.runtime, busy: true) }
-    }
-
-    private func fifoOneAtATime<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func fifoOneAtATime<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let queues = 4, blocksPerQueue = 5_000
         try withRuntime(type) { runtime in
             let lanes = (0..<queues).map { Lane(runtime.makeSerialQueue(label: "fifo-\($0)")) }
@@ -62,7 +51,7 @@ struct SerialQueueConformance {
         }
     }
 
-    private func syncValueAndError<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func syncValueAndError<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let queue = runtime.makeSerialQueue(label: "sync")
             try require(queue.sync { 6 * 7 } == 42, "sync did not return the block's value")
@@ -77,7 +66,7 @@ struct SerialQueueConformance {
         }
     }
 
-    private func syncWaitsForEarlierBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func syncWaitsForEarlierBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let queue = runtime.makeSerialQueue(label: "sync-after-async")
             let written = Unsynchronized(0)
@@ -92,7 +81,7 @@ struct SerialQueueConformance {
         }
     }
 
-    private func functionSyncAfterEarlierBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func functionSyncAfterEarlierBlocks<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let queue = runtime.makeSerialQueue(label: "sync_f-after-async")
             let written = Unsynchronized(0)
@@ -121,7 +110,7 @@ struct SerialQueueConformance {
         }
     }
 
-    private func syncFromInsideAnotherQueue<R: ConcurrencyRuntime>(_ type: R.Type, busy: Bool) throws {
+    private static func syncFromInsideAnotherQueue<R: ConcurrencyRuntime>(_ type: R.Type, busy: Bool) throws {
         try withRuntime(type) { runtime in
             let outer = runtime.makeSerialQueue(label: "outer")
             let inner = runtime.makeSerialQueue(label: "inner")
@@ -171,11 +160,4 @@ private final class Lane<Queue: SerialQueue>: Sendable {
     let inside = Atomic<Bool>(false)
     let overlaps = Atomic<Int>(0)
     init(_ queue: Queue) { self.queue = queue }
-}
-
-func firstMismatch(_ order: [Int], _ count: Int) -> String {
-    for (position, value) in order.enumerated() where value != position {
-        return "position \(position) holds \(value)"
-    }
-    return order.count < count ? "position \(order.count) missing" : "none"
 }

@@ -1,22 +1,15 @@
-import Backends
 import RuntimeKit
-import Testing
 
-@Suite("async: every block runs exactly once")
-struct AsyncConformance {
+/// async: every block runs exactly once.
+enum AsyncScenarios {
     static let blocks = 100_000
 
-    @Test("100,000 blocks submitted from outside each run once", arguments: conformanceBackends)
-    func everyBlockRunsOnce(backend: Backend) async throws {
-        try await runScenario("100,000 async blocks", on: backend) { try everyBlockRunsOnce(backend.runtime) }
-    }
+    static let all: [ConformanceScenario] = [
+        ConformanceScenario(.async, "100,000 blocks submitted from outside each run once") { try everyBlockRunsOnce($0) },
+        ConformanceScenario(.async, "blocks submitted from inside blocks each run once") { try blocksFromBlocksRunOnce($0) },
+    ]
 
-    @Test("blocks submitted from inside blocks each run once", arguments: conformanceBackends)
-    func blocksFromBlocksRunOnce(backend: Backend) async throws {
-        try await runScenario("async from inside blocks", on: backend) { try blocksFromBlocksRunOnce(backend.runtime) }
-    }
-
-    private func everyBlockRunsOnce<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func everyBlockRunsOnce<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let ledger = RunLedger(count: Self.blocks)
             let group = runtime.makeGroup()
@@ -28,7 +21,7 @@ struct AsyncConformance {
         }
     }
 
-    private func blocksFromBlocksRunOnce<R: ConcurrencyRuntime>(_ type: R.Type) throws {
+    private static func blocksFromBlocksRunOnce<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         let outer = 1_000, inner = 100
         try withRuntime(type) { runtime in
             let outerLedger = RunLedger(count: outer)
