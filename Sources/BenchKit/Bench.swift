@@ -28,30 +28,39 @@ public struct Bench: ParsableCommand {
             try Backends.register(runtimes)
             try Workloads.register(workloads)
         } catch {
-            writeToStandardError("bench: cannot register: \(error)\n")
+            writeToStandardError("\(invokedName): cannot register: \(error)\n")
             Glibc.exit(ExitStatus.commandLineMistake)
         }
         Self.main(nil)  // ArgumentParser's: parses, runs, exits with the command's status
         Glibc.exit(0)
     }
 
-    public static let configuration = CommandConfiguration(
-        commandName: "bench",
+    /// The name the binary was started as, so another package's `my-bench --help` says
+    /// `my-bench` in its usage lines and examples.
+    static let invokedName: String = {
+        let name = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty ? "bench" : name
+    }()
+
+    public static var configuration: CommandConfiguration {
+        let bench = invokedName
+        return CommandConfiguration(
+        commandName: bench,
         abstract: "Measure concurrency runtimes on this machine: queues, locks, semaphores, groups, apply striding.",
         discussion: """
             Every backend implements the same runtime protocol; workloads run on each of them. \
-            Start with `bench list` to see the workloads, backends and what each cannot do, then \
-            `bench run --suite smoke` for a first run in seconds. A run ends by writing report.md \
+            Start with `\(bench) list` to see the workloads, backends and what each cannot do, then \
+            `\(bench) run --suite smoke` for a first run in seconds. A run ends by writing report.md \
             (what to use, the claims' verdicts, a table per family), charts and exports beside its \
-            results; `bench report RESULTS.json` writes them again.
+            results; `\(bench) report RESULTS.json` writes them again.
 
-            In CI: `bench check --baseline FILE` gates on regressions against a committed run \
-            (exit 0 none, 1 regression, 2 bad input), and `bench ab --a OLD --b NEW` runs two \
-            builds side by side and gates on the paired comparison; `bench compare` shows two runs \
+            In CI: `\(bench) check --baseline FILE` gates on regressions against a committed run \
+            (exit 0 none, 1 regression, 2 bad input), and `\(bench) ab --a OLD --b NEW` runs two \
+            builds side by side and gates on the paired comparison; `\(bench) compare` shows two runs \
             side by side. Sources/Gate/README.md has the rule and the gate's measured error rates.
 
-            `bench soak` runs each backend for minutes under a mixed load and checks that every \
-            task ran exactly once and the resident set stayed flat. `bench fidelity` sets each \
+            `\(bench) soak` runs each backend for minutes under a mixed load and checks that every \
+            task ran exactly once and the resident set stayed flat. `\(bench) fidelity` sets each \
             figure beside the same operation written directly against the runtime (C, idiomatic \
             Swift, the concrete type) and says whether the suite's own layers stay within 1.25×.
 
@@ -70,5 +79,6 @@ public struct Bench: ParsableCommand {
         version: BuildStamp.description,
         subcommands: [List.self, RunCommand.self, ReportCommand.self, HistoryCommand.self, ClaimsCommand.self, CompareCommand.self, CheckCommand.self,
                       ABCommand.self, AgreementCommand.self, SoakCommand.self, FidelityCommand.self, ProfileCommand.self, DoctorCommand.self, CaseCommand.self, SoakChildCommand.self]
-    )
+        )
+    }
 }

@@ -31,6 +31,15 @@ struct MyBenchTests {
         #expect(all.output.contains("lru-cache") && all.output.contains("condition-pool"), "\(all.output)")
     }
 
+    @Test("its help names it by its own name: usage lines and the commands to start with say my-bench")
+    func helpSaysItsOwnName() throws {
+        let help = try Self.run(["--help"])
+        #expect(help.status == 0 && help.output.contains("USAGE: my-bench <subcommand>"), "\(help.output)")
+        #expect(help.output.contains("`my-bench list`") && !help.output.contains("`bench list`"), "\(help.output)")
+        let run = try Self.run(["run", "--help"])
+        #expect(run.output.contains("USAGE: my-bench run"), "\(run.output)")
+    }
+
     @Test("a run of the workload on this runtime and a built-in one: children re-execute my-bench")
     func run() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("my-bench-\(getpid())").path
