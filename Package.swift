@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "Harness", targets: ["Harness"]),
         .library(name: "PThreadPrimitives", targets: ["PThreadPrimitives"]),
         .library(name: "Results", targets: ["Results"]),
+        .library(name: "Counters", targets: ["Counters"]),
+        .library(name: "Reports", targets: ["Reports"]),
         // The conformance suite as a test kit: a runtime author's tests call it with their type.
         .library(name: "ConformanceKit", targets: ["ConformanceKit"]),
         // The call counter a child preloads to count allocations, retains and releases on every
@@ -175,7 +177,7 @@ let package = Package(
         ),
         .target(
             name: "Reports",
-            dependencies: ["CaseCatalogue", "Results", "Claims", "Charts", "Gate", "Fidelity"]
+            dependencies: ["CaseCatalogue", "Results", "Claims", "Charts", "Gate", "Fidelity", "PThreadPrimitives", "RuntimeKit"]
         ),
         .target(
             name: "Backends",
@@ -234,7 +236,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersTests",
-            dependencies: ["Counters", "CThreadSlots", "InterposerProbe", "RuntimeKit", "TestSupport"]
+            dependencies: ["Counters", "CThreadSlots", "InterposerProbe", "Results", "RuntimeKit", "TestSupport"]
         ),
         .testTarget(
             name: "ProfilingTests",

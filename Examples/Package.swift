@@ -2,9 +2,10 @@
 import PackageDescription
 
 // How another package benchmarks its own runtime and its own code with RuntimeBench, without a
-// fork: a runtime (ConditionPool), a workload of user code (LRUCacheWorkload), and an executable
-// whose whole main is one call, `Bench.main(runtimes:workloads:)`. .ci/run builds it, runs its
-// tests and a smoke run of its binary.
+// fork: a runtime (ConditionPool), a workload of user code (LRUCacheWorkload), a counter of the
+// runtime's own events (ConditionPoolCounters), an output format (CaseSummaryTSV), and an
+// executable whose whole main is one call, `Bench.main(runtimes:workloads:counters:formats:)`.
+// .ci/run builds it, runs its tests and a smoke run of its binary.
 let package = Package(
     name: "RuntimeBenchExamples",
     platforms: [.macOS(.v15)],
@@ -31,10 +32,27 @@ let package = Package(
                 .product(name: "Results", package: "RuntimeBench"),
             ]
         ),
+        // ConditionPool's own event, counted per operation beside the built-in counters.
+        .target(
+            name: "ConditionPoolCounters",
+            dependencies: [
+                "ConditionPool",
+                .product(name: "Counters", package: "RuntimeBench"),
+                .product(name: "Results", package: "RuntimeBench"),
+            ]
+        ),
+        // An output format of this package's: summary.tsv beside report.md.
+        .target(
+            name: "CaseSummaryTSV",
+            dependencies: [
+                .product(name: "Reports", package: "RuntimeBench"),
+                .product(name: "Results", package: "RuntimeBench"),
+            ]
+        ),
         .executableTarget(
             name: "my-bench",
             dependencies: [
-                "ConditionPool", "LRUCacheWorkload",
+                "ConditionPool", "LRUCacheWorkload", "ConditionPoolCounters", "CaseSummaryTSV",
                 .product(name: "BenchKit", package: "RuntimeBench"),
             ]
         ),

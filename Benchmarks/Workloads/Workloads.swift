@@ -2,6 +2,7 @@ import Backends
 import Harness
 import PThreadPrimitives
 import Results
+import RuntimeKit
 
 /// Every workload this binary knows, in report order: the built-in ones, then those another
 /// package registered (`register`, which `Bench.main` calls before anything runs). A new

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Backends
+import Counters
 import Harness
+import Reports
 import RuntimeKit
 import Workloads
 #if canImport(Glibc)
@@ -20,13 +22,20 @@ import Glibc
 public struct Bench: ParsableCommand {
     public init() {}
 
-    /// Registers `runtimes` and `workloads` after the built-in ones, then runs the command line.
-    /// A registration that collides with another or cannot form a case id exits 64 with the
-    /// reason, before anything runs.
-    public static func main(runtimes: [any ConcurrencyRuntime.Type] = [], workloads: [any Workload] = []) -> Never {
+    /// Registers `runtimes`, `workloads`, counter sources and output formats after the built-in
+    /// ones, then runs the command line. A registration that collides with another or cannot form
+    /// a case id exits 64 with the reason, before anything runs.
+    public static func main(
+        runtimes: [any ConcurrencyRuntime.Type] = [],
+        workloads: [any Workload] = [],
+        counters: [any CounterSource.Type] = [],
+        formats: [any OutputFormat.Type] = []
+    ) -> Never {
         do {
             try Backends.register(runtimes)
             try Workloads.register(workloads)
+            try CounterSet.register(counters)
+            try ResultsWriter.register(formats)
         } catch {
             writeToStandardError("\(invokedName): cannot register: \(error)\n")
             Glibc.exit(ExitStatus.commandLineMistake)

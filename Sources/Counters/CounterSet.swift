@@ -1,4 +1,6 @@
+import PThreadPrimitives
 import Results
+import RuntimeKit
 
 /// Every counter source, opened in the order that makes them count what they should: perf events
 /// first (with inherit, they count only threads created after they are opened), so the child
@@ -11,23 +13,50 @@ public final class CounterSet {
     /// workload's (README.md, "Accuracy").
     private let slotCounts: [Int]
 
-    /// Every source of the process, in opening order: perf events first. A new source is one file
-    /// and one entry here. The backend's own events (`RuntimeEventCounters`) come last, opened for
-    /// the case's backend.
-    static let registered: [any CounterSource.Type] = [
+    /// This package's sources, in opening order: perf events first. A new one is one file and one
+    /// entry here. The backend's own events (`RuntimeEventCounters`) come after every source,
+    /// opened for the case's backend.
+    static let builtIn: [any CounterSource.Type] = [
         PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self, InterposerCounters.self,
+        RuntimeEventCounters.self,
     ]
 
+    /// Written by `register`, once before anything reads it; a pthread mutex because
+    /// ThreadSanitizer does not see `Synchronization.Mutex`'s lock.
+    private static let lock = PThreadMutex()
+    nonisolated(unsafe) private static var registered: [any CounterSource.Type] = []
+
+    /// Every source, built in then registered, in opening order.
+    public static var all: [any CounterSource.Type] { builtIn + lock.withLock { registered } }
+
     /// Every metric any source can report, described: what results.json carries (`RunResults.metrics`).
-    public static let catalogue: [Metric] = registered.flatMap { $0.catalogue } + RuntimeEventCounters.catalogue
+    public static var catalogue: [Metric] { all.flatMap { $0.catalogue } }
+
+    /// Adds another package's counter sources after the built-in ones (and opens them after them,
+    /// so perf events still count every thread). A type registered twice, or a metric another
+    /// source already reports, is refused naming both: one name would then carry two meanings.
+    public static func register(_ sources: [any CounterSource.Type]) throws(RegistrationError) {
+        try lock.withLock { () throws(RegistrationError) in
+            var known = builtIn + registered
+            for source in sources {
+                if known.contains(where: { $0 == source }) { throw .registeredTwice(type: "\(source)") }
+                for metric in source.catalogue {
+                    if let other = known.first(where: { $0.catalogue.contains { $0.name == metric.name } }) {
+                        throw .duplicateMetric(name: metric.name, type: "\(source)", other: "\(other)")
+                    }
+                }
+                known.append(source)
+            }
+            registered = Array(known.dropFirst(builtIn.count))
+        }
+    }
 
     /// - Parameters:
     ///   - backend: the case's backend `id` (`BenchmarkCase.noBackend` or nil when none): whose
     ///     scheduling events the `events.` metrics read.
     ///   - events: the events the run asked for by name (`--events`), counted as `event.NAME`.
     public init(backend: String? = nil, events: [String] = []) {
-        sources = Self.registered.map { $0.init() } + [RuntimeEventCounters(backend: backend)]
-            + (events.isEmpty ? [] : [RequestedEventCounters(events: events)])
+        sources = Self.all.map { $0.init(backend: backend) } + (events.isEmpty ? [] : [RequestedEventCounters(events: events)])
         slotCounts = sources.map(\.metrics.count)
     }
 

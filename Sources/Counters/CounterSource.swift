@@ -3,10 +3,14 @@ import Results
 /// A source of cumulative counters (perf events, rusage, jemalloc, ...). It is opened once, in the
 /// child, before the runtime under test creates any thread, and read around every sample; the
 /// harness keeps differences between readings, never absolute values. A `SendableMetatype`: the
-/// registry (`CounterSet.registered`) is a global list of the types themselves.
+/// registry (`CounterSet.all`) is a global list of the types themselves.
 public protocol CounterSource: AnyObject, SendableMetatype {
     /// Opens the source's counters; what cannot be opened is in `availability`, with the reason.
     init()
+    /// Opens the source's counters for a case on `backend` (its id; nil when the case uses none):
+    /// a source that counts one runtime's events says it is unavailable on the others. Defaults
+    /// to `init()`.
+    init(backend: String?)
     /// Every metric this source can report, described (unit, kind, heading), whether or not it
     /// can be measured here: the results file carries these, and the gate and the report read them.
     static var catalogue: [Metric] { get }
@@ -24,6 +28,8 @@ public protocol CounterSource: AnyObject, SendableMetatype {
 }
 
 extension CounterSource {
+    public init(backend: String?) { self.init() }
+
     public var unavailable: [String: String] { availability.compactMapValues(\.reason) }
 
     /// A dictionary snapshot, for tools and tests (allocates: never between samples).

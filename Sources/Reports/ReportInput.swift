@@ -1,15 +1,17 @@
 import Results
 
 /// What every output format reads, arranged once per write from a run's analysis: each case with
-/// its estimates, the families and their parameter sets, the stride figures, and the charts.
-struct ReportInput {
-    let analysis: RunAnalysis
+/// its estimates, the families and their parameter sets, the stride figures, and the charts. A
+/// format of another package reads `run` and `analysis` (every case's estimate, the claims'
+/// verdicts); the arrangements are this module's.
+public struct ReportInput {
+    public let analysis: RunAnalysis
     let cases: [MeasuredCase]
     let families: [Family]
     let strides: StrideFigures
     let charts: [ReportChart]
 
-    var run: RunResults { analysis.run }
+    public var run: RunResults { analysis.run }
 
     init(_ analysis: RunAnalysis) {
         self.analysis = analysis

@@ -1,5 +1,6 @@
 import PThreadPrimitives
 import RuntimeKit
+import Synchronization
 
 /// A runtime as someone outside RuntimeBench might write one: a fixed number of threads taking
 /// blocks from one FIFO behind one mutex and one condition variable. It brings only the pool
@@ -16,6 +17,10 @@ public final class ConditionPool: PoolBackedRuntime, @unchecked Sendable {
         .waitWithEveryWorkerWaiting: "a fixed pool: when every thread waits for a block still queued, nothing runs it",
         .waitUnseenByRuntime: "a fixed pool: it does not watch for threads blocked where it cannot see",
     ]
+
+    /// How many times a worker of any ConditionPool went to sleep on the condition variable for
+    /// want of work: this pool's own cost, which `ConditionPoolCounters` reports per operation.
+    public static let sleeps = Atomic<Int>(0)
 
     public let workers: Int
 
@@ -72,6 +77,7 @@ public final class ConditionPool: PoolBackedRuntime, @unchecked Sendable {
                 mutex.unlock()
                 return
             } else {
+                Self.sleeps.wrappingAdd(1, ordering: .relaxed)
                 workAvailable.wait(mutex)
             }
         }

@@ -51,6 +51,24 @@ struct MyBenchTests {
         for id in ["lru-cache/condition-pool/guard=lock/system", "lru-cache/fifo-dispatch/guard=queue/system"] {
             #expect(csv.contains(id + ",lru-cache,"), "\(id) missing from results.csv")
         }
+        // This package's output format, written beside the built-in ones from the same analysis.
+        let summary = try String(contentsOfFile: out + "/summary.tsv", encoding: .utf8).split(separator: "\n")
+        #expect(summary.first == "case\tns_per_op\tlower\tupper\tprocesses" && summary.count == 5, "\(summary)")
+        // This package's counter: counted on its runtime, unavailable with the reason elsewhere.
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/results.json")))
+            as? [String: Any])
+        for case let result as [String: Any] in results["cases"] as? [Any] ?? [] {
+            let backend = (result["benchmarkCase"] as? [String: Any])?["backend"] as? String ?? ""
+            for case let record as [String: Any] in result["records"] as? [Any] ?? [] {
+                let counted = (record["metricsPerOperation"] as? [String: Double])?["condition-pool.sleeps"]
+                let reason = (record["unavailable"] as? [String: String])?["condition-pool.sleeps"]
+                if backend == "condition-pool" {
+                    #expect(counted != nil && reason == nil, "\(record)")
+                } else {
+                    #expect(counted == nil && reason == "counts condition-pool's workers; this case runs on \(backend)", "\(record)")
+                }
+            }
+        }
     }
 
     @Test("a runtime registered twice stops the binary before anything runs: exit 64, naming both")
