@@ -4,52 +4,12 @@ import PThreadPrimitives
 import RuntimeKit
 import Testing
 
-// The conformance kit's scenarios on every backend of this package, one suite per family: what a
-// runtime author's own tests run on their runtime (Examples/Tests/ExamplesTests).
+// The conformance kit's scenarios on every backend: what a runtime author's own tests run on
+// their runtime (Examples/Tests/ExamplesTests).
 
-@Suite("serial queue: FIFO, one at a time, writes visible, sync")
-struct SerialQueueConformance {
-    @Test(arguments: conformanceBackends, Conformance.scenarios(in: .serialQueue))
-    func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
-        try await scenario.check(backend.runtime, as: backend.id)
-    }
-}
-
-@Suite("async: every block runs exactly once")
-struct AsyncConformance {
-    @Test(arguments: conformanceBackends, Conformance.scenarios(in: .async))
-    func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
-        try await scenario.check(backend.runtime, as: backend.id)
-    }
-}
-
-@Suite("apply: every index once, any stride, nested")
-struct ApplyConformance {
-    @Test(arguments: conformanceBackends, Conformance.scenarios(in: .apply))
-    func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
-        try await scenario.check(backend.runtime, as: backend.id)
-    }
-}
-
-@Suite("function forms: async of a FunctionBlock, apply with a piece function")
-struct FunctionFormConformance {
-    @Test(arguments: conformanceBackends, Conformance.scenarios(in: .functionForms))
-    func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
-        try await scenario.check(backend.runtime, as: backend.id)
-    }
-}
-
-@Suite("group: wait, wait with timeout, notify, reuse, members adding members")
-struct GroupConformance {
-    @Test(arguments: conformanceBackends, Conformance.scenarios(in: .group))
-    func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
-        try await scenario.check(backend.runtime, as: backend.id)
-    }
-}
-
-@Suite("semaphore: k permits, timeouts, signal reports a woken waiter")
-struct SemaphoreConformance {
-    @Test(arguments: conformanceBackends, Conformance.scenarios(in: .semaphore))
+@Suite("conformance: serial queues, async, apply, function forms, groups, semaphores, shutdown")
+struct KitConformance {
+    @Test(arguments: conformanceBackends, Conformance.scenarios.filter { $0.family != .blocking })
     func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
         try await scenario.check(backend.runtime, as: backend.id)
     }
@@ -60,14 +20,6 @@ struct SemaphoreConformance {
 @Suite("blocking with every worker blocked or busy: no deadlock", .serialized)
 struct BlockingConformance {
     @Test(arguments: conformanceBackends, Conformance.scenarios(in: .blocking))
-    func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
-        try await scenario.check(backend.runtime, as: backend.id)
-    }
-}
-
-@Suite("shutdown: runs what was submitted, idempotent")
-struct ShutdownConformance {
-    @Test(arguments: conformanceBackends, Conformance.scenarios(in: .shutdown))
     func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
         try await scenario.check(backend.runtime, as: backend.id)
     }
