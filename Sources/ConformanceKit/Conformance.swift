@@ -28,6 +28,7 @@ public enum Conformance {
         case .semaphore: SemaphoreScenarios.all
         case .blocking: BlockingScenarios.all
         case .shutdown: ShutdownScenarios.all
+        case .executors: ExecutorScenarios.all
         }
     }
 

@@ -58,6 +58,7 @@ public enum ConformanceFamily: String, Sendable, CaseIterable, CustomStringConve
     case semaphore
     case blocking = "blocking with every worker blocked or busy"
     case shutdown
+    case executors = "Swift concurrency on the runtime's executors"
 
     public var description: String { rawValue }
 }

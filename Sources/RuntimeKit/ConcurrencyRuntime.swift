@@ -66,10 +66,23 @@ public protocol ConcurrencyRuntime: AnyObject, Sendable {
     /// Runs what was submitted, then releases the runtime's threads. Idempotent. A backend that
     /// does not own its threads declares `.shutdownWaitsForWork`.
     func shutdown()
+
+    /// The pool as a Swift task executor, for async code to run on this runtime's workers; nil
+    /// means Swift's default (the cooperative pool). Defaults to a `RuntimeTaskExecutor`.
+    func makeTaskExecutor() -> (any TaskExecutor)?
+    /// A serial queue as a Swift serial executor, for an actor's `unownedExecutor`; nil means a
+    /// default actor's own executor. Defaults to a `SerialQueueExecutor` on a new serial queue.
+    func makeSerialExecutor(label: String) -> (any SerialExecutor)?
 }
 
 extension ConcurrencyRuntime {
     public static var unsupported: [RuntimeBehaviour: String] { [:] }
+
+    public func makeTaskExecutor() -> (any TaskExecutor)? { RuntimeTaskExecutor(self) }
+
+    public func makeSerialExecutor(label: String) -> (any SerialExecutor)? {
+        SerialQueueExecutor(makeSerialQueue(label: label))
+    }
 
     /// The reason `behaviour` is not supported, or nil when it is.
     public static func reasonUnsupported(_ behaviour: RuntimeBehaviour) -> String? {

@@ -19,6 +19,9 @@ public enum RuntimeBehaviour: String, Sendable, Hashable, CaseIterable, CustomSt
     case shutdownWaitsForWork = "shutdown-waits-for-work"
     /// `init(workers:)` sets how many threads run blocks.
     case workerCountControl = "worker-count-control"
+    /// Async code runs on executors of the runtime's own (`makeTaskExecutor`,
+    /// `makeSerialExecutor`), not Swift's cooperative pool and default actors.
+    case ownExecutors = "own-executors"
 
     public var description: String { rawValue }
 }

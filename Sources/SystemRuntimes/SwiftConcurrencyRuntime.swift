@@ -19,6 +19,7 @@ public final class SwiftConcurrencyRuntime: PoolBackedRuntime, @unchecked Sendab
         .waitUnseenByRuntime: "the cooperative pool never grows: with every thread blocked where the Swift runtime cannot see, the queued task that would wake them never runs",
         .shutdownWaitsForWork: "the cooperative pool belongs to the Swift runtime: shutdown() cannot join its threads or wait for detached tasks",
         .workerCountControl: "the cooperative pool is sized by the Swift runtime (one thread per CPU); workers reports that width",
+        .ownExecutors: "this backend stands for Swift's own executors: the cooperative pool and default actors",
     ]
 
     public let workers: Int
@@ -33,4 +34,10 @@ public final class SwiftConcurrencyRuntime: PoolBackedRuntime, @unchecked Sendab
     }
 
     public func shutdown() {}
+
+    /// Swift's own: async code stays on the cooperative pool.
+    public func makeTaskExecutor() -> (any TaskExecutor)? { nil }
+
+    /// Swift's own: an actor keeps its default executor.
+    public func makeSerialExecutor(label: String) -> (any SerialExecutor)? { nil }
 }

@@ -1,0 +1,31 @@
+/// A runtime's pool as a Swift `TaskExecutor`: a task that prefers it
+/// (`withTaskExecutorPreference`, `Task(executorPreference:)`, a task group's children) runs its
+/// jobs on the runtime's workers instead of Swift's cooperative pool. Each job is one `async` of
+/// the runtime, whose closure carries the job and this executor.
+public final class RuntimeTaskExecutor<Runtime: ConcurrencyRuntime>: TaskExecutor {
+    public let runtime: Runtime
+
+    public init(_ runtime: Runtime) { self.runtime = runtime }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        runtime.async { job.runSynchronously(on: executor) }
+    }
+}
+
+/// A serial queue as a Swift `SerialExecutor`: an actor whose `unownedExecutor` is this one runs
+/// its jobs on the queue, one at a time in the order they were enqueued, as the queue runs blocks.
+public final class SerialQueueExecutor<Queue: SerialQueue>: SerialExecutor {
+    public let queue: Queue
+
+    public init(_ queue: Queue) { self.queue = queue }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+}
