@@ -91,5 +91,4 @@ struct StallThread: Sendable {
     final class Finished: Sendable { let flag = Atomic<Bool>(false) }
     let thread: PThread
     let finished: Finished
-    init(thread: PThread, finished: Finished) { self.thread = thread; self.finished = finished }
 }

@@ -25,6 +25,8 @@ struct HistoryCLITests {
     /// order in nested folders: `step` 10% slower from run 20 on, `flat` not; both with a seeded
     /// run-to-run noise of up to ±1.5%.
     static func writeHistory(in directory: String) throws {
+        // swift-format-ignore: GroupNumericLiterals
+        // The seed is written as a date (2026-11-25), which grouping by thousands would hide.
         var generator = SeededGenerator(seed: 20261125)
         for run in (1...30).shuffled(using: &generator) {
             let noise = { 1 + Double.random(in: -0.015...0.015, using: &generator) }

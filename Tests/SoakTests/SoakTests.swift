@@ -164,7 +164,8 @@ final class FaultySoakRuntime<F: SoakFault>: PoolBackedRuntime, @unchecked Senda
     @_disfavoredOverload
     func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
         let pool = self.pool
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { pool.async($0) }) { range in
+        let submit: (@escaping @Sendable () -> Void) -> Void = { pool.async($0) }
+        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: submit) { range in
             switch F.fault {
             case .skipApplyIndex where range.contains(0): if range.count > 1 { body(1..<range.upperBound) }
             case .repeatApplyIndex where range.contains(0): body(0..<1); body(range)
