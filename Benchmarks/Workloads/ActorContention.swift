@@ -35,7 +35,8 @@ final class ActorContention: Contention, @unchecked Sendable {
             }
         }
         if !finished.wait(timeout: timeout) {
-            throw .verificationFailed("\(finished.outstanding) of \(quota.participants) tasks calling the actor did not finish within \(timeout)")
+            throw .verificationFailed("\(finished.outstanding) of \(quota.participants) tasks calling the actor did not "
+                + "finish within \(timeout)")
         }
     }
 

@@ -101,7 +101,8 @@ public struct ApplyStride: Workload {
     static func iterations(parameterOf benchmarkCase: BenchmarkCase) throws(WorkloadError) -> Int {
         let text = benchmarkCase.parameter(iterationsName)
         guard let text, let iterations = Int(text), iterations >= 1 else {
-            throw .badParameter("\(benchmarkCase.workload) needs \(iterationsName)=<whole number ≥ 1>, got \(text.map { "'\($0)'" } ?? "none")")
+            throw .badParameter("\(benchmarkCase.workload) needs \(iterationsName)=<whole number ≥ 1>, "
+                + "got \(text.map { "'\($0)'" } ?? "none")")
         }
         return iterations
     }

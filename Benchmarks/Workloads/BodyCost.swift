@@ -73,7 +73,8 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     private static func badParameter(_ text: String?, workload: String? = nil) -> WorkloadError {
         let who = workload.map { "\($0) needs " } ?? "expected "
-        return .badParameter("\(who)\(parameterName)=<n>ns or <n>us with n a whole number (e.g. 0ns, 10ns, 1us), got \(text.map { "'\($0)'" } ?? "none")")
+        return .badParameter("\(who)\(parameterName)=<n>ns or <n>us with n a whole number (e.g. 0ns, 10ns, 1us), "
+            + "got \(text.map { "'\($0)'" } ?? "none")")
     }
 }
 

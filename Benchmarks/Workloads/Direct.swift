@@ -22,7 +22,8 @@ public struct Direct: Workload {
     public init() {}
 
     public let name = WorkloadName.direct.rawValue
-    public let summary = "the suite's operations written directly against each runtime (C, idiomatic Swift, concrete types): fidelity references"
+    public let summary = "the suite's operations written directly against each runtime (C, idiomatic Swift, "
+        + "concrete types): fidelity references"
     public let operation = "one operation of the suite case it references (one whole loop for apply)"
     public let usesBackend = true
 

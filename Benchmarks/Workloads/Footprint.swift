@@ -9,10 +9,10 @@ import RuntimeKit
 /// model requires the creation of two threads, which take up both kernel and user-space memory.
 /// Dispatch queues do not pay the same memory penalty". The `unit` parameter:
 ///
-/// | unit | a unit is | runs on |
-/// | --- | --- | --- |
-/// | `thread` | a pthread, started and parked on a semaphore until released | backend "none" |
-/// | `queued-block` | a block waiting in a backend's serial queue behind a `sync` the measuring thread holds | every backend |
+/// - `thread`: a unit is a pthread, started and parked on a semaphore until released; runs on
+///   backend "none"
+/// - `queued-block`: a unit is a block waiting in a backend's serial queue behind a `sync` the
+///   measuring thread holds; runs on every backend
 ///
 /// Once per process, before anything else runs (so no freed memory is there to be reused), it
 /// holds `units` of them at once and reads the process's memory before and while they wait

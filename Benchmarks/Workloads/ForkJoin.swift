@@ -11,11 +11,12 @@ import RuntimeKit
 /// | `fib=<n>` | one fib(n) (1,346,268 calls that split for n = 30) |
 /// | `tree=<depth>` | the sum of a perfect binary tree of 2^depth − 1 heap nodes (`TreeNode`) |
 ///
-/// | form | mechanism | backends |
-/// | --- | --- | --- |
-/// | `task` | work-stealing `join`, the right half a `JoinTask` value (no allocation) | work-stealing |
-/// | `closure` | `join` of two closures (one small allocation per join: the context that makes the right half callable by a thief) | work-stealing |
-/// | `group` | every split submits both halves with `async(group:)` into one group (`GroupForkJoin`) | every backend |
+/// - form `task`: work-stealing `join`, the right half a `JoinTask` value (no allocation);
+///   backends: work-stealing
+/// - form `closure`: `join` of two closures (one small allocation per join: the context that makes
+///   the right half callable by a thief); backends: work-stealing
+/// - form `group`: every split submits both halves with `async(group:)` into one group
+///   (`GroupForkJoin`); backends: every backend
 ///
 /// What a join costs, what a task costs, and why work stealing exists. `cutoff=<k>` solves
 /// subproblems of size ≤ k (fib's n, the tree's depth) sequentially; 1, the default, splits

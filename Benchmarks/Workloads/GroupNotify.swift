@@ -76,8 +76,10 @@ final class GroupNotify<R: ConcurrencyRuntime>: MeasuredOperation, @unchecked Se
             group.notify(on: queue, notifyBlock!)
             runtime.async(leaveTask!)
             guard notified.wait(timeout: timeout) == .success else {
+                let task = leftOperation.load(ordering: .relaxed) == current ? "left the group" : "never left"
                 let failure = WorkloadError.verificationFailed(
-                    "the notify block of operation \(current) did not run within \(timeout) (its task \(leftOperation.load(ordering: .relaxed) == current ? "left the group" : "never left")); the runtime lost a task or a notify")
+                    "the notify block of operation \(current) did not run within \(timeout) (its task \(task)); "
+                        + "the runtime lost a task or a notify")
                 self.failure = failure
                 throw failure
             }
@@ -96,7 +98,8 @@ final class GroupNotify<R: ConcurrencyRuntime>: MeasuredOperation, @unchecked Se
         notifyBlock = nil
         var problems: [String] = []
         if let earlyNotify {
-            problems.append("the notify of operation \(earlyNotify.operation) ran before its leave (the last leave done was \(earlyNotify.lastLeave))")
+            problems.append("the notify of operation \(earlyNotify.operation) ran before its leave "
+                + "(the last leave done was \(earlyNotify.lastLeave))")
         }
         if notifications != current { problems.append("\(notifications) notify blocks ran for \(current) operations") }
         guard problems.isEmpty else { throw WorkloadError.verificationFailed("notify: " + problems.joined(separator: "; ")) }

@@ -7,12 +7,12 @@ import RuntimeKit
 /// `group`: dispatch groups (shared/seeds/man-dispatch_group.txt), in three patterns (the
 /// `pattern` parameter), on every backend:
 ///
-/// | pattern | one operation |
-/// | --- | --- |
-/// | `fan-out` | one empty task of a round: 2 × workers tasks submitted with `async(group:)`, then `wait` on the group |
-/// | `fan-out-oversubscribed` | the same, from 2 × CPUs threads at once, each with its own group (full suite) |
-/// | `notify` | one `enter`, a pool task that `leave`s, and the `notify` block that runs on a serial queue |
-/// | `enter-leave` | one `enter` + `leave` pair on the measuring thread |
+/// pattern | one operation
+/// --- | ---
+/// `fan-out` | one empty task of a round: 2 × workers tasks submitted with `async(group:)`, then `wait` on the group
+/// `fan-out-oversubscribed` | the same, from 2 × CPUs threads at once, each with its own group (full suite)
+/// `notify` | one `enter`, a pool task that `leave`s, and the `notify` block that runs on a serial queue
+/// `enter-leave` | one `enter` + `leave` pair on the measuring thread
 ///
 /// `fan-out` is the guide's "Waiting on Groups of Queued Tasks": its ns/op is per task, so it
 /// reads next to `spawn`'s `outside` pattern (the same empty tasks with their own countdown
@@ -32,7 +32,8 @@ public struct Groups: PatternWorkload {
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
     public let name = WorkloadName.group.rawValue
-    public let summary = "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks (also from 2 × CPUs threads at once), notify latency after the last leave (p50/p99), enter + leave"
+    public let summary = "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks (also from 2 × CPUs threads at once), "
+        + "notify latency after the last leave (p50/p99), enter + leave"
     public let operation = "one task, notify or enter + leave pair (see the pattern)"
     public let usesBackend = true
 

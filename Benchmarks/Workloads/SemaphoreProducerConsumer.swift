@@ -109,7 +109,8 @@ final class SemaphoreProducerConsumer<S: CountingSemaphore>: MeasuredOperation, 
         if let spent = crew.spent { throw spent }
         var problems: [String] = []
         if let firstMisfit {
-            problems.append("\(misfits) items out of order or repeated; the first: item \(firstMisfit.got) where \(firstMisfit.due) was due")
+            problems.append("\(misfits) items out of order or repeated; the first: "
+                + "item \(firstMisfit.got) where \(firstMisfit.due) was due")
         }
         let expected = crew.completed
         let made = produced.load(ordering: .relaxed), taken = consumed.load(ordering: .relaxed)

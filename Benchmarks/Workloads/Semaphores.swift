@@ -38,7 +38,8 @@ public struct Semaphores: Workload {
     public init(timeout: Duration = Semaphores.defaultTimeout) { self.timeout = timeout }
 
     public let name = WorkloadName.semaphore.rawValue
-    public let summary = "semaphores uncontended, ping-pong (hand-off p50/p99; also 2 × CPUs pairs at once), a pool of 2 resources for 4 threads, a bounded buffer; the backend's, POSIX sem_t, mutex + condition"
+    public let summary = "semaphores uncontended, ping-pong (hand-off p50/p99; also 2 × CPUs pairs at once), "
+        + "a pool of 2 resources for 4 threads, a bounded buffer; the backend's, POSIX sem_t, mutex + condition"
     public let operation = "one wait + signal, hand-off, acquire + release or item (see the pattern)"
     /// Only `semaphore=backend` sets run on backends (`usesBackend(for:)`).
     public let usesBackend = true

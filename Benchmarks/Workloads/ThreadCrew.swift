@@ -98,7 +98,8 @@ final class ThreadCrew: @unchecked Sendable {
             if now == seen {
                 abandoned = true
                 let failure = WorkloadError.verificationFailed(
-                    "no progress for \(timeout * 2) in a round of \(count) operations (progress \(now)): a member is stuck in a semaphore call whose timeout did not fire")
+                    "no progress for \(timeout * 2) in a round of \(count) operations (progress \(now)): "
+                        + "a member is stuck in a semaphore call whose timeout did not fire")
                 self.failure = failure
                 throw failure
             }

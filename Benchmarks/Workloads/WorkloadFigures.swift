@@ -22,11 +22,12 @@ extension Metric {
 extension Semaphores {
     public var figures: [Metric] {
         Metric.latencyPercentiles("handoff_ns", note:
-            "`handoff_ns.p50`/`.p99` is one hand-off's latency: from the sender's clock, read just before `signal`, to the "
-            + "receiver's, read just after its `wait` returns, over every pair's hand-offs. ns/op is a round's wall time "
-            + "divided by the hand-offs of all pairs together: with one pair it is about the mean latency, but with several "
-            + "pairs at once (`pingpong-oversubscribed`) their hand-offs overlap, so ns/op is a throughput figure and can be "
-            + "several times below the p50.")
+            "`handoff_ns.p50`/`.p99` is one hand-off's latency: from the sender's clock, "
+                + "read just before `signal`, to the receiver's, read just after its `wait` returns, "
+                + "over every pair's hand-offs. ns/op is a round's wall time divided by the hand-offs of all pairs "
+                + "together: with one pair it is about the mean latency, but with several pairs at once "
+                + "(`pingpong-oversubscribed`) their hand-offs overlap, so ns/op is a throughput figure and can be "
+                + "several times below the p50.")
             + [.figure("max_holders", unit: .count, kind: .count)]
     }
 }
@@ -34,9 +35,9 @@ extension Semaphores {
 extension Groups {
     public var figures: [Metric] {
         Metric.latencyPercentiles("notify_ns", note:
-            "`notify_ns.p50`/`.p99` is the time from the last `leave` to the start of the notify block; ns/op is the whole "
-            + "operation (enter, notify registration, the leaving task's submission and run, and the wake-up of the "
-            + "measuring thread), so it is always the larger.")
+            "`notify_ns.p50`/`.p99` is the time from the last `leave` to the start of the notify block; "
+                + "ns/op is the whole operation (enter, notify registration, the leaving task's submission and run, "
+                + "and the wake-up of the measuring thread), so it is always the larger.")
     }
 }
 

@@ -26,7 +26,8 @@ struct ABCommand: ParsableCommand {
               2  a binary or file is unusable
 
             Both builds must speak the same child protocol (`bench case`); a case one build does \
-            not know is recorded as failed there (in B, a new failure: select cases both builds have). A case whose processes fail in B (crash, hang, early \
+            not know is recorded as failed there (in B, a new failure: select cases both builds have). \
+            A case whose processes fail in B (crash, hang, early \
             exit) while all of A's finish is a "new failure" and fails the gate like a regression; \
             one failing in A, or in both, is reported "not comparable". Calibrations \
             (the spin's ns per round) are measured once, by this process, for both builds.
@@ -62,10 +63,15 @@ struct ABCommand: ParsableCommand {
 
     @OptionGroup var selection: CaseSelection
 
-    @Option(parsing: .unconditional, help: "Pairs of processes per case (an even number balances the order: A B, B A); with --budget, the pairs of the first look.")
+    @Option(parsing: .unconditional, help:
+            """
+            Pairs of processes per case (an even number balances the order: A B, B A); with \
+            --budget, the pairs of the first look.
+            """)
     var pairs = 6
 
-    @Option(help: ArgumentHelp("Decide pairs as they come, within this much time (90s, 10m, 1h): after each look, cases that cannot change their verdict stop, and the rest get more pairs.", valueName: "time"))
+    @Option(help: ArgumentHelp("Decide pairs as they come, within this much time (90s, 10m, 1h): after each look, "
+        + "cases that cannot change their verdict stop, and the rest get more pairs.", valueName: "time"))
     var budget: TimeBudget?
 
     @Option(name: .customLong("max-pairs"), parsing: .unconditional, help: "With --budget, the most pairs a case gets.")
@@ -76,7 +82,10 @@ struct ABCommand: ParsableCommand {
     @Option(help: "A thresholds file (JSON, schema 1; Sources/Gate/README.md) overriding the defaults.")
     var thresholds: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("A confirmation stage: the cases of rows that fail are measured again with this many fresh pairs, and a row fails the gate only if it fails again (0: none). A case whose processes fall into modes can be flagged by one unlucky set of pairs; a real regression is flagged twice. The confirmation runs from fresh copies of both builds.", valueName: "pairs"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A confirmation stage: the cases of rows that fail are measured again with this many fresh pairs, "
+        + "and a row fails the gate only if it fails again (0: none). A case whose processes fall into modes "
+        + "can be flagged by one unlucky set of pairs; a real regression is flagged twice. "
+        + "The confirmation runs from fresh copies of both builds.", valueName: "pairs"))
     var confirm = 0
 
     @OptionGroup var output: RunOutput
@@ -119,13 +128,15 @@ struct ABCommand: ParsableCommand {
         var measurement = measurement
         if measurement.samples == nil { measurement.samples = Sampler.defaultSamples }
         let engine = measurement.measuredRun(plan, suite: selection.chosenSuite, calibration: calibration)
-        print("bench ab: \(plan.cases.count) cases × \(budget == nil ? "\(pairs)" : "\(pairs) to \(maxPairs)") pairs (A B, B A, ...) → \(directory)")
+        print("bench ab: \(plan.cases.count) cases × \(budget == nil ? "\(pairs)" : "\(pairs) to \(maxPairs)") pairs "
+            + "(A B, B A, ...) → \(directory)")
         func named(_ identity: BuildStamp.Identity) -> String {
             identity.commit.hasPrefix("unavailable: ") ? "commit unknown"
                 : "commit \(identity.commit.prefix(12))" + (identity.uncommittedChanges == true ? " with uncommitted changes" : "")
         }
         print("bench ab: A = \(a) (\(named(identityA)))\nbench ab: B = \(b) (\(named(identityB)))")
-        print("bench ab: both run from copies at paths of one length (\(staged.directory)/a, /b): a path's length moves every child's stack")
+        print("bench ab: both run from copies at paths of one length (\(staged.directory)/a, /b): "
+            + "a path's length moves every child's stack")
         func build(_ path: String, _ identity: BuildStamp.Identity) -> MeasuredRun.BuildUnderTest {
             .init(executable: CommandFiles.absolute(path), environment: RunEnvironment.capture(
                 gitCommit: identity.commit, benchVersion: identity.version, uncommittedChanges: identity.uncommittedChanges))
@@ -137,7 +148,8 @@ struct ABCommand: ParsableCommand {
                        caseIDs: plan.cases.map(\.id))
         }
         if let pairBudget {
-            print("bench ab: pairs decided as they come within \(TimeBudget.spelled(pairBudget.budget.seconds)): looks at "
+            print("bench ab: pairs decided as they come within "
+                + "\(TimeBudget.spelled(pairBudget.budget.seconds)): looks at "
                   + pairBudget.record.rule.looks.map(String.init).joined(separator: ", ") + " pairs")
         }
         fflush(nil)  // the lines above before the looks and progress on standard error
@@ -157,7 +169,8 @@ struct ABCommand: ParsableCommand {
             } catch {
                 throw files.failure("\(error)")
             }
-            writeToStandardError("bench ab: interrupted (\(Interruption.describe(signal).name)); no verdict. What finished is in \(directory)/a.json and b.json (`bench compare --paired` reads them)\n")
+            writeToStandardError("bench ab: interrupted (\(Interruption.describe(signal).name)); no verdict. "
+                + "What finished is in \(directory)/a.json and b.json (`bench compare --paired` reads them)\n")
             throw ExitStatus.interrupted(by: signal)
         }
         let comparison: Comparison
@@ -194,8 +207,8 @@ struct ABCommand: ParsableCommand {
         let flagged = comparison.failing
         let caseIDs = Set(flagged.map(\.caseID))
         let again = try RunPlan(cases: plan.cases.filter { caseIDs.contains($0.id) }, repetitions: confirm)
-        print("\nbench ab: confirmation: \(flagged.count) failing row(s) of \(again.cases.count) case(s), each measured again with \(confirm) fresh pairs"
-              + " from fresh copies of both builds")
+        print("\nbench ab: confirmation: \(flagged.count) failing row(s) of \(again.cases.count) case(s), "
+            + "each measured again with \(confirm) fresh pairs from fresh copies of both builds")
         fflush(nil)
         let measuring = engine(again)
         let (runA, runB) = try runBlocking {
@@ -221,7 +234,8 @@ struct ABCommand: ParsableCommand {
               + (confirmed.isEmpty ? "; not confirmed, so nothing fails the gate" : ": " + confirmed.map { "\($0.caseID) \($0.metric)" }.joined(separator: ", ")))
         print("bench ab: wrote \(directory)/: confirmation-a.json, confirmation-b.json, confirmation.md")
         if let markdown {
-            let note = "\n\n### Confirmation\n\n\(confirmed.count) of \(flagged.count) failing row(s) failed again with \(confirm) fresh pairs"
+            let note = "\n\n### Confirmation\n\n\(confirmed.count) of \(flagged.count) failing row(s) "
+                + "failed again with \(confirm) fresh pairs"
                 + (confirmed.isEmpty ? ": none is a regression of this change." : ".") + "\n\n" + ComparisonReport.markdown(second, title: "bench ab: confirmation")
             let first = (try? readWholeFile(markdown)) ?? ""
             do { try writeAtomically(first + note, to: markdown) } catch { throw files.failure("\(error)") }
@@ -244,7 +258,8 @@ struct ABCommand: ParsableCommand {
         }
         let ids = probe.standardOutput.split(whereSeparator: \.isNewline)
         guard probe.ending == .exited(0), !ids.isEmpty, ids.allSatisfy({ !$0.contains(" ") }) else {
-            throw files.failure("\(flag) \(path): not a bench executable (`\(path) list --ids-only` did not list backends: \(probe.ending))")
+            throw files.failure("\(flag) \(path): not a bench executable (`\(path) list --ids-only` did not list "
+                + "backends: \(probe.ending))")
         }
         let version = try? runBlocking {
             try await ChildProcess.run(executable: path, arguments: ["--version"], deadline: .seconds(30))

@@ -7,7 +7,8 @@ import Reports
 struct AgreementCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agreement",
-        abstract: "Check that repeat runs agree: figures inside the earlier run's intervals, its \"clearly\" statements kept.",
+        abstract: "Check that repeat runs agree: figures inside the earlier run's intervals, "
+            + "its \"clearly\" statements kept.",
         discussion: """
             Give two or more results files of the same suite on the same machine, oldest first. \
             Each run is checked against the one before it:
@@ -56,11 +57,14 @@ struct AgreementCommand: ParsableCommand {
             missed += agreement.misses.count
             for statement in agreement.statements { outcomes[statement.outcome, default: 0] += 1 }
             print("\(files[index - 1]) → \(files[index]):")
-            print("  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval (\(percent(agreement.missRate)))")
+            print("  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval "
+                + "(\(percent(agreement.missRate)))")
             print("  statements: \(summary(agreement.statements.count, agreement.count))")
             for miss in agreement.misses.prefix(list) {
                 let interval = miss.first.repeatInterval
-                print("    miss  \(miss.caseID): \(number(miss.first.value)) [\(number(interval.lower))–\(number(interval.upper))] → \(number(miss.repeated.value)) (\(ratio(miss.ratio)))")
+                print("    miss  \(miss.caseID): "
+                    + "\(number(miss.first.value)) [\(number(interval.lower))–\(number(interval.upper))] → "
+                    + "\(number(miss.repeated.value)) (\(ratio(miss.ratio)))")
             }
             for statement in agreement.statements.filter({ $0.outcome != .holds }).prefix(list) {
                 print("    \(statement.outcome.rawValue)  \(statement.text)")
@@ -69,7 +73,8 @@ struct AgreementCommand: ParsableCommand {
         guard runs.count > 2 else { return }
         let statements = outcomes.values.reduce(0, +)
         print("all \(runs.count - 1) pairs:")
-        print("  figures: \(missed) of \(compared) outside the earlier interval (\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
+        print("  figures: \(missed) of \(compared) outside the earlier interval "
+            + "(\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
         print("  statements: \(summary(statements) { outcomes[$0] ?? 0 })")
     }
 

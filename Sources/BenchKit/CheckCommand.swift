@@ -43,13 +43,18 @@ struct CheckCommand: ParsableCommand {
             --sample-ms say otherwise.
 
             Examples:
-              bench check --baseline Benchmarks/Baselines/smoke.json --thresholds Benchmarks/Baselines/smoke-thresholds.json
+              bench check --baseline Benchmarks/Baselines/smoke.json \
+            --thresholds Benchmarks/Baselines/smoke-thresholds.json
               bench check --baseline main.json --results bench-results/20261123-101500/results.json --markdown gate.md
               bench check --baseline history/ --results results.json
             """
     )
 
-    @Option(help: "The baseline: a results.json written by `bench run`, or a folder of them (the most recent run of this machine is used).")
+    @Option(help:
+            """
+            The baseline: a results.json written by `bench run`, or a folder of them \
+            (the most recent run of this machine is used).
+            """)
     var baseline: String?
 
     @Option(help: "A thresholds file (JSON, schema 1; Sources/Gate/README.md) overriding the defaults.")
@@ -103,7 +108,8 @@ struct CheckCommand: ParsableCommand {
         if !comparison.rows.isEmpty, comparison.count(.notComparable) == comparison.rows.count {
             let why = comparison.machineDifference.map { "the baseline was measured on another machine (\($0)) and no count was measured" }
                 ?? "no row could be compared"
-            throw ExitStatus.nothingComparable("bench check", "nothing was comparable: \(why); compare with this machine's own earlier run (a folder as --baseline picks it), run `bench ab`, or --force")
+            throw ExitStatus.nothingComparable("bench check", "nothing was comparable: \(why); compare with this machine's own earlier run (a folder as "
+                + "--baseline picks it), run `bench ab`, or --force")
         }
     }
 
@@ -121,7 +127,8 @@ struct CheckCommand: ParsableCommand {
             latest = (run, path)
         }
         guard let latest else {
-            throw ExitStatus.nothingComparable("bench check", "none of the \(paths.count) runs under \(folder) was measured on this machine; the first run of a machine has nothing to be compared with")
+            throw ExitStatus.nothingComparable("bench check", "none of the \(paths.count) runs under \(folder) was measured on this machine; "
+                + "the first run of a machine has nothing to be compared with")
         }
         print("bench check: baseline \(latest.path) (this machine's most recent run of \(paths.count) under \(folder))")
         return latest.run
@@ -134,7 +141,8 @@ struct CheckCommand: ParsableCommand {
                 && (benchmarkCase.backend == BenchmarkCase.noBackend || Backends.ids.contains(benchmarkCase.backend))
         }
         guard !known.isEmpty else {
-            throw files.failure("\(baseline ?? ""): none of its \(base.cases.count) cases is known to this bench (`bench list` shows what is)")
+            throw files.failure("\(baseline ?? ""): none of its \(base.cases.count) cases is known to this bench "
+                + "(`bench list` shows what is)")
         }
         let suite = base.suite
         var measurement = measurement

@@ -81,7 +81,8 @@ struct CommandFiles {
         var facts = stat()
         if stat(path, &facts) == 0, Int64(facts.st_size) > maximumFileSize {
             let megabytes = Int64(facts.st_size) / 1_048_576
-            throw ValidationError("\(path) is \(megabytes) MB; a results or thresholds file is at most \(maximumFileSize / 1_048_576) MB (the full suite's results.json is about 15 MB)")
+            throw ValidationError("\(path) is \(megabytes) MB; a results or thresholds file is at most \(maximumFileSize / 1_048_576) "
+                + "MB (the full suite's results.json is about 15 MB)")
         }
         do { return try readWholeFile(path) } catch { throw ValidationError(error.description) }
     }

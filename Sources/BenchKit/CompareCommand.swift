@@ -11,7 +11,8 @@ struct CompareCommand: ParsableCommand {
             change with its 95% interval, the p-value after Holm's correction for the number of \
             rows, and the verdict: regression, improvement, no change (and why), or not comparable \
             (and why). A case whose processes failed in the new run but in none of the base's gets a \
-            "new failure" row. Regressions and new failures are listed first. The statistics work on one value per child \
+            "new failure" row. Regressions and new failures are listed first. \
+            The statistics work on one value per child \
             process (its median ns/op, or its counter delta per operation), so a run needs at \
             least 2 repetitions per case, and 5 or more to see changes of a few percent.
 

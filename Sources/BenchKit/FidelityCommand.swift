@@ -55,7 +55,11 @@ struct FidelityCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Which references: smoke (sync, semaphore, one apply), quick (those of the quick suite) or full (every operation).")
+    @Option(help:
+            """
+            Which references: smoke (sync, semaphore, one apply), quick (those of the quick suite) \
+            or full (every operation).
+            """)
     var suite: String = Suite.full.rawValue
 
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable); the rows without a backend always run.")
@@ -67,17 +71,29 @@ struct FidelityCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Child processes per case, each pair run back to back.")
     var repetitions = 5
 
-    @Option(name: .customLong("allocator"), help: "Run the pairs under this allocator (repeatable): system (default), jemalloc (adds bytes allocated per operation).")
+    @Option(name: .customLong("allocator"), help:
+            """
+            Run the pairs under this allocator (repeatable): system (default), jemalloc \
+            (adds bytes allocated per operation).
+            """)
     var allocators: [String] = []
 
-    @Option(help: "What fails the run: time (a row clearly over the bound, or allocating more) or allocations (only allocating more; needs --allocator jemalloc).")
+    @Option(help:
+            """
+            What fails the run: time (a row clearly over the bound, or allocating more) or allocations \
+            (only allocating more; needs --allocator jemalloc).
+            """)
     var gate: String = Gate.time.rawValue
 
     enum Gate: String, CaseIterable { case time, allocations }
 
     @OptionGroup var measurement: MeasurementOptions
 
-    @Option(help: "Also write the rows as JSON to this file (fields operation, backend, suite_ns, direct_ns, ratio, within_bound, ...).")
+    @Option(help:
+            """
+            Also write the rows as JSON to this file (fields operation, backend, suite_ns, direct_ns, \
+            ratio, within_bound, ...).
+            """)
     var json: String?
 
     @OptionGroup var output: RunOutput

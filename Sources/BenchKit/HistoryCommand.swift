@@ -105,7 +105,8 @@ struct HistoryCommand: ParsableCommand {
             case .success(let found): otava = found
             case .failure(let reason): return .notComputed(reason.description)
             }
-            print("bench history: otava analyze \(OtavaInput.testName(history)) (\(analysed.count) trends, \(history.runs.count) runs)")
+            print("bench history: otava analyze \(OtavaInput.testName(history)) (\(analysed.count) trends, "
+                + "\(history.runs.count) runs)")
             let test = OtavaInput.testName(history)
             let arguments = OtavaInput.arguments(history, minimumChange: minimum)
             let result = (try? runBlocking { await otava.run(arguments, configuration: configuration) })

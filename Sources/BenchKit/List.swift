@@ -38,11 +38,13 @@ struct List: ParsableCommand {
             let sets = workload.parameterSets(for: suite).map { $0.map { "\($0.name)=\($0.value)" }.joined(separator: ",") }
             let onBackends = workload.parameterSets(for: suite).map(workload.usesBackend(for:))
             let scope = onBackends.allSatisfy { $0 } ? "" : onBackends.contains(true) ? " (some sets on no backend)" : " (no backend)"
-            print("  \(workload.name)\(scope)\n    \(workload.summary)\n    one operation: \(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
+            print("  \(workload.name)\(scope)\n    \(workload.summary)\n    one operation: "
+                + "\(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
         }
         print("\nBackends:")
         for backend in Backends.all {
-            print("  \(backend.id)\n    \(backend.summary)\n    workers: \(workerCount(of: backend.runtime)) (with workers: 0)")
+            print("  \(backend.id)\n    \(backend.summary)\n    workers: "
+                + "\(workerCount(of: backend.runtime)) (with workers: 0)")
             for (behaviour, reason) in backend.unsupported.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 print("    not supported: \(behaviour): \(reason)")
             }

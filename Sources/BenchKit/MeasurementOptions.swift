@@ -7,7 +7,11 @@ import Workloads
 
 /// How each child measures: `bench run`, `bench check` and `bench ab` share these.
 struct MeasurementOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Samples per child process (default: 5 for the smoke and quick suites, 10 for the full suite, 20 for `bench ab`).")
+    @Option(parsing: .unconditional, help:
+            """
+            Samples per child process (default: 5 for the smoke and quick suites, \
+            10 for the full suite, 20 for `bench ab`).
+            """)
     var samples: Int?
 
     @Option(name: .customLong("sample-ms"), parsing: .unconditional, help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
@@ -20,11 +24,20 @@ struct MeasurementOptions: ParsableArguments {
     var cpus: String?
 
     @Flag(name: .customLong("count-allocations"),
-          help: "Count mallocs, frees, bytes, Swift retains, releases and objects per operation on every thread, through an interposer each child preloads (built beside bench). Timings then include its cost; report.md says so.")
+          help:
+                  """
+                  Count mallocs, frees, bytes, Swift retains, releases and objects per operation on every thread, \
+                  through an interposer each child preloads (built beside bench). \
+                  Timings then include its cost; report.md says so.
+                  """)
     var countAllocations = false
 
     @Option(name: .customLong("events"),
-            help: ArgumentHelp("Also count these events per operation, comma-separated (repeatable): PAPI presets or native names (PAPI_TOT_INS, PAPI_L1_DCM), counted through PAPI for every thread, or perf's names (cycles, instructions, cache-misses, page-faults, ...), through perf_event_open where PAPI cannot count them. Each is a value or 'unavailable' with the reason; hardware events need a machine with a PMU (bench doctor says).", valueName: "NAMES"))
+            help: ArgumentHelp("Also count these events per operation, comma-separated (repeatable): PAPI presets or native names "
+                + "(PAPI_TOT_INS, PAPI_L1_DCM), counted through PAPI for every thread, or perf's names (cycles, "
+                + "instructions, cache-misses, page-faults, ...), through perf_event_open where PAPI cannot count "
+                + "them. Each is a value or 'unavailable' with the reason; hardware events need a machine with a PMU "
+                + "(bench doctor says).", valueName: "NAMES"))
     var eventLists: [String] = []
 
     /// The events asked for, in order, each once.
@@ -35,7 +48,8 @@ struct MeasurementOptions: ParsableArguments {
 
     func validate() throws {
         for list in eventLists where list.split(separator: ",", omittingEmptySubsequences: false).contains(where: { $0.allSatisfy(\.isWhitespace) }) {
-            throw ValidationError("--events '\(list)' has an empty name: give names separated by commas, e.g. --events PAPI_TOT_INS,cycles")
+            throw ValidationError("--events '\(list)' has an empty name: give names separated by commas, e.g. "
+                + "--events PAPI_TOT_INS,cycles")
         }
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
         if let sampleMilliseconds, sampleMilliseconds < 1 {
@@ -81,7 +95,8 @@ struct MeasurementOptions: ParsableArguments {
     /// count: this build is sanitized, or the library is not built beside it.
     static func interposer(besides executable: String) -> Result<String, InterposerLibrary.Missing> {
         if let sanitizer = sanitizerReplacingMalloc() {
-            return .failure(.init(description: "\(sanitizer) replaces malloc in this build; count allocations with a build that is not sanitized"))
+            return .failure(.init(description: "\(sanitizer) replaces malloc in this build; count allocations with a build "
+                + "that is not sanitized"))
         }
         return InterposerLibrary.locate(besides: executable)
     }

@@ -47,7 +47,8 @@ struct ProfileCommand: ParsableCommand {
               bench profile --workload semaphore --backend fifo-dispatch --suite smoke
               bench profile 'fork-join/work-stealing/fib=25,form=task,split=eager' --call-graph dwarf
               bench profile --diff 'spawn/(fifo-dispatch|libdispatch-c)/pattern=chain/system'
-              bench profile --a base/.build/release/bench --b .build/release/bench 'spawn/fifo-dispatch/pattern=chain/system'
+              bench profile --a base/.build/release/bench \
+            --b .build/release/bench 'spawn/fifo-dispatch/pattern=chain/system'
             """
     )
 
@@ -97,21 +98,26 @@ struct ProfileCommand: ParsableCommand {
         guard sampleMilliseconds >= 1 else { throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)") }
         guard (1...100_000).contains(frequency) else { throw ValidationError("--frequency must be between 1 and 100000 Hz, got \(frequency)") }
         guard PerfRecorder.CallGraph(rawValue: callGraph) != nil else {
-            throw ValidationError("--call-graph must be \(PerfRecorder.CallGraph.allCases.map(\.rawValue).joined(separator: " or ")), got '\(callGraph)'")
+            throw ValidationError("--call-graph must be "
+                + "\(PerfRecorder.CallGraph.allCases.map(\.rawValue).joined(separator: " or ")), "
+                + "got '\(callGraph)'")
         }
         guard deadline >= 1 else { throw ValidationError("--deadline must be at least 1 second, got \(deadline)") }
         if (a == nil) != (b == nil) { throw ValidationError("--a and --b go together: two bench executables to compare") }
         if a != nil {
-            if diff { throw ValidationError("--diff compares two cases of one build; --a and --b compare one case on two builds: give one or the other") }
+            if diff { throw ValidationError("--diff compares two cases of one build; --a and --b compare one case on two builds: "
+                + "give one or the other") }
             let cases = try chosen.plan(repetitions: 1).cases
             guard cases.count == 1 else {
-                throw ValidationError("--a and --b profile one case on two builds; the selection has \(cases.count)\(cases.count > 1 ? " (narrow it with the filter)" : "")")
+                throw ValidationError("--a and --b profile one case on two builds; "
+                    + "the selection has \(cases.count)\(cases.count > 1 ? " (narrow it with the filter)" : "")")
             }
         }
         if diff {
             let cases = try chosen.plan(repetitions: 1).cases
             guard cases.count == 2 else {
-                throw ValidationError("--diff compares two cases; the selection has \(cases.count)\(cases.count > 2 ? " (narrow it with the filter)" : "")")
+                throw ValidationError("--diff compares two cases; "
+                    + "the selection has \(cases.count)\(cases.count > 2 ? " (narrow it with the filter)" : "")")
             }
         }
     }
@@ -206,7 +212,8 @@ struct ProfileCommand: ParsableCommand {
         try OutputDirectory.create(directory + "/diff")
         try writeAtomically(graph.svg(), to: directory + "/diff/flamegraph.svg")
         return ["## Difference", "",
-                "[\(names[1]) against \(names[0])](diff/flamegraph.svg): the second's stacks, each frame coloured by how its "
-                + "share of the samples moved from the first's (red grew, blue shrank, grey within one point).", ""]
+                "[\(names[1]) against \(names[0])](diff/flamegraph.svg): the second's stacks, "
+                    + "each frame coloured by how its share of the samples moved from the first's (red grew, "
+                    + "blue shrank, grey within one point).", ""]
     }
 }

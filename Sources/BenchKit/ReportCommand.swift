@@ -14,7 +14,8 @@ import Glibc
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Write the report, CSV, charts and exports again from a results.json, or one report across machines from several.",
+        abstract: "Write the report, CSV, charts and exports again from a results.json, "
+            + "or one report across machines from several.",
         discussion: """
             Reads a results.json written by `bench run` (which writes these same outputs at the \
             end of every run) and writes into DIR:
@@ -70,10 +71,18 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A results.json written by `bench run` (or a run's journal.jsonl, or its directory); several results files, one per machine, for a report across machines.")
+    @Argument(help:
+            """
+            A results.json written by `bench run` (or a run's journal.jsonl, or its directory); \
+            several results files, one per machine, for a report across machines.
+            """)
     var files: [String]
 
-    @Option(help: "Directory to write into (default: the results file's directory; required with several files). Created if missing; another directory must be new or empty.")
+    @Option(help:
+            """
+            Directory to write into (default: the results file's directory; required with several files). \
+            Created if missing; another directory must be new or empty.
+            """)
     var out: String?
 
     @Flag(help: "Write into an --out that already holds files: bench's files in it are removed first.")
@@ -143,8 +152,8 @@ struct ReportCommand: ParsableCommand {
             throw Self.failure("cannot write the report to \(directory): \(error)")
         }
         let statements = comparison.winners + comparison.allocators
-        print("bench report: \(comparison.machines.count) machines; \(statements.filter(\.holdsEverywhere).count) of \(statements.count) "
-              + "statements hold on every machine")
+        print("bench report: \(comparison.machines.count) machines; \(statements.filter(\.holdsEverywhere).count) of "
+            + "\(statements.count) statements hold on every machine")
         print("bench: wrote \(directory)/: \(ResultsWriter.summary(written))")
     }
 

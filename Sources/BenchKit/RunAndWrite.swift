@@ -37,7 +37,8 @@ enum RunAndWrite {
         let engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
         let progress = ProgressReporter()
         if let resuming {
-            print("\(label): resuming \(directory): \(resuming.finished.count) of \(resuming.planned) repetitions finished before; running the rest")
+            print("\(label): resuming \(directory): \(resuming.finished.count) of \(resuming.planned) repetitions "
+                + "finished before; running the rest")
         } else {
             print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
         }
@@ -50,7 +51,8 @@ enum RunAndWrite {
         } catch let error as FileError {
             // The journal could not grow (a full disk, a removed directory): stop here, with
             // every line written before still on disk.
-            throw ExitStatus.fileProblem(label, "\(error); the run stopped. The repetitions that finished before are in \(journal.path), one JSON record per line")
+            throw ExitStatus.fileProblem(label, "\(error); the run stopped. The repetitions that finished before are in \(journal.path), "
+                + "one JSON record per line")
         }
         if let profiling, run.interrupted == nil {
             run.profiles = try await profile(plan, with: profiling, calibration: calibration, into: directory, label: label)
@@ -60,7 +62,8 @@ enum RunAndWrite {
         do {
             written = try ResultsWriter.write(analysis, to: directory)
         } catch {
-            throw ExitStatus.fileProblem(label, "cannot write the results: \(error). The \(progress.finished) finished repetitions are kept in \(journal.path), one JSON record per line")
+            throw ExitStatus.fileProblem(label, "cannot write the results: \(error). The \(progress.finished) finished repetitions are kept in "
+                + "\(journal.path), one JSON record per line")
         }
         print("\(label): wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
         if let what = run.interrupted, let signal = Interruption.signal {

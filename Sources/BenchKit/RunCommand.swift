@@ -38,10 +38,19 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var output: RunOutput
 
-    @Option(help: "Continue the run in DIR, killed or interrupted before its end (SIGKILL, a lost machine): its finished repetitions are kept and the rest run. Give the same case selection and options as the run had.")
+    @Option(help:
+            """
+            Continue the run in DIR, killed or interrupted before its end (SIGKILL, a lost machine): \
+            its finished repetitions are kept and the rest run. \
+            Give the same case selection and options as the run had.
+            """)
     var resume: String?
 
-    @Option(help: "Also profile the cases whose id matches this regular expression, once each under perf after the run (as `bench profile` does); report.md shows where their time goes.")
+    @Option(help:
+            """
+            Also profile the cases whose id matches this regular expression, once each under perf after the run \
+            (as `bench profile` does); report.md shows where their time goes.
+            """)
     var profile: String?
 
     private var repetitionsPerCase: Int { repetitions ?? selection.chosenSuite.defaultRepetitions }
@@ -103,7 +112,8 @@ struct RunCommand: ParsableCommand {
             print("\nClaims of the dispatch guide, as this run measured them (`bench claims` reprints them):")
             VerdictList.print(analysis.verdicts)
         }
-        print("bench: read \(directory)/report.md first; `bench report \(directory)/results.json` writes the outputs again")
+        print("bench: read \(directory)/report.md first; `bench report \(directory)/results.json` "
+            + "writes the outputs again")
         let failed = run.cases.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
         if !failed.isEmpty {
             print("bench: \(failed.count) case(s) had failures")

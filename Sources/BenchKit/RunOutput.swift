@@ -8,10 +8,18 @@ import Glibc
 /// Where a command that measures writes (`run`, `check`, `fidelity`, `ab`): a new or empty
 /// directory, so two runs never mix, unless `--overwrite` replaces bench's files in it.
 struct RunOutput: ParsableArguments {
-    @Option(help: "Directory to write into (default: a new one under bench-results/, named by the time). It must be new or empty, so runs never mix.")
+    @Option(help:
+            """
+            Directory to write into (default: a new one under bench-results/, named by the time). \
+            It must be new or empty, so runs never mix.
+            """)
     var out: String?
 
-    @Flag(help: "Write into an --out that already holds a run: bench's files in it (results, reports, charts, journal) are removed first.")
+    @Flag(help:
+            """
+            Write into an --out that already holds a run: bench's files in it (results, reports, charts, \
+            journal) are removed first.
+            """)
     var overwrite = false
 
     func validate() throws { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
@@ -32,6 +40,7 @@ struct RunOutput: ParsableArguments {
         var parts = tm()
         gmtime_r(&now, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
+        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))-"
+            + "\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))"
     }
 }

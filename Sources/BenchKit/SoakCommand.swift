@@ -14,7 +14,8 @@ import Glibc
 struct SoakCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak",
-        abstract: "Run each backend for minutes under a mixed load; check that no task is lost or run twice and memory stays flat.",
+        abstract: "Run each backend for minutes under a mixed load; check that no task is lost or run twice "
+            + "and memory stays flat.",
         discussion: """
             Each backend runs in a child process of its own, for --duration seconds, in rounds. A \
             round submits, all at once: async blocks that signal a semaphore, group members (some \
@@ -95,7 +96,8 @@ struct SoakCommand: ParsableCommand {
                                     waitTimeout: .seconds(waitTimeout))
         let parent = SoakParent(executable: ChildProcess.ownExecutable(), settings: settings,
                                 maximumGrowth: Int(maxGrowth * 1_048_576))
-        print("soak: \(selected.count) backend(s), \(SoakParent.format(settings.duration)) each (warm-up \(SoakParent.format(warmUp))), seed \(seed), memory may grow \(maxGrowth) MiB")
+        print("soak: \(selected.count) backend(s), \(SoakParent.format(settings.duration)) each "
+            + "(warm-up \(SoakParent.format(warmUp))), seed \(seed), memory may grow \(maxGrowth) MiB")
         Interruption.install()
         let verdicts = try runBlocking { try await parent.run(selected) { writeToStandardError($0 + "\n") } }
 
@@ -114,7 +116,8 @@ struct SoakCommand: ParsableCommand {
             print("soak: wrote \(json)")
         }
         if let signal = Interruption.signal {
-            writeToStandardError("soak: interrupted by \(Interruption.describe(signal).name) after \(verdicts.count) of \(selected.count) backends; the table holds those that finished\n")
+            writeToStandardError("soak: interrupted by \(Interruption.describe(signal).name) after \(verdicts.count) of "
+                + "\(selected.count) backends; the table holds those that finished\n")
             throw ExitStatus.interrupted(by: signal)
         }
         let failed = verdicts.filter { !$0.passed }

@@ -25,8 +25,9 @@ enum SummaryTable {
         let notApplicable = results.filter { $0.notApplicable != nil }
         let failing = results.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
         let measured = results.filter { $0.notApplicable == nil && !$0.records.isEmpty }
-        Swift.print("\(results.count) cases: \(measured.count) measured, \(failing.count) with failures, \(notApplicable.count) not applicable here. "
-                    + "Every figure, its interval and the reasons are in report.md (a table per family) and results.csv.")
+        Swift.print("\(results.count) cases: \(measured.count) measured, \(failing.count) with failures, "
+            + "\(notApplicable.count) not applicable here. Every figure, "
+            + "its interval and the reasons are in report.md (a table per family) and results.csv.")
         for result in failing { Swift.print("  \(result.benchmarkCase.id): \(result.status)") }
     }
 }

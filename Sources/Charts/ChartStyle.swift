@@ -21,7 +21,8 @@ enum ChartStyle {
 
     static var styleSheet: String {
         var rules = [
-            "svg { color-scheme: light dark; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif; }",
+            "svg { color-scheme: light dark; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, "
+                + "'DejaVu Sans', sans-serif; }",
             ".background { fill: #FFFFFF; }",
             "text { fill: #1F2328; font-size: 12px; }",
             ".title { font-size: 15px; font-weight: 600; }",
@@ -33,14 +34,16 @@ enum ChartStyle {
             ".dashed { stroke-dasharray: 6 4; }",
             ".reference { stroke-dasharray: 2 3; }",
         ]
-        rules += lightColours.indices.map { ".c\($0) { stroke: \(lightColours[$0]); fill: \(lightColours[$0]); } .line.c\($0), .range.c\($0) { fill: none; }" }
+        rules += lightColours.indices.map { ".c\($0) { stroke: \(lightColours[$0]); fill: \(lightColours[$0]); } "
+            + ".line.c\($0), .range.c\($0) { fill: none; }" }
         var dark = [
             ".background { fill: #0D1117; }",
             "text { fill: #E6EDF3; }",
             ".axis { stroke: #8B949E; }",
             ".grid { stroke: #30363D; }",
         ]
-        dark += darkColours.indices.map { ".c\($0) { stroke: \(darkColours[$0]); fill: \(darkColours[$0]); } .line.c\($0), .range.c\($0) { fill: none; }" }
+        dark += darkColours.indices.map { ".c\($0) { stroke: \(darkColours[$0]); fill: \(darkColours[$0]); } "
+            + ".line.c\($0), .range.c\($0) { fill: none; }" }
         rules.append("@media (prefers-color-scheme: dark) {\n" + dark.map { "  " + $0 }.joined(separator: "\n") + "\n}")
         return "\n" + rules.joined(separator: "\n") + "\n"
     }

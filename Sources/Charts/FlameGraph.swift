@@ -143,14 +143,16 @@ public struct FlameGraph: Sendable {
     static let style = """
         .background { fill: #ffffff; } text { fill: #1b1b1b; } .title { font-size: 15px; font-weight: bold; }
         .subtitle { fill: #4b4b4b; } .control { fill: #0057b3; cursor: pointer; text-decoration: underline; }
-        .f { cursor: pointer; } .f:hover rect { stroke: #1b1b1b; stroke-width: 0.8; } .f text { pointer-events: none; fill: #1b1b1b; }
+        .f { cursor: pointer; } .f:hover rect { stroke: #1b1b1b; stroke-width: 0.8; } \
+        .f text { pointer-events: none; fill: #1b1b1b; }
         .h0 { fill: #e8603c; } .h1 { fill: #ee8a3c; } .h2 { fill: #f2a93b; } .h3 { fill: #f6c445; }
         .h4 { fill: #e4774f; } .h5 { fill: #f09a5a; } .h6 { fill: #dd5e2e; } .h7 { fill: #f5b861; }
         .d0 { fill: #c8c8c8; } .up1 { fill: #f4b5a5; } .up2 { fill: #ea7a5f; } .up3 { fill: #d23a1f; }
         .down1 { fill: #b3cdf0; } .down2 { fill: #6f9fe0; } .down3 { fill: #2f6cc9; }
         .match { fill: #c94fd6 !important; }
         @media (prefers-color-scheme: dark) {
-          .background { fill: #161616; } text { fill: #e6e6e6; } .subtitle { fill: #b4b4b4; } .control { fill: #6cb6ff; }
+          .background { fill: #161616; } text { fill: #e6e6e6; } .subtitle { fill: #b4b4b4; } \
+        .control { fill: #6cb6ff; }
           .f:hover rect { stroke: #ffffff; }
         }
         """
@@ -161,9 +163,11 @@ public struct FlameGraph: Sendable {
         (function () {
           var W = \(Int(width)), frames = Array.prototype.slice.call(document.querySelectorAll('g.f'));
           function num(g, k) { return parseFloat(g.getAttribute('data-' + k)); }
-          function fit(name, w) { var n = Math.floor((w - 6) / \(characterWidth)); return n >= name.length ? name : (n < 3 ? '' : name.slice(0, n - 2) + '..'); }
+          function fit(name, w) { var n = Math.floor((w - 6) / \(characterWidth)); \
+        return n >= name.length ? name : (n < 3 ? '' : name.slice(0, n - 2) + '..'); }
           function zoom(target) {
-            var zx = target ? num(target, 'x') : 0, zw = target ? num(target, 'w') : W, zl = target ? num(target, 'level') : 0;
+            var zx = target ? num(target, 'x') : 0, zw = target ? num(target, 'w') : W, \
+        zl = target ? num(target, 'level') : 0;
             frames.forEach(function (g) {
               var x = num(g, 'x'), w = num(g, 'w'), level = num(g, 'level');
               var inside = x + w > zx + 0.001 && x < zx + zw - 0.001;
@@ -178,21 +182,24 @@ public struct FlameGraph: Sendable {
           }
           frames.forEach(function (g) {
             g.addEventListener('click', function () { zoom(g); });
-            g.addEventListener('mouseover', function () { document.getElementById('details').textContent = g.querySelector('title').textContent; });
+            g.addEventListener('mouseover', function () { document.getElementById('details').textContent = \
+        g.querySelector('title').textContent; });
           });
           document.getElementById('reset').addEventListener('click', function () { zoom(null); });
           document.getElementById('search').addEventListener('click', function () {
             var pattern = prompt('Frames matching (a regular expression):');
             var matched = 0, spans = [];
             frames.forEach(function (g) {
-              var rect = g.querySelector('rect'), hit = !!pattern && new RegExp(pattern).test(g.getAttribute('data-name'));
+              var rect = g.querySelector('rect'), hit = !!pattern \
+        && new RegExp(pattern).test(g.getAttribute('data-name'));
               rect.classList.toggle('match', hit);
               if (hit) spans.push([num(g, 'x'), num(g, 'x') + num(g, 'w')]);
             });
             spans.sort(function (a, b) { return a[0] - b[0]; });
             var end = -1;
             spans.forEach(function (s) { if (s[1] > end) { matched += s[1] - Math.max(s[0], end); end = s[1]; } });
-            document.getElementById('matched').textContent = pattern ? 'matched: ' + (100 * matched / W).toFixed(1) + '% of the samples' : ' ';
+            document.getElementById('matched').textContent = pattern ? 'matched: ' + (100 * matched / W).toFixed(1) \
+        + '% of the samples' : ' ';
           });
         })();
         """

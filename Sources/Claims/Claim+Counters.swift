@@ -54,7 +54,8 @@ extension Claim {
                     return Judgement(.refuted, [line] + extra, "fewer than \(format(refutedBelow)) per operation: almost every operation stays in user space")
                 }
                 return Judgement(.inconclusive, [line] + extra,
-                                 "between \(format(refutedBelow)) and \(format(supportedAtLeast)) per operation: some operations, not all")
+                                 "between \(format(refutedBelow)) and \(format(supportedAtLeast)) per operation: "
+                                     + "some operations, not all")
             }
         }
     }

@@ -36,25 +36,32 @@ public enum GuideClaims {
         var claims: [Claim] = [
             layer == .swift
                 ? .faster(id: "queues-beat-locks-uncontended", layer: layer, statement: queuesVersusLocks,
-                          conditions: "Swift code, one thread, empty critical section, nothing between sections: DispatchQueue.sync against Mutex.withLock (queue-vs-lock)",
+                          conditions: "Swift code, one thread, empty critical section, nothing between sections: "
+                              + "DispatchQueue.sync against Mutex.withLock (queue-vs-lock)",
                           claimed: [guarded(.queueSync, on: gcd, .uncontended)], than: guarded(.swiftMutex, on: .none, .uncontended))
                 : .faster(id: "queues-beat-locks-uncontended" + suffix, layer: layer, statement: queuesVersusLocks,
-                          conditions: "the runtime in C, one thread, empty critical section: dispatch_sync_f on a serial queue against pthread_mutex_lock + unlock (direct)",
+                          conditions: "the runtime in C, one thread, empty critical section: "
+                              + "dispatch_sync_f on a serial queue against pthread_mutex_lock + unlock (direct)",
                           claimed: [direct(.sync, on: gcd, label: "dispatch_sync_f, C")],
                           than: direct(.pthreadMutex, on: .none, label: "pthread_mutex_lock + unlock, C")),
             .faster(id: "queues-beat-locks-contended" + suffix, layer: layer, statement: queuesVersusLocks,
-                    conditions: "queue-vs-lock, 2 threads per CPU, 100 ns critical sections 1 µs apart: the faster of \(gcd)'s serial queue sync and async against a pthread mutex",
+                    conditions: "queue-vs-lock, 2 threads per CPU, 100 ns critical sections 1 µs apart: "
+                        + "the faster of \(gcd)'s serial queue sync and async against a pthread mutex",
                     claimed: [guarded(.queueSync, on: gcd, .contended), guarded(.queueAsync, on: gcd, .contended)],
                     than: guarded(.pthreadMutex, on: .none, .contended)),
             .blockingOnlyTraps(
                 id: "semaphores-trap-only-when-blocking" + suffix, layer: layer,
-                statement: "Dispatch semaphores call down to the kernel only when the calling thread needs to be blocked because the semaphore is unavailable",
-                conditions: "system calls per wait + signal on \(gcd)'s semaphore: uncontended (never blocks) against a two-thread ping-pong (every wait blocks)",
+                statement: "Dispatch semaphores call down to the kernel only when the calling thread needs to be blocked "
+                    + "because the semaphore is unavailable",
+                conditions: "system calls per wait + signal on \(gcd)'s semaphore: uncontended (never blocks) "
+                    + "against a two-thread ping-pong (every wait blocks)",
                 free: CounterReading(side: Side(.semaphore(.uncontended, .backend, on: gcd), label: "uncontended wait + signal"), counter: "syscalls"),
                 blocking: CounterReading(side: Side(.semaphore(.pingpong, .backend, on: gcd), label: "ping-pong hand-off"), counter: "syscalls")),
             .faster(id: "small-bodies-lose-to-scheduling" + suffix, layer: layer,
-                    statement: "If each iteration of your loop performs only a small amount of work, the overhead of scheduling the code may outweigh the performance benefits",
-                    conditions: "an empty loop body: the plain serial loop against \(gcd)'s apply with one iteration per block (stride 1)",
+                    statement: "If each iteration of your loop performs only a small amount of work, "
+                        + "the overhead of scheduling the code may outweigh the performance benefits",
+                    conditions: "an empty loop body: the plain serial loop against \(gcd)'s apply with one iteration "
+                        + "per block (stride 1)",
                     claimed: [Side(.applySerial(body: "0ns"), label: "serial loop")],
                     than: Side(.applyStride(body: "0ns", stride: "1", on: gcd), label: "\(gcd) apply, stride 1")),
             .faster(id: "striding-recovers-small-bodies" + suffix, layer: layer,
@@ -63,13 +70,18 @@ public enum GuideClaims {
                     claimed: [Side(.applyStride(body: "0ns", stride: "auto", on: gcd), label: "\(gcd) apply, automatic stride")],
                     than: Side(.applyStride(body: "0ns", stride: "1", on: gcd), label: "\(gcd) apply, stride 1")),
             .faster(id: "queues-start-work-faster-than-threads" + suffix, layer: layer,
-                    statement: "the system is usually able to start running your task more quickly than you could if you created the thread yourself",
+                    statement: "the system is usually able to start running your task more quickly than you could if you "
+                        + "created the thread yourself",
                     conditions: "an empty task: submitted to \(gcd) from outside its pool, against pthread_create + pthread_join",
                     claimed: [Side(.spawn(.outside, on: gcd), label: "\(gcd) async")],
                     than: Side(.threadSpawn, label: "pthread_create + join")),
             .fewerEvents(id: "threads-cost-memory" + suffix, layer: layer,
-                         statement: "the threaded model requires the creation of two threads, which take up both kernel and user-space memory. Dispatch queues do not pay the same memory penalty",
-                         conditions: "resident memory per waiting unit of work, 256 held at once in a fresh process (footprint): a block queued on a \(gcd) serial queue against a parked thread; kernel memory is not measured",
+                         statement: "the threaded model requires the creation of two threads, "
+                             + "which take up both kernel and user-space memory. "
+                             + "Dispatch queues do not pay the same memory penalty",
+                         conditions: "resident memory per waiting unit of work, 256 held at once in a fresh process (footprint): "
+                             + "a block queued on a \(gcd) serial queue against a parked thread; "
+                             + "kernel memory is not measured",
                          claimed: CounterReading(side: Side(.footprint(.queuedBlock, on: gcd), label: "\(gcd) queued block"),
                                                  counter: FigureName.residentBytesPerUnit.rawValue, shown: "resident bytes", per: "per unit"),
                          than: CounterReading(side: Side(.footprint(.thread, on: .none), label: "parked thread"),

@@ -77,7 +77,8 @@ enum ApplyScenarios {
             })
             try require(ledger.mistakes() == nil, ledger.mistakes() ?? "")
             let bad = misshapen.load(ordering: .relaxed)
-            try require(bad == 0, "\(bad) ranges do not fit stride \(loop.stride), the first \(firstLower.load(ordering: .relaxed))..<\(firstUpper.load(ordering: .relaxed))")
+            try require(bad == 0, "\(bad) ranges do not fit stride \(loop.stride), "
+                + "the first \(firstLower.load(ordering: .relaxed))..<\(firstUpper.load(ordering: .relaxed))")
             if let stride {
                 let expected = (iterations + stride - 1) / stride
                 let made = calls.load(ordering: .relaxed)

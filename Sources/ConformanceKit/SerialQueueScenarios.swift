@@ -46,7 +46,9 @@ enum SerialQueueScenarios {
                 let order = lane.queue.sync { lane.order.value }
                 try require(lane.queue.label == "fifo-\(number)", "label '\(lane.queue.label)' is not the one given, 'fifo-\(number)'")
                 try require(lane.overlaps.load(ordering: .relaxed) == 0, "queue \(number): two blocks ran at once \(lane.overlaps.load(ordering: .relaxed)) times")
-                try require(order == Array(0..<blocksPerQueue), "queue \(number): blocks ran out of order or not exactly once (\(order.count) of \(blocksPerQueue) recorded; first out of place at \(firstMismatch(order, blocksPerQueue)))")
+                try require(order == Array(0..<blocksPerQueue), "queue \(number): blocks ran out of order or not exactly once "
+                    + "(\(order.count) of \(blocksPerQueue) recorded; "
+                    + "first out of place at \(firstMismatch(order, blocksPerQueue)))")
             }
         }
     }
@@ -102,7 +104,8 @@ enum SerialQueueScenarios {
                     }
                     let seen = context.pointee
                     try require(seen.calls == round, "round \(round): the function has run \(seen.calls) times in \(round) syncs")
-                    try require(seen.context == UnsafeMutableRawPointer(context), "round \(round): the function got context \(String(describing: seen.context)), not the one given")
+                    try require(seen.context == UnsafeMutableRawPointer(context), "round \(round): "
+                        + "the function got context \(String(describing: seen.context)), not the one given")
                     try require(seen.thread.map { pthread_equal($0, caller) != 0 } == true, "round \(round): the function ran on another thread than the caller's")
                     try require(seen.seen == round, "round \(round): the function ran before the block submitted ahead of it (saw \(seen.seen))")
                 }

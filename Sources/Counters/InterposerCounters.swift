@@ -48,7 +48,8 @@ public final class InterposerCounters: CounterSource {
                 reason = nil
             } else {
                 reader = nil
-                reason = "the preloaded interposer speaks version \(found), this bench reads \(Self.interfaceVersion) (rebuild both)"
+                reason = "the preloaded interposer speaks version \(found), "
+                    + "this bench reads \(Self.interfaceVersion) (rebuild both)"
             }
         } else {
             reader = nil

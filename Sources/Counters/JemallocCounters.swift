@@ -59,7 +59,8 @@ public final class JemallocCounters: CounterSource {
         guard mallctl != nil else { return }
         refreshEpoch()
         // Same order as `names`.
-        slots[0] = value(threadAllocated).map { Double($0) } ?? .nan  // a numeric conversion, not `Double.init`, which can resolve to init(bitPattern:)
+        // a numeric conversion, not `Double.init`, which can resolve to init(bitPattern:)
+        slots[0] = value(threadAllocated).map { Double($0) } ?? .nan
         if let small = value(smallRequests), let large = value(largeRequests) {
             slots[1] = Double(small + large)
         } else {

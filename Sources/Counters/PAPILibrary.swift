@@ -87,7 +87,8 @@ final class PAPILibrary: @unchecked Sendable {
             }
             return .failure(Unavailable(description: "PAPI_library_init refused every version this bench knows (\(candidate.path))"))
         }
-        return .failure(Unavailable(description: "PAPI not installed (none of \(candidates.map(\.path).joined(separator: ", ")) could be loaded; tools/install-deps.sh installs libpapi-dev)"))
+        return .failure(Unavailable(description: "PAPI not installed (none of \(candidates.map(\.path).joined(separator: ", ")) could be loaded; "
+            + "tools/install-deps.sh installs libpapi-dev)"))
     }
 
     /// Whether PAPI knows `name` (a preset such as PAPI_TOT_INS, or a native event), or PAPI's reason.

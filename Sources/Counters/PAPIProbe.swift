@@ -52,7 +52,8 @@ public struct PAPIProbe: Sendable, Equatable {
         guard let (handle, major, minor) = libraries.lazy.compactMap({ entry in
             dlopen(entry.soname, RTLD_NOW | RTLD_LOCAL).map { ($0, entry.major, entry.minor) }
         }).first else {
-            return .notInstalled("none of \(libraries.map(\.soname).joined(separator: ", ")) could be loaded; tools/install-deps.sh installs libpapi-dev")
+            return .notInstalled("none of \(libraries.map(\.soname).joined(separator: ", ")) could be loaded; "
+                + "tools/install-deps.sh installs libpapi-dev")
         }
         typealias LibraryInit = @convention(c) (Int32) -> Int32
         typealias ComponentCount = @convention(c) () -> Int32

@@ -58,7 +58,8 @@ public final class PerfEventCounters: CounterSource {
         let excludeKernel = Self.excludesKernel(paranoid: paranoid)
         for event in Self.events {
             if excludeKernel && event.kernelOnly {
-                availability[event.name] = .unavailable(reason: "kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
+                availability[event.name] = .unavailable(reason: "kernel events excluded "
+                    + "(perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
                     + Self.withoutKernelEvents(event.name))
                 continue
             }
@@ -96,7 +97,8 @@ public final class PerfEventCounters: CounterSource {
                 ? "no PMU: this CPU or VM exposes no hardware counters (perf_event_open: \(system))"
                 : "not supported by this kernel (perf_event_open: \(system))"
         case EACCES, EPERM:
-            return "not permitted (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), \(geteuid() == 0 ? "root" : "not root"); perf_event_open: \(system))"
+            return "not permitted (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), "
+                + "\(geteuid() == 0 ? "root" : "not root"); perf_event_open: \(system))"
         case ENOSYS:
             return "kernel built without perf events (perf_event_open: \(system))"
         default:

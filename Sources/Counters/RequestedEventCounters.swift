@@ -33,7 +33,8 @@ public final class RequestedEventCounters: CounterSource {
             switch papi {
             case .success(let library):
                 guard let reason = library.knows(event) else { return nil }
-                return "'\(event)': PAPI does not know it (PAPI_event_name_to_code: \(reason)), and perf has no event of that name"
+                return "'\(event)': PAPI does not know it (PAPI_event_name_to_code: \(reason)), "
+                    + "and perf has no event of that name"
             case .failure(let unavailable):
                 return "'\(event)': not one of perf's event names, and PAPI cannot be asked: \(unavailable)"
             }
@@ -91,7 +92,8 @@ public final class RequestedEventCounters: CounterSource {
                 continue
             }
             if excludeKernel && perf.kernelOnly {
-                availability[Self.metricName(event)] = .unavailable(reason: viaPAPI + "; perf: kernel events excluded (perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root)")
+                availability[Self.metricName(event)] = .unavailable(reason: viaPAPI + "; perf: kernel events excluded "
+                    + "(perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root)")
                 continue
             }
             let fd = rb_perf_event_open(perf.type, perf.config, excludeKernel ? 1 : 0)
@@ -151,7 +153,8 @@ public final class RequestedEventCounters: CounterSource {
         option.storeBytes(of: eventSet, toByteOffset: 0, as: Int32.self)
         option.storeBytes(of: PAPILibrary.inheritAll, toByteOffset: 4, as: Int32.self)
         status = library.setOption(PAPILibrary.inheritOption, option)
-        return status == PAPILibrary.ok ? nil : "PAPI_set_opt(PAPI_INHERIT): \(library.describe(status)); without it only the measuring thread would count"
+        return status == PAPILibrary.ok ? nil : "PAPI_set_opt(PAPI_INHERIT): \(library.describe(status)); "
+            + "without it only the measuring thread would count"
     }
 
     public var metrics: [String] { (papiSets.flatMap(\.events) + perfEvents.map(\.name)).map(Self.metricName) }

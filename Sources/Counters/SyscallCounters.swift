@@ -25,7 +25,8 @@ public final class SyscallCounters: CounterSource {
             case .tracepointNotVisible:
                 "the raw_syscalls:sys_enter tracepoint is not visible (tracefs not mounted, or not root)"
             case .cannotOpen(let errno):
-                "cannot open the raw_syscalls:sys_enter tracepoint (\(String(cString: strerror(errno))); needs root or perf_event_paranoid -1)"
+                "cannot open the raw_syscalls:sys_enter tracepoint (\(String(cString: strerror(errno))); "
+                    + "needs root or perf_event_paranoid -1)"
             }
         }
     }

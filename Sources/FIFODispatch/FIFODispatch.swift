@@ -15,7 +15,8 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
     public typealias Group = FIFOGroup
 
     public static let id = "fifo-dispatch"
-    public static let summary = "our libdispatch-style queues: lock-free lists, one state word per queue, futex semaphores, spare workers for blocked blocks"
+    public static let summary = "our libdispatch-style queues: lock-free lists, one state word per queue, futex semaphores, "
+        + "spare workers for blocked blocks"
 
     @usableFromInline let pool: WorkerPool
     public let workers: Int

@@ -174,7 +174,8 @@ extension FIFOQueue {
                 {
                     let through = queue === self ? "" : " (it runs through '\(queue.label)', which this thread is running)"
                     preconditionFailure(
-                        "sync onto queue '\(label)' from a block running on it\(through): this deadlocks. Use async, or sync from another queue.")
+                        "sync onto queue '\(label)' from a block running on it\(through): this deadlocks. "
+                            + "Use async, or sync from another queue.")
                 }
                 frame = current.pointee.parent
             }

@@ -345,7 +345,8 @@ public final class FIFOQueue: @unchecked Sendable {
                 queue !== self,
                 queue === newTarget
                     ? "setTarget: queue '\(label)' cannot be its own target"
-                    : "setTarget: queue '\(newTarget.label)' runs through '\(label)' already; targeting it would make a cycle")
+                    : "setTarget: queue '\(newTarget.label)' runs through '\(label)' already; "
+                        + "targeting it would make a cycle")
             ancestor = queue.target
         }
         objectLock.withLock { targets.append(newTarget) }

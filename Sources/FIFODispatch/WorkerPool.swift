@@ -302,7 +302,10 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     /// The pool's counters and which roots hold work, for diagnosing a stuck run.
     var debugState: String {
         let nonEmpty = roots.filter { !$0.list.isEmpty }.map(\.label)
-        return "threads \(threads.load(ordering: .relaxed)) parked \(resting.load(ordering: .relaxed) & Self.parkedMask) napping \(nappingWorkers) blocked \(blocked.load(ordering: .relaxed)) epoch \(epoch.word.pointee.load(ordering: .relaxed)) roots with work: \(nonEmpty)"
+        return "threads \(threads.load(ordering: .relaxed)) parked "
+            + "\(resting.load(ordering: .relaxed) & Self.parkedMask) napping \(nappingWorkers) blocked "
+            + "\(blocked.load(ordering: .relaxed)) epoch \(epoch.word.pointee.load(ordering: .relaxed)) roots "
+            + "with work: \(nonEmpty)"
     }
 
     /// Workers napping now, for tests.

@@ -78,7 +78,8 @@ public struct Comparison: Sendable {
         let newCases = Dictionary(new.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
         let common = base.cases.map(\.benchmarkCase.id).filter { newCases[$0] != nil }
         guard !common.isEmpty else {
-            throw Problem(description: "the two runs have no case in common (\(base.cases.count) cases in the base, \(new.cases.count) in the new run)")
+            throw Problem(description: "the two runs have no case in common (\(base.cases.count) cases in the base, "
+                + "\(new.cases.count) in the new run)")
         }
         let difference = MachineFingerprint(base.environment).differences(from: MachineFingerprint(new.environment))
         let catalogue = MetricCatalogue(new).merged(with: MetricCatalogue(base))
@@ -86,7 +87,8 @@ public struct Comparison: Sendable {
         self.pairing = pairing
         machineDifference = difference
         let counting = (base.countedAllocations == true) == (new.countedAllocations == true) ? nil
-            : "allocations were counted in the \(base.countedAllocations == true ? "base" : "new run") only, so its timings include the interposer's cost"
+            : "allocations were counted in the \(base.countedAllocations == true ? "base" : "new run") only, "
+                + "so its timings include the interposer's cost"
         countingDifference = counting
         forced = force
         self.sequential = sequential
@@ -113,7 +115,8 @@ public struct Comparison: Sendable {
                 let limits = thresholds.limits(caseID: id, workload: workload, metric: time)
                 let total = newCase.failures.count + newCase.records.count
                 pending.append(Pending(caseID: id, metric: "processes", described: nil, limits: limits, estimate: nil,
-                                       verdict: .newFailure("\(newCase.failures.count) of \(total) processes failed in the new run, none in the base: \(newCase.failures[0])"),
+                                       verdict: .newFailure("\(newCase.failures.count) of \(total) processes failed in the new run, "
+                                           + "none in the base: \(newCase.failures[0])"),
                                        baseCount: baseCase.records.count, newCount: newCase.records.count))
             }
             let baseMetrics = ProcessValues.metrics(of: baseCase)
@@ -145,7 +148,8 @@ public struct Comparison: Sendable {
                 }
                 if baseValues.byRepetition.isEmpty && newValues.byRepetition.isEmpty {
                     if metric == time.name {
-                        pending.append(row(.notComparable("no process finished in either run: \(baseCase.failures.first ?? newCase.failures.first ?? "no record")")))
+                        pending.append(row(.notComparable("no process finished in either run: "
+                            + "\(baseCase.failures.first ?? newCase.failures.first ?? "no record")")))
                     } else {
                         unmeasured += 1
                     }
@@ -162,7 +166,8 @@ public struct Comparison: Sendable {
                 }
                 if baseValues.byRepetition.isEmpty || newValues.byRepetition.isEmpty {
                     let (side, values, result) = baseValues.byRepetition.isEmpty ? ("base", baseValues, baseCase) : ("new run", newValues, newCase)
-                    pending.append(row(.notComparable("no value in the \(side): \(values.unavailable ?? result.failures.first ?? "no process finished")")))
+                    pending.append(row(.notComparable("no value in the \(side): "
+                        + "\(values.unavailable ?? result.failures.first ?? "no process finished")")))
                     continue
                 }
                 let estimate: ChangeEstimate? = switch pairing {
@@ -171,7 +176,8 @@ public struct Comparison: Sendable {
                 }
                 guard let estimate else {
                     let need = pairing == .paired ? "2 pairs of processes" : "2 processes on each side"
-                    pending.append(row(.notComparable("a test needs at least \(need); base has \(baseValues.byRepetition.count), new has \(newValues.byRepetition.count)")))
+                    pending.append(row(.notComparable("a test needs at least \(need); base has \(baseValues.byRepetition.count), "
+                        + "new has \(newValues.byRepetition.count)")))
                     continue
                 }
                 pending.append(row(nil, estimate))
@@ -205,13 +211,15 @@ public struct Comparison: Sendable {
         let change = estimate.relativeChange ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
         let relative = worse * change
         guard adjustedPValue < limits.significanceLevel else {
-            let notSignificant = "not significant: adjusted p = \(Figures.value(adjustedPValue)) ≥ α = \(Figures.value(limits.significanceLevel))"
+            let notSignificant = "not significant: adjusted p = \(Figures.value(adjustedPValue)) ≥ α = "
+                + "\(Figures.value(limits.significanceLevel))"
             // A move beyond the limits, either way, that the test cannot tell from the spread: the
             // runs were too small to decide, which "no change" would hide.
             let beyondLimits = abs(relative) >= limits.minimumEffect && abs(relative) > limits.maximumRelativeRegression
                 && abs(absolute) > limits.maximumAbsoluteRegression
             guard !beyondLimits else {
-                return .undecided("\(percent(change)), but \(notSignificant): too few processes to tell it from their spread; more decide")
+                return .undecided("\(percent(change)), but \(notSignificant): too few processes to tell it from "
+                    + "their spread; more decide")
             }
             return .noChange(notSignificant)
         }
@@ -224,7 +232,8 @@ public struct Comparison: Sendable {
             return .noChange("within the limit: \(percent(relative)) ≤ \(percent(limits.maximumRelativeRegression))")
         }
         if absolute <= limits.maximumAbsoluteRegression {
-            return .noChange("within the limit: +\(Figures.value(absolute)) \(unit) ≤ \(Figures.value(limits.maximumAbsoluteRegression)) \(unit)")
+            return .noChange("within the limit: +\(Figures.value(absolute)) \(unit) ≤ "
+                + "\(Figures.value(limits.maximumAbsoluteRegression)) \(unit)")
         }
         return .regression
     }

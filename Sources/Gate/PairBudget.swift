@@ -101,8 +101,8 @@ public final class PairBudget: @unchecked Sendable {
         }
         lastRound = chosen.count < open.count
         report("bench ab: \(open.count) of \(caseIDs.count) cases open after \(current) pairs; "
-               + "\(chosen.count == open.count ? "all" : "\(chosen.count) that fit the budget") go on to \(nextPairs) pairs "
-               + "(about \(TimeBudget.spelled(cost))); \(used)")
+            + "\(chosen.count == open.count ? "all" : "\(chosen.count) that fit the budget") go on to "
+            + "\(nextPairs) pairs (about \(TimeBudget.spelled(cost))); \(used)")
         return Round(cases: chosen.sorted(), pairs: current..<nextPairs)
     }
 }

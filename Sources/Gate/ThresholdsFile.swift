@@ -58,7 +58,8 @@ private func where_(_ decoder: any Decoder) -> String {
 private func object(_ decoder: any Decoder, known: [String]) throws -> KeyedDecodingContainer<AnyKey> {
     let container = try decoder.container(keyedBy: AnyKey.self)
     if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
-        throw Thresholds.FileProblem("\(where_(decoder))\(RegexPattern.shown(unknown)): unknown field; valid here: \(known.joined(separator: ", "))")
+        throw Thresholds.FileProblem("\(where_(decoder))\(RegexPattern.shown(unknown)): unknown field; "
+            + "valid here: \(known.joined(separator: ", "))")
     }
     return container
 }
@@ -79,7 +80,8 @@ private struct FileContents: Decodable {
         let defaults = try container.decodeIfPresent([String: LimitsEntry].self, forKey: AnyKey("defaults")) ?? [:]
         for (key, entry) in defaults {
             guard let kind = MetricKind(rawValue: key) else {
-                throw Thresholds.FileProblem("defaults.\(RegexPattern.shown(key)): unknown metric kind; valid: \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw Thresholds.FileProblem("defaults.\(RegexPattern.shown(key)): unknown metric kind; "
+                    + "valid: \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             thresholds.defaults[kind] = entry.limits
         }
@@ -118,7 +120,8 @@ private struct OverrideEntry: Decodable {
             }
         }
         guard override.workload != nil || override.casePattern != nil || override.metric != nil else {
-            throw Thresholds.FileProblem("\(place.dropLast()) selects nothing: give 'workload', 'case' or 'metric' (limits for every case go under 'defaults')")
+            throw Thresholds.FileProblem("\(place.dropLast()) selects nothing: give 'workload', 'case' or 'metric' "
+                + "(limits for every case go under 'defaults')")
         }
         self.override = override
     }

@@ -82,10 +82,12 @@ public struct CaseLauncher: Sendable {
             do {
                 let record = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
                 guard record.version == CaseRecord.currentVersion else {
-                    return .failed("unreadable output: record version \(record.version), this bench reads \(CaseRecord.currentVersion)")
+                    return .failed("unreadable output: record version \(record.version), "
+                        + "this bench reads \(CaseRecord.currentVersion)")
                 }
                 guard record.caseID == benchmarkCase.id, record.repetition == repetition else {
-                    return .failed("unreadable output: record is for \(record.caseID) #\(record.repetition), not \(benchmarkCase.id) #\(repetition)")
+                    return .failed("unreadable output: record is for \(record.caseID) #\(record.repetition), "
+                        + "not \(benchmarkCase.id) #\(repetition)")
                 }
                 return .record(record)
             } catch {

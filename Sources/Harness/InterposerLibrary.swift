@@ -22,7 +22,8 @@ public enum InterposerLibrary {
         public init(description: String) { self.description = description }
 
         init(path: String) {
-            description = "\(path) is not built (it is built with the package: `swift build`, or `swift build -c release --product RuntimeBenchInterposer` beside a release bench)"
+            description = "\(path) is not built (it is built with the package: `swift build`, "
+                + "or `swift build -c release --product RuntimeBenchInterposer` beside a release bench)"
         }
     }
 }

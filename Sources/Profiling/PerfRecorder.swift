@@ -48,7 +48,8 @@ public struct PerfRecorder: Sendable {
         guard let probe, probe.ending == .exited(0) else {
             let paranoid = SystemFacts.firstLine("/proc/sys/kernel/perf_event_paranoid").map { "kernel.perf_event_paranoid is \($0)" } ?? "perf_event_paranoid unreadable"
             let said = probe.map { $0.standardError.split(separator: "\n").first.map(String.init) ?? "\($0.ending)" } ?? "it did not run"
-            throw Unavailable(description: "perf cannot record here (\(said); \(paranoid)): run as root, or set kernel.perf_event_paranoid to 1 or less")
+            throw Unavailable(description: "perf cannot record here (\(said); \(paranoid)): run as root, "
+                + "or set kernel.perf_event_paranoid to 1 or less")
         }
         return PerfRecorder(perf: perf, frequency: frequency, callGraph: callGraph)
     }
@@ -87,7 +88,8 @@ public struct PerfRecorder: Sendable {
             arguments: ["-c", "exec \"$0\" script -i \"$1\" -F comm,tid,period,ip,sym,dso > \"$2\"", perf, data, text],
             deadline: .seconds(300))
         guard outcome.ending == .exited(0) else {
-            throw Unavailable(description: "perf script could not read \(data): \(outcome.standardError.split(separator: "\n").first ?? "\(outcome.ending)")")
+            throw Unavailable(description: "perf script could not read \(data): "
+                + "\(outcome.standardError.split(separator: "\n").first ?? "\(outcome.ending)")")
         }
         return CollapsedStacks.parse(perfScript: Substring(try readWholeFile(text)))
     }

@@ -12,7 +12,8 @@ public struct SwiftDemangler: Sendable {
     }
 
     public var missing: String? {
-        tool == nil ? "swift-demangle not found on PATH (it comes with the Swift toolchain): Swift frames keep their mangled names" : nil
+        tool == nil ? "swift-demangle not found on PATH (it comes with the Swift toolchain): "
+            + "Swift frames keep their mangled names" : nil
     }
 
     /// `names` demangled; a name that is not a Swift symbol maps to itself.

@@ -73,8 +73,8 @@ public struct Agreement: Sendable {
                 let standing = Standing(set.cases.filter { $0.benchmarkCase.allocator == .system })
                 guard standing.isClear else { continue }
                 let winner = standing.ranked[0].measured, runnerUp = standing.ranked[1].measured
-                let text = "\(family.workload) \(set.title): \(family.contender(winner.benchmarkCase)) clearly \(ranking.better) "
-                    + "than \(family.contender(runnerUp.benchmarkCase))"
+                let text = "\(family.workload) \(set.title): \(family.contender(winner.benchmarkCase)) clearly "
+                    + "\(ranking.better) than \(family.contender(runnerUp.benchmarkCase))"
                 statements.append(Statement(text: text, outcome: outcome(again[winner.benchmarkCase.id]?.ranked,
                                                                          again[runnerUp.benchmarkCase.id]?.ranked)))
             }

@@ -60,7 +60,8 @@ struct Answers {
             for (index, win) in answer.wins.enumerated() {
                 let low = Figures.ratio(win.margins.min()!), high = Figures.ratio(win.margins.max()!)
                 let by = low == high ? "by \(low)" : "by \(low)–\(high)"
-                parts.append(index == 0 ? "\(win.contender) is clearly \(answer.ranking.best) in \(win.margins.count), \(by) over the runner-up"
+                parts.append(index == 0 ? "\(win.contender) is clearly \(answer.ranking.best) in \(win.margins.count), "
+                    + "\(by) over the runner-up"
                                         : "\(win.contender) in \(win.margins.count) (\(by))")
             }
             if answer.tieCount > 0 {
@@ -71,7 +72,9 @@ struct Answers {
                 let rest = answer.ties.dropFirst(Self.tieGroupsShown).reduce(0) { $0 + $1.sets }
                 if rest > 0 { who += ", other contenders in \(rest)" }
                 parts.append(answer.wins.isEmpty
-                    ? "no contender is clearly \(answer.ranking.best) in any: \(who) (their processes spread wider than they differ, so a repeat run could order them either way)"
+                    ? "no contender is clearly \(answer.ranking.best) in any: \(who) "
+                        + "(their processes spread wider than they differ, "
+                        + "so a repeat run could order them either way)"
                     : "a tie in \(answer.tieCount) (\(who))")
             }
             if answer.ranking.figure != .time { parts.append("ranked by \(answer.ranking.heading), not time") }
@@ -106,8 +109,9 @@ struct Answers {
         }
         let total = faster + slower + neither
         guard total > 0 else { return nil }
-        return "- **allocator**: under jemalloc instead of the system allocator, \(faster) of \(total) cases are clearly faster, "
-            + "\(slower) clearly slower, and \(neither) not told apart."
+        return "- **allocator**: under jemalloc instead of the system allocator, "
+            + "\(faster) of \(total) cases are clearly faster, \(slower) clearly slower, "
+            + "and \(neither) not told apart."
     }
 
     /// A case's id without its allocator: the key that pairs a case under jemalloc with the same

@@ -27,16 +27,22 @@ public enum ComparisonReport {
         if let sequential = comparison.sequential { notes.append(sequential.summary) }
         if let difference = comparison.machineDifference {
             notes.append(comparison.forced
-                ? "The runs were measured on different machines (\(difference)); times were compared anyway (--force)."
-                : "The runs were measured on different machines (\(difference)): times and events are not comparable; counts (allocations, instructions) are compared. --force compares everything.")
+                ? "The runs were measured on different machines (\(difference)); "
+                    + "times were compared anyway (--force)."
+                : "The runs were measured on different machines (\(difference)): "
+                    + "times and events are not comparable; counts (allocations, instructions) are compared. "
+                    + "--force compares everything.")
         }
         if let counting = comparison.countingDifference {
             notes.append(comparison.forced
                 ? "The runs did not measure alike (\(counting)); times were compared anyway (--force)."
-                : "The runs did not measure alike: \(counting). Times, CPU time and events are not compared; counts are. --force compares everything.")
+                : "The runs did not measure alike: \(counting). Times, CPU time and events are not compared; "
+                    + "counts are. --force compares everything.")
         }
         if comparison.excluded > 0 {
-            notes.append("\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a thresholds file turns them on, and a thresholds entry with \"compare\": false leaves out what it selects.")
+            notes.append("\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a "
+                + "thresholds file turns them on, and a thresholds entry with \"compare\": "
+                + "false leaves out what it selects.")
         }
         if comparison.count(.undecided) > 0 {
             let fewest = comparison.rows.filter { $0.verdict.kind == .undecided }.map { min($0.baseCount, $0.newCount) }.min() ?? 0
@@ -45,10 +51,12 @@ public enum ComparisonReport {
                          + "run again with more --repetitions (or --pairs) to decide them.")
         }
         if comparison.notApplicableInBoth > 0 {
-            notes.append("\(comparison.notApplicableInBoth) case\(comparison.notApplicableInBoth == 1 ? "" : "s") not applicable in both runs (e.g. a workload a backend does not offer) not listed.")
+            notes.append("\(comparison.notApplicableInBoth) case\(comparison.notApplicableInBoth == 1 ? "" : "s") not "
+                + "applicable in both runs (e.g. a workload a backend does not offer) not listed.")
         }
         if comparison.unmeasured > 0 {
-            notes.append("\(comparison.unmeasured) case/metric pairs measured in neither run (e.g. hardware counters without a PMU) are not listed.")
+            notes.append("\(comparison.unmeasured) case/metric pairs measured in neither run "
+                + "(e.g. hardware counters without a PMU) are not listed.")
         }
         return notes
     }

@@ -48,13 +48,14 @@ public enum FidelityReport {
                 + "(the `direct` workload), measured in this run: C for a C API, idiomatic Swift for a Swift API, "
                 + "the concrete type for our own backends. A suite figure counts as the runtime's when it is "
                 + "\(bound). \(within) of \(rows.count) rows are" + (unclear > 0 ? "; \(unclear) unclear (their processes disagree)" : "")
-                + ". A row is over the bound only when the suite's interval lies wholly above the bound of the direct one's (both from the spread between processes; the run's own drift moves both alike and is left out). "
-                + "In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, so the machine's drift "
-                + "between them reads as a difference; `bench fidelity` runs each pair back to back in every repetition and is "
-                + "the check to trust. "
-                + "Where the direct layer is idiomatic Swift, "
-                + "its gap to the C row of the same operation is the Swift overlay's own cost, not the suite's. B/op: bytes the "
-                + "measuring thread allocated per operation (jemalloc only).", ""]
+                + ". A row is over the bound only when the suite's interval lies wholly above the bound of the "
+                    + "direct one's (both from the spread between processes; the run's own drift moves both alike and is "
+                    + "left out). In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, "
+                    + "so the machine's drift between them reads as a difference; "
+                    + "`bench fidelity` runs each pair back to back in every repetition and is the check to trust. "
+                    + "Where the direct layer is idiomatic Swift, its gap to the C row of the same operation is the "
+                    + "Swift overlay's own cost, not the suite's. B/op: bytes the measuring thread allocated per "
+                    + "operation (jemalloc only).", ""]
             + table.lines
     }
 

@@ -42,22 +42,25 @@ public enum HistoryReport {
     static func section(_ history: RunHistory, analysis: Analysis, directory: String, minimumChange: Double,
                         charts: [String: String]) -> [String] {
         let environment = history.runs[0].results.environment
-        var lines = ["## \(history.label): \(environment.cpuModel), \(environment.cpusAtOnce) usable of \(environment.onlineCPUs) CPUs, "
-                     + "\(environment.kernel), \(environment.swiftCompiler) (\(history.runs.count) runs)", ""]
+        var lines = ["## \(history.label): \(environment.cpuModel), \(environment.cpusAtOnce) usable of "
+            + "\(environment.onlineCPUs) CPUs, \(environment.kernel), \(environment.swiftCompiler) "
+            + "(\(history.runs.count) runs)", ""]
         lines += ["### Change points", ""]
         let analysed = OtavaInput.analysed(history)
         let command = "`" + OtavaInput.command(history, directory: directory, minimumChange: minimumChange) + "`"
         switch analysis {
         case .notComputed(let reason):
-            lines.append("Not computed: \(reason). Otava's input is \(OtavaInput.csvFileName(history)) (\(analysed.count) trends); \(command) computes them.")
+            lines.append("Not computed: \(reason). Otava's input is \(OtavaInput.csvFileName(history)) "
+                + "(\(analysed.count) trends); \(command) computes them.")
         case .found(let points):
-            let how = "Apache Otava over \(OtavaInput.csvFileName(history)) (\(analysed.count) trends measured in every run; "
-                + "e-divisive with Otava's t-test, changes of at least \(Figures.value(minimumChange * 100))%; \(command) again)"
+            let how = "Apache Otava over \(OtavaInput.csvFileName(history)) (\(analysed.count) trends measured in every "
+                + "run; e-divisive with Otava's t-test, "
+                + "changes of at least \(Figures.value(minimumChange * 100))%; \(command) again)"
             if points.isEmpty {
                 lines.append("None: \(how) found no change.")
             } else {
-                lines += ["\(points.count) found by \(how). A change is between the run before it and the run it names; the means are over the runs "
-                          + "between it and the neighbouring change points.", ""]
+                lines += ["\(points.count) found by \(how). A change is between the run before it and the run it names; "
+                    + "the means are over the runs between it and the neighbouring change points.", ""]
                 var table = MarkdownTable([("case", .left), ("metric", .left), ("between runs", .left), ("commits", .left),
                                            ("mean before → after", .right), ("change", .right), ("p-value", .right)])
                 let byName = Dictionary(history.trends.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })

@@ -43,8 +43,8 @@ public struct MachineComparison: Sendable {
         public var description: String {
             switch self {
             case .differentSuites(let first, let firstSuite, let other, let otherSuite):
-                "\(first) ran the \(firstSuite) suite and \(other) the \(otherSuite) suite: a report across machines sets the same "
-                    + "cases side by side; run one suite everywhere"
+                "\(first) ran the \(firstSuite) suite and \(other) the \(otherSuite) suite: "
+                    + "a report across machines sets the same cases side by side; run one suite everywhere"
             }
         }
     }

@@ -19,9 +19,9 @@ public enum MachineReport {
     static func markdown(_ comparison: MachineComparison, charts: [ReportChart]) -> String {
         let machines = comparison.machines
         var lines = ["# RuntimeBench across \(machines.count) machines", "",
-                     "Suite **\(machines[0].run.suite)** on each machine below. A statement is checked within each machine's own run, "
-                     + "where its cases were measured together; figures of different machines are set side by side only as ratios. "
-                     + "`bench report` with the same files writes this report again.", ""]
+                     "Suite **\(machines[0].run.suite)** on each machine below. A statement is checked within each machine's "
+                         + "own run, where its cases were measured together; figures of different machines are set side by "
+                         + "side only as ratios. `bench report` with the same files writes this report again.", ""]
         var table = MarkdownTable([("machine", .left), ("file", .left), ("CPU", .left), ("usable / online CPUs", .left),
                                    ("virtual machine", .left), ("kernel", .left), ("Swift", .left), ("host", .left),
                                    ("commit", .left), ("started (UTC)", .left)])
@@ -33,17 +33,19 @@ public enum MachineReport {
         }
         lines += table.lines
         for group in comparison.alike {
-            lines += ["", "\(Answers.leaders(group)) have the same identity (CPU, CPUs, virtual machine, kernel, Swift): runs on one "
-                      + "machine or on machines built alike, so what differs between them is noise between runs."]
+            lines += ["", "\(Answers.leaders(group)) have the same identity (CPU, CPUs, virtual machine, kernel, Swift): "
+                + "runs on one machine or on machines built alike, "
+                + "so what differs between them is noise between runs."]
         }
         for machine in machines where machine.run.interrupted != nil || machine.run.countedAllocations == true {
-            if let interrupted = machine.run.interrupted { lines += ["", "**\(machine.label) was interrupted** (\(interrupted)): its columns hold only the cases that finished."] }
+            if let interrupted = machine.run.interrupted { lines += ["", "**\(machine.label) was interrupted** (\(interrupted)): "
+                + "its columns hold only the cases that finished."] }
             if machine.run.countedAllocations == true { lines += ["", "**\(machine.label) counted allocations**: its times include the interposer's cost."] }
         }
         lines += [""] + statements("What should I use, on every machine?",
-                                   "Each parameter set's clear winner over its runner-up (system allocator), on whichever machine it is clear, "
-                                   + "checked on every machine: **holds** (clearly so there too), **tie** (that machine cannot tell them apart), "
-                                   + "**reversed**, or **not measured** there.",
+                                   "Each parameter set's clear winner over its runner-up (system allocator), "
+                                       + "on whichever machine it is clear, checked on every machine: **holds** (clearly so there too), "
+                                       + "**tie** (that machine cannot tell them apart), **reversed**, or **not measured** there.",
                                    comparison.winners, machines)
         if !comparison.allocators.isEmpty {
             lines += [""] + statements("The allocator, on every machine",
@@ -102,9 +104,10 @@ public enum MachineReport {
         let machines = comparison.machines
         let byMachine = machines.map { machine in Dictionary(machine.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a }) }
         var lines = ["## Every case, per machine", "",
-                     "Each figure is the machine's median ns per operation (or the family's own figure) with the interval 95 of 100 "
-                     + "repeat runs on that machine should fall in; a ratio is the machine's figure over M1's, **bold** where "
-                     + "their intervals do not overlap. — means the case was not measured there."]
+                     "Each figure is the machine's median ns per operation (or the family's own figure) "
+                         + "with the interval 95 of 100 repeat runs on that machine should fall in; "
+                         + "a ratio is the machine's figure over M1's, **bold** where their intervals do not overlap. — "
+                         + "means the case was not measured there."]
         var order: [String] = []
         var byWorkload: [String: [String]] = [:]
         for id in comparison.caseIDs {

@@ -17,14 +17,16 @@ enum MarkdownReport {
         }
         lines += [context(run), ""]
         if run.countedAllocations == true {
-            lines += ["**Allocations were counted** (`--count-allocations`): every child preloaded the interposer that counts "
-                      + "malloc's family, retains and releases on every thread, so every timing here includes its cost "
-                      + "(Sources/CInterposer/README.md gives it per call). Compare these timings only with a run that counted too.", ""]
+            lines += ["**Allocations were counted** (`--count-allocations`): every child preloaded the interposer that "
+                + "counts malloc's family, retains and releases on every thread, "
+                + "so every timing here includes its cost (Sources/CInterposer/README.md gives it per call). "
+                + "Compare these timings only with a run that counted too.", ""]
         }
         lines += RunNoise(cases, load: run.load).markdownLines.flatMap { [$0, ""] }
         lines += ["## What should I use?", "",
-                  "Per family, under the system allocator: which contender is best, counted only where it beats the runner-up by "
-                  + "more than their processes' spread allows, so a repeat run would say the same; anything closer is a tie.", ""]
+                  "Per family, under the system allocator: which contender is best, "
+                      + "counted only where it beats the runner-up by more than their processes' spread allows, "
+                      + "so a repeat run would say the same; anything closer is a tie.", ""]
         let answers = Answers(families).markdownLines
         lines += answers.isEmpty ? ["No family had two contenders with samples to compare."] : answers
         if let allocator = Answers.allocatorLine(cases) { lines.append(allocator) }
@@ -48,9 +50,12 @@ enum MarkdownReport {
             : "an unknown commit (\(environment.gitCommit.replacing("unavailable: ", with: "")))"
         let processes = "\(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
             + (run.interrupted == nil ? "" : " planned, fewer where the interruption cut a case short")
-        return "Suite **\(run.suite)** (\(run.cases.count) cases, \(processes), samples of at least \(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms), "
-            + "measured on \(environment.cpuModel) with \(environment.onlineCPUs) CPUs\(virtual), built by \(environment.swiftCompiler)\(environment.benchVersion.map { " as bench \($0)" } ?? "") at \(commit). "
-            + "Every number below is computed from results.json beside this file: `bench report results.json` writes this report again."
+        return "Suite **\(run.suite)** (\(run.cases.count) cases, \(processes), "
+            + "samples of at least \(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms), "
+            + "measured on \(environment.cpuModel) with \(environment.onlineCPUs) CPUs\(virtual), "
+            + "built by \(environment.swiftCompiler)\(environment.benchVersion.map { " as bench \($0)" } ?? "") at "
+            + "\(commit). Every number below is computed from results.json beside this file: "
+            + "`bench report results.json` writes this report again."
     }
 
     static func claims(_ verdicts: [ClaimVerdict]) -> [String] {
@@ -63,10 +68,12 @@ enum MarkdownReport {
                                verdict.evidence.isEmpty ? "—" : verdict.evidence.joined(separator: "; "), verdict.reason])
         }
         return ["## Claims of the dispatch guide", "",
-                "A timing claim is decided only when the two figures differ by more than their processes' spread allows (a repeat run would say the same); a counter claim needs its counter. "
-                + "Each claim is judged on two layers where both exist: Swift code (GCD through the Dispatch overlay, against "
-                + "Swift's `Mutex`) and the runtime itself (libdispatch's C entry points, against pthreads from C), since the "
-                + "overlay's own cost can decide a comparison. `bench claims results.json` prints the same.", ""] + table.lines
+                "A timing claim is decided only when the two figures differ by more than their processes' spread allows "
+                    + "(a repeat run would say the same); a counter claim needs its counter. "
+                    + "Each claim is judged on two layers where both exist: Swift code "
+                    + "(GCD through the Dispatch overlay, against Swift's `Mutex`) and the runtime itself "
+                    + "(libdispatch's C entry points, against pthreads from C), since the overlay's own cost can decide "
+                    + "a comparison. `bench claims results.json` prints the same.", ""] + table.lines
     }
 
     static func environment(_ run: RunResults) -> [String] {
@@ -84,7 +91,8 @@ enum MarkdownReport {
         var availability = MarkdownTable([("counter", .left), ("on this machine", .left)])
         availability.rows = run.counterAvailability.sorted { $0.key < $1.key }.map { ["`\($0.key)`", $0.value.description] }
         return ["## The machine and its counters", ""] + facts.lines
-            + ["", "A counter that could not be measured is shown as “unavailable”, never as 0; here is why each one is or is not:", ""]
+            + ["", "A counter that could not be measured is shown as “unavailable”, never as 0; "
+                + "here is why each one is or is not:", ""]
             + availability.lines
     }
 
@@ -112,11 +120,13 @@ enum MarkdownReport {
             }
         }
         return ["## Apply: the best stride per body cost", "",
-                "ns per iteration (median ns per apply ÷ iterations), system allocator. “best vs stride 1” is how much the best "
-                + "stride gains over one iteration per block; “automatic chose” is the stride the backend used when left to choose "
-                + "(iterations per body call, counted in the loop), “automatic vs best” its time over the best fixed stride's, "
-                + "“a tie” where their intervals (one value per process) overlap, so that a repeat run may order them either way; "
-                + "“best vs serial loop” compares the best parallel loop with the plain loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
+                "ns per iteration (median ns per apply ÷ iterations), system allocator. "
+                    + "“best vs stride 1” is how much the best stride gains over one iteration per block; "
+                    + "“automatic chose” is the stride the backend used when left to choose (iterations per body call, "
+                    + "counted in the loop), “automatic vs best” its time over the best fixed stride's, "
+                    + "“a tie” where their intervals (one value per process) overlap, "
+                    + "so that a repeat run may order them either way; “best vs serial loop” compares the best parallel "
+                    + "loop with the plain loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
     }
 
     /// ", a tie", ", clearly slower" or ", clearly faster" after the automatic stride's ratio to the best.
@@ -153,10 +163,10 @@ enum MarkdownReport {
         return ["## Apply: " + (ranStrideOne ? "stride 1 against the automatic stride" : "the automatic stride"), "",
                 "ns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs "
                 + (ranStrideOne ? "one iteration per block and " : "only ")
-                + "the stride each backend chooses (“automatic chose”: iterations per body call, counted in the loop); "
-                + "the full suite sweeps the strides between, finds the best one and draws the curves. "
-                + "“faster of the two vs serial loop” compares the faster of those two with the plain loop (apply-serial) "
-                + "running the same bodies.", ""] + table.lines
+                + "the stride each backend chooses (“automatic chose”: iterations per body call, "
+                    + "counted in the loop); the full suite sweeps the strides between, "
+                    + "finds the best one and draws the curves. “faster of the two vs serial loop” compares the faster "
+                    + "of those two with the plain loop (apply-serial) running the same bodies.", ""] + table.lines
     }
 
     /// "2.35× faster" or "3.1× slower".
@@ -178,19 +188,22 @@ enum MarkdownReport {
             "`\(counter.name)` (\(run.counterAvailability[counter.name]?.description ?? "not recorded by this run"))"
         }
         var lines = ["## Results by family", "",
-                     "One table per parameter set: every contender under every allocator, best first. A figure is the median "
-                     + "over the case's processes of each process's median sample; “a repeat run” is where 95 of 100 repeat runs' figures should "
-                     + "fall, from the spread between the processes (samples of one process are not independent) and the drift of a "
-                     + "whole run. “× best” is a figure over the best's; “tie” where the two differ by less than their processes' "
-                     + "spread allows, so a repeat run could order them either way (the run's drift moves both alike and does not "
-                     + "count there). Counters are per operation, the median over the processes; “unavailable” where this case could "
-                     + "not measure one.", ""]
+                     "One table per parameter set: every contender under every allocator, best first. "
+                         + "A figure is the median over the case's processes of each process's median sample; "
+                         + "“a repeat run” is where 95 of 100 repeat runs' figures should fall, "
+                         + "from the spread between the processes (samples of one process are not independent) "
+                         + "and the drift of a whole run. “× best” is a figure over the best's; "
+                         + "“tie” where the two differ by less than their processes' spread allows, "
+                         + "so a repeat run could order them either way (the run's drift moves both alike and does not count "
+                         + "there). Counters are per operation, the median over the processes; "
+                         + "“unavailable” where this case could not measure one.", ""]
         if !missing.isEmpty { lines += ["Not in the tables, because no case of this run could measure them: " + missing.joined(separator: ", ") + ".", ""] }
         lines += ["Families: " + families.map { "[\($0.workload)](#\($0.workload))" }.joined(separator: " · "), ""]
         for family in families {
             lines += ["### \(family.workload)", ""]
             if !family.contenderParameters.isEmpty {
-                lines += ["Contenders are backends and what \(family.contenderParameters.map { "`\($0)`" }.joined(separator: ", ")) names.", ""]
+                lines += ["Contenders are backends and what "
+                    + "\(family.contenderParameters.map { "`\($0)`" }.joined(separator: ", ")) names.", ""]
             }
             lines += images(charts.filter { $0.section == .family(family.workload) })
             for set in family.parameterSets {
@@ -248,11 +261,13 @@ enum MarkdownReport {
     /// samples, each with its flame graph.
     static func profileSection(_ profiles: [ProfileSummary]) -> [String] {
         var lines = ["## Where the time goes", "",
-                     "Profiled after the measurements, each case once in a child of its own under `perf record` (\(profiles[0].how)). "
-                     + "Self is the share of the samples running in a frame; total, with the frame anywhere on the stack.", ""]
+                     "Profiled after the measurements, each case once in a child of its own under `perf record` "
+                         + "(\(profiles[0].how)). Self is the share of the samples running in a frame; "
+                         + "total, with the frame anywhere on the stack.", ""]
         for profile in profiles {
             lines += ["### \(profile.caseID)", "",
-                      "\(profile.samples) samples. [Flame graph](\(profile.folder)/flamegraph.svg) · [folded stacks](\(profile.folder)/stacks.folded)", ""]
+                      "\(profile.samples) samples. [Flame graph](\(profile.folder)/flamegraph.svg) "
+                          + "· [folded stacks](\(profile.folder)/stacks.folded)", ""]
             var table = MarkdownTable([("frame", .left), ("self", .right), ("total", .right)])
             func share(_ samples: Int) -> String { Figures.value(100 * Double(samples) / Double(max(profile.samples, 1))) + "%" }
             table.rows = profile.top.map { [$0.frame, share($0.selfSamples), share($0.totalSamples)] }

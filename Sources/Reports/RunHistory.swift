@@ -63,10 +63,11 @@ public struct RunHistory: Sendable {
         public var description: String {
             switch self {
             case .differentSuites(let first, let firstSuite, let other, let otherSuite):
-                "\(first) ran the \(firstSuite) suite and \(other) the \(otherSuite) suite: a history follows one suite's cases; "
-                    + "give the runs of one suite"
+                "\(first) ran the \(firstSuite) suite and \(other) the \(otherSuite) suite: "
+                    + "a history follows one suite's cases; give the runs of one suite"
             case .noStartTime(let file):
-                "\(file) does not record when its run started (it was written by an older bench), so it has no place in a series"
+                "\(file) does not record when its run started (it was written by an older bench), "
+                    + "so it has no place in a series"
             }
         }
     }

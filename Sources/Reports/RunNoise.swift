@@ -48,7 +48,8 @@ struct RunNoise {
             return typicalSpread > 0.05 ? "Noisy because a typical case's processes were more than 5% apart."
                 : "Noisy because more than a quarter of the cases had processes over 10% apart (\(percent(share)))."
         case .quiet:
-            return "Quiet because a typical case's processes agreed within 1.5% and at most one case in ten had them over 10% apart."
+            return "Quiet because a typical case's processes agreed within 1.5% and at most one case in ten had "
+                + "them over 10% apart."
         case .someNoise:
             return "Some noise: not quiet (a typical case within 1.5%, at most one case in ten over 10%), "
                 + "not noisy (a typical case over 5%, or more than a quarter of the cases over 10%)."
@@ -58,23 +59,25 @@ struct RunNoise {
     /// The first screen's paragraph: the verdict with its figures, and what to do about a tie.
     var markdownLines: [String] {
         guard let typicalSpread, let verdict else {
-            return ["**Noise:** every case ran in one process, so this run cannot say how far its figures would move in a repeat run "
-                    + "and calls nothing clear. Run with `--repetitions 3` or more."]
+            return ["**Noise:** every case ran in one process, so this run cannot say how far its figures would move in "
+                + "a repeat run and calls nothing clear. Run with `--repetitions 3` or more."]
         }
         var facts = ["a typical case's processes differed by \(percent(typicalSpread))",
-                     "\(disagreeing.count) of \(casesWithSpread) cases had processes more than \(percent(Self.disagreeingSpread)) apart"]
+                     "\(disagreeing.count) of \(casesWithSpread) cases had processes more than "
+                         + "\(percent(Self.disagreeingSpread)) apart"]
         if let load {
             if let steal = load.stealPercent { facts.append("the hypervisor took \(percent(steal / 100)) of the CPU time (steal)") }
             facts.append("other processes used \(percent(load.otherProcessesPercent / 100)) of it")
         }
         let decided: String = because.map { $0 + " " } ?? ""
         var lines = ["**Noise: \(verdict.rawValue).** While this run measured, " + facts.joined(separator: "; ") + ". " + decided
-                     + "Each figure's interval is where a repeat run's figure should fall, from the spread between the case's processes "
-                     + "and how far a whole run drifts; a contender is called clearly faster only where the two figures differ by more "
-                     + "than their processes' spread allows, and is a tie otherwise."]
-        lines.append("To settle a tie: more processes per case (`--repetitions 5`), longer samples (`--suite full`), a CPU of its own "
-                     + "(`--cpus 1`, for one-thread cases), a quieter machine (`bench doctor` says what disturbs this one), or "
-                     + "`bench ab` for two builds measured side by side.")
+                     + "Each figure's interval is where a repeat run's figure should fall, "
+                         + "from the spread between the case's processes and how far a whole run drifts; "
+                         + "a contender is called clearly faster only where the two figures differ by more than their "
+                         + "processes' spread allows, and is a tie otherwise."]
+        lines.append("To settle a tie: more processes per case (`--repetitions 5`), longer samples (`--suite full`), "
+            + "a CPU of its own (`--cpus 1`, for one-thread cases), a quieter machine "
+            + "(`bench doctor` says what disturbs this one), or `bench ab` for two builds measured side by side.")
         return lines
     }
 

@@ -4,7 +4,8 @@ import Results
 
 /// The apply-stride family's derived figures: per body cost and backend, ns per iteration at each
 /// stride, the best stride, its speed-up over stride 1, the automatic stride (its figure, the
-/// stride it chose and how far it is from the best fixed one), and the plain serial loop (apply-serial, same body and iterations) that a parallel loop must beat. System allocator.
+/// stride it chose and how far it is from the best fixed one), and the plain serial loop
+/// (apply-serial, same body and iterations) that a parallel loop must beat. System allocator.
 ///
 /// One apply is one operation, so ns per iteration = ns per operation / `iterations`. The
 /// `per-worker` stride is placed at the stride the loop really used: the workload's own

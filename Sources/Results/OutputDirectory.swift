@@ -36,8 +36,10 @@ public enum OutputDirectory {
             switch self {
             case .unwritable(let error): "\(error)"
             case .notEmpty(let path, let entries):
-                "\(path) already holds \(entries.prefix(3).joined(separator: ", "))\(entries.count > 3 ? " and \(entries.count - 3) more" : ""): "
-                    + "a new run there would mix with them; choose another --out, or add --overwrite to replace bench's files in it"
+                "\(path) already holds \(entries.prefix(3).joined(separator: ", "))"
+                    + "\(entries.count > 3 ? " and \(entries.count - 3) more" : ""): "
+                    + "a new run there would mix with them; choose another --out, "
+                    + "or add --overwrite to replace bench's files in it"
                     + (entries.contains("journal.jsonl") ? " (a run killed there continues with `bench run --resume \(path)`)" : "")
             }
         }

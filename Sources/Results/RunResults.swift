@@ -119,7 +119,8 @@ extension RunResults {
             var parts = tm()
             gmtime_r(&seconds, &parts)
             func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+            return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) "
+                + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
         }
 
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }

@@ -199,7 +199,8 @@ struct SoakRound<R: ConcurrencyRuntime> {
             for index in 0..<sizes.blocksPerQueue {
                 queue.async {
                     if owned.blocksRun != index {
-                        problems.note("serial queue \(queueIndex): block \(index) ran after \(owned.blocksRun) blocks, out of order")
+                        problems.note("serial queue \(queueIndex): block \(index) ran after \(owned.blocksRun) "
+                            + "blocks, out of order")
                     }
                     owned.blocksRun = index + 1
                     ledger.record(base + index)
@@ -249,13 +250,15 @@ struct SoakRound<R: ConcurrencyRuntime> {
             throw failure("only \(received) of \(sizes.asyncBlocks) async blocks signalled within \(timeout)")
         }
         if group.wait(timeout: timeout) == .timedOut {
-            throw failure("the group of \(sizes.groupBlocks) members (+\(sizes.nestedGroupBlocks) nested) was not empty after \(timeout)")
+            throw failure("the group of \(sizes.groupBlocks) members (+\(sizes.nestedGroupBlocks) nested) "
+                + "was not empty after \(timeout)")
         }
         if lockGroup.wait(timeout: timeout) == .timedOut {
             throw failure("the \(sizes.lockBlocks) blocks sharing a semaphore as a lock had not finished after \(timeout)")
         }
         if nestedGroup.wait(timeout: timeout) == .timedOut {
-            throw failure("the \(sizes.nestedSyncs) nested syncs from \(SoakRoundSizes.nestedSyncQueues) queues had not finished after \(timeout)")
+            throw failure("the \(sizes.nestedSyncs) nested syncs from \(SoakRoundSizes.nestedSyncQueues) queues had not "
+                + "finished after \(timeout)")
         }
         if notified.wait(timeout: timeout) == .timedOut {
             throw failure("notify did not run within \(timeout) of its group's \(sizes.enterLeavePairs) enter/leave pairs")
@@ -269,7 +272,8 @@ struct SoakRound<R: ConcurrencyRuntime> {
         }
         // Every block has been waited for; the lock's count is read after its group emptied.
         if locked.count != sizes.lockBlocks {
-            problems.note("the semaphore-guarded count reads \(locked.count) after \(sizes.lockBlocks) increments: the lock let two in")
+            problems.note("the semaphore-guarded count reads \(locked.count) after \(sizes.lockBlocks) "
+                + "increments: the lock let two in")
         }
         if let problem = problems.summary { throw failure(problem) }
         if let mistakes = ledger.mistakes() { throw failure(mistakes) }
@@ -326,6 +330,7 @@ private final class BusyPool<R: ConcurrencyRuntime>: Sendable {
         for _ in 0..<blocks { gate.signal() }
         for _ in 0..<blocks { _ = finished.wait(timeout: timeout) }
         let count = gaveUp.load(ordering: .relaxed)
-        return count == 0 ? nil : "apply did not return within \(timeout) while every worker was busy: \(count) busy blocks gave up waiting for it"
+        return count == 0 ? nil : "apply did not return within \(timeout) while every worker was busy: "
+            + "\(count) busy blocks gave up waiting for it"
     }
 }

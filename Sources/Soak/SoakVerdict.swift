@@ -27,8 +27,9 @@ public struct SoakVerdict: Codable, Sendable {
         } else if let growth = report.residentGrowth {
             passed = growth <= maximumGrowth
             reason = passed ? nil
-                : "the resident set grew by \(Self.mebibytes(growth)) after the warm-up (\(Self.mebibytes(report.residentAfterWarmUp!)) → "
-                + "\(Self.mebibytes(report.residentAtEnd!))), more than the \(Self.mebibytes(maximumGrowth)) allowed"
+                : "the resident set grew by \(Self.mebibytes(growth)) after the warm-up "
+                    + "(\(Self.mebibytes(report.residentAfterWarmUp!)) → \(Self.mebibytes(report.residentAtEnd!))), "
+                    + "more than the \(Self.mebibytes(maximumGrowth)) allowed"
         } else {
             passed = true
             reason = report.residentAfterWarmUp == nil && report.residentAtEnd != nil

@@ -35,7 +35,11 @@ struct ClaimsTests {
         try #require(Claim.verdicts(for: run(cases)).first { $0.claim == claim })
     }
 
-    @Test("a queue clearly faster than the mutex supports the claim; clearly slower refutes it; overlapping is inconclusive")
+    @Test(
+        """
+        a queue clearly faster than the mutex supports the claim; clearly slower refutes it; \
+        overlapping is inconclusive
+        """)
     func timingClaim() throws {
         let mutex = Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 20)
         let faster = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 10)])
@@ -65,7 +69,11 @@ struct ClaimsTests {
         #expect(verdict.verdict == .inconclusive && verdict.reason.contains("queue-vs-lock/libdispatch/"), "\(verdict)")
     }
 
-    @Test("system calls per uncontended lock: none refutes 'locks always trap', one per lock supports it, an unavailable counter is inconclusive")
+    @Test(
+        """
+        system calls per uncontended lock: none refutes 'locks always trap', one per lock supports it, \
+        an unavailable counter is inconclusive
+        """)
     func counterClaim() throws {
         let id = Self.guarded("pthread-mutex", "none")
         #expect(try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 0.0001])]).verdict == .refuted)
@@ -86,7 +94,11 @@ struct ClaimsTests {
         #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 0.1)).verdict == .inconclusive)
     }
 
-    @Test("resident bytes per waiting unit: a thread with many more than a queued block supports the memory claim; a small difference is inconclusive")
+    @Test(
+        """
+        resident bytes per waiting unit: a thread with many more than a queued block supports the memory claim; \
+        a small difference is inconclusive
+        """)
     func memoryClaim() throws {
         func cases(queued: Double, threaded: Double) -> [CaseResult] {
             func figure(_ value: Double) -> [String: WorkloadMetric] { ["footprint.resident_bytes_per_unit": WorkloadMetric(value, unit: .bytes)] }
@@ -101,7 +113,11 @@ struct ClaimsTests {
         #expect(try Self.verdict("threads-cost-memory", cases(queued: 96, threaded: 900)).verdict == .inconclusive)
     }
 
-    @Test("the runtime layer judges dispatch_sync_f against pthread_mutex_lock from their C references, apart from Swift code's verdict")
+    @Test(
+        """
+        the runtime layer judges dispatch_sync_f against pthread_mutex_lock from their C references, \
+        apart from Swift code's verdict
+        """)
     func runtimeLayer() throws {
         let cases = [
             Self.measured(("direct", "libdispatch-c", [("operation", "sync")]), nanoseconds: 15),

@@ -36,7 +36,11 @@ struct ConformanceKitTests {
         #expect(Set(names).count == names.count, "\(names.count - Set(names).count) names repeat")
     }
 
-    @Test("the blocking family has every blocking operation: sync, nested sync, apply, group and semaphore waits, a wait the runtime cannot see")
+    @Test(
+        """
+        the blocking family has every blocking operation: sync, nested sync, apply, group and semaphore waits, \
+        a wait the runtime cannot see
+        """)
     func blockingFamilyCoversEveryWait() {
         let required = Set(Conformance.scenarios(in: .blocking).flatMap(\.requires))
         #expect(required.isSuperset(of: [.blockingWaitInsideWork, .waitWithEveryWorkerWaiting, .waitUnseenByRuntime]))

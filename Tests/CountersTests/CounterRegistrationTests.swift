@@ -41,7 +41,11 @@ struct CounterRegistrationTests {
         #expect(CounterSet.all.count == before)
     }
 
-    @Test("a source is opened for the case's backend: init(backend:) defaults to init(), and one that counts one runtime says why not on another")
+    @Test(
+        """
+        a source is opened for the case's backend: init(backend:) defaults to init(), \
+        and one that counts one runtime says why not on another
+        """)
     func openedForTheBackend() {
         #expect(OneBackendOnly(backend: "fifo-dispatch").metrics == ["test.one-backend"])
         #expect(OneBackendOnly(backend: "libdispatch").availability["test.one-backend"] == .unavailable(reason: "counts fifo-dispatch only"))

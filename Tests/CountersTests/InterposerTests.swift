@@ -21,7 +21,11 @@ struct InterposerTests {
         #expect(counters.read().isEmpty)
     }
 
-    @Test("preloaded: waves of threads, more alive at once than there are slots, have every allocation call counted exactly once")
+    @Test(
+        """
+        preloaded: waves of threads, more alive at once than there are slots, \
+        have every allocation call counted exactly once
+        """)
     func everyCallCountedOnce() throws {
         if let sanitizer = sanitizerReplacingMalloc() { try skip("\(sanitizer) replaces malloc; the interposer is not preloaded in such a build") }
         let library = BuiltProducts.path("libRuntimeBenchInterposer.so")

@@ -6,7 +6,11 @@ import Testing
 /// Which backend's events a case reads: its own where it counts them, a reason everywhere else.
 @Suite("runtime event counters")
 struct RuntimeEventCountersTests {
-    @Test("work-stealing reads its own events and both-backend ones; fifo-dispatch's are unavailable, naming who counts them")
+    @Test(
+        """
+        work-stealing reads its own events and both-backend ones; \
+        fifo-dispatch's are unavailable, naming who counts them
+        """)
     func ownEventsOnly() {
         let counters = RuntimeEventCounters(backend: "work-stealing")
         #expect(Set(counters.metrics) == Set(RuntimeEvent.allCases.filter { $0.countedBy.contains("work-stealing") }.map(\.metricName)))

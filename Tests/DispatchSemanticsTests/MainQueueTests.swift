@@ -33,10 +33,18 @@ struct MainQueueTests {
             usleep(1_000)
         }
         let exited = status & 0x7f == 0
-        #expect(exited && (status >> 8) & 0xff == 42, "probe ended with raw status \(status) (42: blocks in order, one at a time; 1: not; 3: dispatchMain returned)")
+        #expect(exited && (status >> 8) & 0xff == 42,
+                """
+                probe ended with raw status \(status) (42: blocks in order, one at a time; 1: not; \
+                3: dispatchMain returned)
+                """)
     }
 
-    @Test("a bounded drain runs the main queue's blocks on the caller and returns (FIFODispatch; libdispatch has no such call without a run loop)")
+    @Test(
+        """
+        a bounded drain runs the main queue's blocks on the caller and returns (FIFODispatch; \
+        libdispatch has no such call without a run loop)
+        """)
     func boundedDrain() throws {
         let api = FIFOAPI(workers: 2)
         defer { api.shutdown() }

@@ -155,7 +155,8 @@ struct QueueSemanticsTests {
             let work = api.makeQueue("test.work", concurrent: true), callerQueue = api.makeQueue("test.caller")
             let values = (1...1_000).map(Double.init)
             let result = Recorder<(Double, String?)>(), done = Latch()
-            // average(data, queue, completion): compute on `work`, then hand the result to `completion` on the caller's queue.
+            // average(data, queue, completion): compute on `work`, then hand the result to
+            // `completion` on the caller's queue.
             api.async(work) {
                 let average = values.reduce(0, +) / Double(values.count)
                 api.async(callerQueue) { result.append((average, api.currentLabel())); done.open() }

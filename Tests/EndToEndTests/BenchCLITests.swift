@@ -87,7 +87,11 @@ struct BenchCLITests {
         #expect(beside.standardOutput.contains("bench: wrote \(directory)/: results.csv, report.md"), "\(beside.standardOutput)")
     }
 
-    @Test("bench report on a missing, truncated or malformed file, or into an unwritable place, exits 2 naming the file and writes nothing")
+    @Test(
+        """
+        bench report on a missing, truncated or malformed file, or into an unwritable place, \
+        exits 2 naming the file and writes nothing
+        """)
     func reportErrors() async throws {
         let directory = Self.temporaryDirectory()
         let truncated = directory + "/truncated.json", wrongShape = directory + "/wrong.json", good = directory + "/results.json"
@@ -218,7 +222,11 @@ struct BenchCLITests {
         }
     }
 
-    @Test("bench agreement: a run checked against a repeat, counts and a summary; fewer than two files or an unreadable one refused")
+    @Test(
+        """
+        bench agreement: a run checked against a repeat, counts and a summary; \
+        fewer than two files or an unreadable one refused
+        """)
     func agreement() async throws {
         let directory = Self.temporaryDirectory()
         for name in ["first", "second"] {

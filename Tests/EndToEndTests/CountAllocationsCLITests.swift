@@ -17,7 +17,11 @@ struct CountAllocationsCLITests {
         result.records.compactMap { $0.metricsPerOperation[metric] }
     }
 
-    @Test("one object per operation reads 1 object, 1 malloc, 1 free and 24 bytes on both allocators; malloc(64) reads 64 bytes; fifo-dispatch's sync reads 0 mallocs")
+    @Test(
+        """
+        one object per operation reads 1 object, 1 malloc, 1 free and 24 bytes on both allocators; \
+        malloc(64) reads 64 bytes; fifo-dispatch's sync reads 0 mallocs
+        """)
     func knownPatterns() async throws {
         if let sanitizer = sanitizerReplacingMalloc() {
             print("⊘ skipped: not applicable here: \(sanitizer) replaces malloc; --count-allocations refuses such a build")
@@ -27,7 +31,9 @@ struct CountAllocationsCLITests {
         let outcome = try await ChildProcess.run(
             executable: BenchCLITests.bench,
             arguments: ["run", "--suite", "quick", "--filter",
-                        "^object-alloc/|^malloc-free/none/size=64/|^queue-vs-lock/fifo-dispatch/guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system",
+                        "^object-alloc/|^malloc-free/none/size=64/|"
+                            + "^queue-vs-lock/fifo-dispatch/"
+                            + "guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system",
                         // Long samples: a debug build's harness allocates about 15 times per sample
                         // between the counter reads (0 in release), which a short batch on a busy
                         // machine turned into 1.02 mallocs per operation. Three processes, and the

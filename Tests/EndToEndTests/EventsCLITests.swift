@@ -18,7 +18,11 @@ struct EventsCLITests {
                                    deadline: .seconds(120))
     }
 
-    @Test("through the stand-in libpapi: PAPI_TOT_CYC and PAPI_TOT_INS read 3 and 2 per ns of CPU time, per operation, in results and report")
+    @Test(
+        """
+        through the stand-in libpapi: PAPI_TOT_CYC and PAPI_TOT_INS read 3 and 2 per ns of CPU time, per operation, \
+        in results and report
+        """)
     func papiReadingAndDivision() async throws {
         try #require(access(Self.standIn, R_OK) == 0, "\(Self.standIn) not built: `swift build` builds every product")
         let out = BenchCLITests.temporaryDirectory() + "/papi"
@@ -46,7 +50,11 @@ struct EventsCLITests {
         #expect(report.contains("PAPI_TOT_CYC/op"), "the requested events are columns of the family tables")
     }
 
-    @Test("a name neither PAPI nor perf knows exits 2 naming it, with nothing written; an empty name is a command-line mistake")
+    @Test(
+        """
+        a name neither PAPI nor perf knows exits 2 naming it, with nothing written; \
+        an empty name is a command-line mistake
+        """)
     func unknownNames() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/never"
         let unknown = try await Self.run(["--suite", "smoke", "--workload", "spin", "--events", "cycles,NOT_AN_EVENT", "--out", out])
@@ -58,7 +66,11 @@ struct EventsCLITests {
         #expect(empty.standardError.contains("empty name"), "\(empty.standardError)")
     }
 
-    @Test("with the real PAPI (or none) on a machine without a PMU, a hardware event is unavailable with the reason, never a 0")
+    @Test(
+        """
+        with the real PAPI (or none) on a machine without a PMU, \
+        a hardware event is unavailable with the reason, never a 0
+        """)
     func hardwareEventWithoutPMU() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/real"
         let outcome = try await Self.run(["--suite", "smoke", "--workload", "spin", "--filter", "rounds=100/system", "--repetitions", "1",

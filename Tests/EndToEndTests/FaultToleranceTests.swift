@@ -11,7 +11,10 @@ import Testing
 /// run and are reported.
 @Suite("fault tolerance end to end")
 struct FaultToleranceTests {
-    @Test("a trap, a segfault, a hang, garbage and an early exit each fail their case with the reason; the other cases run")
+    @Test(
+        """
+        a trap, a segfault, a hang, garbage and an early exit each fail their case with the reason; the other cases run
+        """)
     func faultsAreRecorded() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/faults"
         let outcome = try await ChildProcess.run(
@@ -48,7 +51,11 @@ struct FaultToleranceTests {
         #expect(journal.split(separator: "\n").count == 7, "the header, then every repetition journaled, failed or not")
     }
 
-    @Test("an output that cannot be written at the end: exit 2, a message naming what failed, and the journal of finished repetitions kept")
+    @Test(
+        """
+        an output that cannot be written at the end: exit 2, a message naming what failed, \
+        and the journal of finished repetitions kept
+        """)
     func unwritableResultsKeepTheJournal() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/run"
         // results.json already a directory: the final rename fails even for root, as a full or
@@ -60,7 +67,8 @@ struct FaultToleranceTests {
                         "--overwrite"],
             deadline: .seconds(120))
         #expect(outcome.ending == .exited(2), "\(outcome.ending)")
-        #expect(outcome.standardError.contains("bench: cannot write the results: cannot rename into place \(out)/results.json: Is a directory. The 2 finished repetitions are kept in \(out)/journal.jsonl"),
+        #expect(outcome.standardError.contains("bench: cannot write the results: cannot rename into place \(out)/results.json: Is a directory. "
+            + "The 2 finished repetitions are kept in \(out)/journal.jsonl"),
                 "\(outcome.standardError)")
         let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
         #expect(journal.split(separator: "\n").count == 3 && journal.contains("\"outcome\":\"ok\""), "the header and 2 repetitions")
@@ -74,7 +82,11 @@ struct FaultToleranceTests {
         return umount(directory) == 0
     }()
 
-    @Test("a disk that fills up mid-run: exit 2 naming the journal, which keeps every finished repetition as whole lines; a directory turned read-only mid-run: exit 2, every repetition in the journal",
+    @Test(
+        """
+        a disk that fills up mid-run: exit 2 naming the journal, which keeps every finished repetition as whole lines; \
+        a directory turned read-only mid-run: exit 2, every repetition in the journal
+        """,
           .enabled(if: canMountTmpfs, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
     func outputFailsMidRun() async throws {
         for way in ["full", "read-only"] {
@@ -89,12 +101,14 @@ struct FaultToleranceTests {
             // open descriptor still writes below it, as it would on a disk whose directory lost
             // its write permission; every new file (results.json) fails.
             let script = """
-                "\(BenchCLITests.bench)" run --workload spin --filter 'rounds=0/system' --repetitions \(repetitions) --samples 3 --sample-ms 2 \
+                "\(BenchCLITests.bench)" run --workload spin --filter 'rounds=0/system' --repetitions \(repetitions) \
+                --samples 3 --sample-ms 2 \
                     --out "\(out)" > "\(mountPoint).stdout" 2> "\(mountPoint).stderr" &
                 pid=$!
                 if [ \(way) = read-only ]; then
                     while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 3 ]; do sleep 0.02; done
-                    mount --bind "\(out)" "\(out)" && mount -o remount,bind,ro "\(out)" || echo "could not make it read-only"
+                    mount --bind "\(out)" "\(out)" && mount -o remount,bind,ro "\(out)" \
+                || echo "could not make it read-only"
                 fi
                 wait $pid
                 echo "status $?"
@@ -105,10 +119,12 @@ struct FaultToleranceTests {
             let stderr = BenchCLITests.read(mountPoint + ".stderr") ?? ""
             #expect(outcome.standardOutput.contains("status 2"), "\(way): \(outcome.standardOutput) \(stderr)")
             if way == "full" {
-                #expect(stderr.contains("bench: cannot append \(out)/journal.jsonl: No space left on device; the run stopped. The repetitions that finished before are in \(out)/journal.jsonl"),
+                #expect(stderr.contains("bench: cannot append \(out)/journal.jsonl: No space left on device; the run stopped. "
+                    + "The repetitions that finished before are in \(out)/journal.jsonl"),
                         "\(way): \(stderr)")
             } else {
-                #expect(stderr.contains("bench: cannot write the results: cannot write into \(out): Read-only file system. The \(repetitions) finished repetitions are kept in \(out)/journal.jsonl"),
+                #expect(stderr.contains("bench: cannot write the results: cannot write into \(out): Read-only file system. "
+                    + "The \(repetitions) finished repetitions are kept in \(out)/journal.jsonl"),
                         "\(way): \(stderr)")
             }
             // Every line whole: a write the full disk cut short is cut off again.
@@ -139,11 +155,16 @@ struct FaultToleranceTests {
     }
 }
 
-/// Ctrl-C, SIGTERM or SIGHUP (a dropped SSH session) in the middle of a run: the child is stopped, what finished is kept and
-/// reported as an interrupted run, and the exit status is 128 + the signal.
+/// Ctrl-C, SIGTERM or SIGHUP (a dropped SSH session) in the middle of a run: the child is stopped,
+/// what finished is kept and reported as an interrupted run, and the exit status is 128 + the
+/// signal.
 @Suite("interrupted runs end to end")
 struct InterruptionTests {
-    @Test("SIGINT, SIGTERM and SIGHUP mid-run: exit 130 / 143 / 129, the finished cases kept in the journal, results and report, marked interrupted, no child left")
+    @Test(
+        """
+        SIGINT, SIGTERM and SIGHUP mid-run: exit 130 / 143 / 129, the finished cases kept in the journal, \
+        results and report, marked interrupted, no child left
+        """)
     func interruptedRunKeepsWhatFinished() async throws {
         for (signal, status) in [("INT", 130), ("TERM", 143), ("HUP", 129)] {
             let out = BenchCLITests.temporaryDirectory() + "/run"
@@ -152,7 +173,8 @@ struct InterruptionTests {
             // own hang child, which may be running at the same time.
             let script = """
                 RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" run --workload spin --workload fault \
-                    --filter 'rounds=0/system|kind=hang/system' --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 --cpus 0 \
+                    --filter 'rounds=0/system|kind=hang/system' --repetitions 20 --samples 3 --sample-ms 2 \
+                --deadline 60 --cpus 0 \
                     --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
                 pid=$!
                 while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done
@@ -161,7 +183,8 @@ struct InterruptionTests {
                 wait $pid
                 echo "status $?"
                 sleep 0.2
-                pgrep -af "bench [c]ase" | grep hang | grep -qF '"cpus":[0]' && echo "child left" || echo "no child left"
+                pgrep -af "bench [c]ase" | grep hang | grep -qF '"cpus":[0]' && echo "child left" \
+                || echo "no child left"
                 """
             let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
             #expect(outcome.standardOutput.contains("status \(status)"), "SIG\(signal): \(outcome.standardOutput) \(BenchCLITests.read(out + ".stderr") ?? "")")
@@ -177,7 +200,11 @@ struct InterruptionTests {
         }
     }
 
-    @Test("Ctrl-C at a terminal (SIGINT to the whole process group): the child that dies of it is interrupted, not crashed, and the count agrees with the progress lines")
+    @Test(
+        """
+        Ctrl-C at a terminal (SIGINT to the whole process group): the child that dies of it is interrupted, \
+        not crashed, and the count agrees with the progress lines
+        """)
     func ctrlCReachesTheChildToo() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/run"
         // `set -m` gives the run its own process group, as a terminal does a foreground job, and
@@ -186,8 +213,10 @@ struct InterruptionTests {
         // it does in the progress lines. Pinned to CPU 1 for the same reason as below.
         let script = """
             set -m
-            RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" run --workload spin --workload fork-join --workload fault \
-                --filter 'rounds=0/system|fork-join/pthread-mutex/fib=25,form=task,split=eager/system|kind=hang/system' \
+            RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" run --workload spin --workload fork-join \
+            --workload fault \
+                --filter \
+            'rounds=0/system|fork-join/pthread-mutex/fib=25,form=task,split=eager/system|kind=hang/system' \
                 --repetitions 20 --samples 3 --sample-ms 2 --deadline 60 --cpus 1 \
                 --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
             pid=$!
@@ -211,7 +240,11 @@ struct InterruptionTests {
         #expect(BenchCLITests.read(out + "/report.md")?.contains("crashed") == false)
     }
 
-    @Test("a run killed by SIGKILL: bench report rebuilds every output from its journal, bench run --resume finishes it as a complete run")
+    @Test(
+        """
+        a run killed by SIGKILL: bench report rebuilds every output from its journal, bench run \
+        --resume finishes it as a complete run
+        """)
     func killedRunIsReportedAndResumed() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/run"
         let options = ["--workload", "spin", "--filter", "rounds=0/system|rounds=10/system", "--repetitions", "15", "--samples", "3", "--sample-ms", "2"]
@@ -251,15 +284,21 @@ struct InterruptionTests {
         #expect(BenchCLITests.read(out + "/report.md")?.contains("This run was interrupted") == false)
     }
 
-    @Test("SIGINT during bench ab: exit 130, no verdict, both builds' finished cases in a.json and b.json marked interrupted, no child left")
+    @Test(
+        """
+        SIGINT during bench ab: exit 130, no verdict, both builds' finished cases in a.json and b.json marked \
+        interrupted, no child left
+        """)
     func interruptedABKeepsBothBuilds() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/ab"
         // The pairs go case by case within each pair: spin A, spin B, then the hang's A child, which
         // is running when the signal comes. Pinned to CPU 1: its request tells it from the other
         // tests' hang children.
         let script = """
-            RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" ab --a "\(BenchCLITests.bench)" --b "\(BenchCLITests.bench)" \
-                --workload spin --workload fault --filter 'rounds=0/system|kind=hang/system' --pairs 2 --samples 3 --sample-ms 2 \
+            RUNTIMEBENCH_FAULT_INJECTION=1 "\(BenchCLITests.bench)" ab --a "\(BenchCLITests.bench)" \
+            --b "\(BenchCLITests.bench)" \
+                --workload spin --workload fault --filter 'rounds=0/system|kind=hang/system' --pairs 2 --samples 3 \
+            --sample-ms 2 \
                 --deadline 60 --cpus 1 --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
             pid=$!
             while [ "$(cat "\(out)/journal.jsonl" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.05; done

@@ -43,9 +43,11 @@ struct FirstHourTests {
     func commitIsTheBinarysOwn() async throws {
         let elsewhere = BenchCLITests.temporaryDirectory()
         let script = """
-            cd '\(elsewhere)' && git init -q . && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m other \
+            cd '\(elsewhere)' && git init -q . && git -c user.name=t -c user.email=t@t commit -q \
+            --allow-empty -m other \
             && git rev-parse HEAD > other-commit \
-            && '\(BenchCLITests.bench)' run --workload spin --filter 'rounds=0/system' --repetitions 1 --samples 1 --sample-ms 1 --out run
+            && '\(BenchCLITests.bench)' run --workload spin --filter 'rounds=0/system' --repetitions 1 --samples 1 \
+            --sample-ms 1 --out run
             """
         let outcome = try await Self.shell(script)
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
@@ -60,7 +62,11 @@ struct FirstHourTests {
         #expect(report.contains("as bench \(run.environment.benchVersion ?? "?")"), "the report names the version")
     }
 
-    @Test("--out holding a run is refused (64) before anything runs; --overwrite replaces bench's files and leaves others alone")
+    @Test(
+        """
+        --out holding a run is refused (64) before anything runs; \
+        --overwrite replaces bench's files and leaves others alone
+        """)
     func outputsNeverMix() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let out = directory + "/run"
@@ -112,7 +118,11 @@ struct FirstHourTests {
         #expect(BenchCLITests.read(other + "/report.md") != nil && (BenchCLITests.read(other + "/results.json")?.count ?? 0) > 0)
     }
 
-    @Test("bench doctor: names the binary, says what its noise verdict reads, and suggests installing jemalloc only when it is missing")
+    @Test(
+        """
+        bench doctor: names the binary, says what its noise verdict reads, \
+        and suggests installing jemalloc only when it is missing
+        """)
     func doctor() async throws {
         let outcome = try await bench(["doctor"])
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")

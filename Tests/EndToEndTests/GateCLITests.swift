@@ -74,7 +74,11 @@ struct GateCLITests {
         fclose(file)
     }
 
-    @Test("bench check exits 1 on a regression and lists it first, 0 on an improvement or noise; bench compare lists every row")
+    @Test(
+        """
+        bench check exits 1 on a regression and lists it first, 0 on an improvement or noise; \
+        bench compare lists every row
+        """)
     func exitStatuses() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let base = directory + "/base.json", slower = directory + "/slower.json", faster = directory + "/faster.json"
@@ -102,7 +106,11 @@ struct GateCLITests {
         #expect(rows.count == 2 && rows[0].hasPrefix("regression"), "\(compared.standardOutput)")
     }
 
-    @Test("a case whose processes fail only in the new run fails the check as a new failure, listed first; one failing in both does not")
+    @Test(
+        """
+        a case whose processes fail only in the new run fails the check as a new failure, listed first; \
+        one failing in both does not
+        """)
     func newFailures() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let base = directory + "/base.json", broken = directory + "/broken.json", brokenBefore = directory + "/broken-before.json"
@@ -127,12 +135,17 @@ struct GateCLITests {
         #expect(!stillBroken.standardOutput.contains("new failure"))
     }
 
-    @Test("in a CI log: lines within 100 columns, cases not applicable in both runs left out, a large move the runs are too small to tell called undecided")
+    @Test(
+        """
+        in a CI log: lines within 100 columns, cases not applicable in both runs left out, \
+        a large move the runs are too small to tell called undecided
+        """)
     func logReadable() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let base = directory + "/base.json", new = directory + "/new.json"
         let long = "queue-vs-lock-with-a-long-name"
-        let reason = "join is offered by the work-stealing backend only (form=group runs everywhere), so this case cannot run here at all"
+        let reason = "join is offered by the work-stealing backend only (form=group runs everywhere), "
+            + "so this case cannot run here at all"
         try Self.write(["steady": [100, 101, 99], "wobbly": [100, 170], long: [60, 61, 59], "joinonly": [1], "onesided": [1]],
                        notApplicable: ["joinonly": reason, "onesided": reason], to: base)
         try Self.write(["steady": [100, 99, 101], "wobbly": [50, 110], long: [90, 91, 89], "joinonly": [1], "onesided": [5, 5, 5]],
@@ -170,7 +183,11 @@ struct GateCLITests {
         #expect(forced.standardOutput.hasPrefix("2 regressions"), "\(forced.standardOutput)")
     }
 
-    @Test("a check that compared nothing exits 3: another machine's baseline with no count measured, or a folder with no run of this machine")
+    @Test(
+        """
+        a check that compared nothing exits 3: another machine's baseline with no count measured, \
+        or a folder with no run of this machine
+        """)
     func nothingComparableExits3() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let other = directory + "/history/1/results.json", new = directory + "/new.json"
@@ -239,7 +256,11 @@ struct GateCLITests {
         #expect(BenchCLITests.read(markdown) == nil, "nothing is written after a bad input")
     }
 
-    @Test("bench check without --results runs the baseline's cases again, with its settings (sample time, samples), and writes the new run")
+    @Test(
+        """
+        bench check without --results runs the baseline's cases again, with its settings (sample time, samples), \
+        and writes the new run
+        """)
     func checkRunsTheBaselineCases() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let baseline = directory + "/baseline", again = directory + "/again"
@@ -315,7 +336,11 @@ struct GateCLITests {
     /// Both stages must flag the slowdown, whatever else the machine runs: a 10-fold spin over 10
     /// pairs, because a 3-fold one over 6 was once left undecided (adjusted p 0.014) while the
     /// other test suites ran beside it, and the confirmation stage never started.
-    @Test("bench ab --confirm: a slowdown of every process fails again with fresh pairs and fails the gate; one of the first pairs only is not confirmed and passes")
+    @Test(
+        """
+        bench ab --confirm: a slowdown of every process fails again with fresh pairs and fails the gate; \
+        one of the first pairs only is not confirmed and passes
+        """)
     func confirmationStage() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let options = ["--workload", "spin", "--filter", "rounds=1000/system", "--pairs", "10", "--samples", "5", "--sample-ms", "2", "--confirm", "8"]
@@ -345,7 +370,11 @@ struct GateCLITests {
         #expect(BenchCLITests.read(markdown)?.contains("### Confirmation") == true)
     }
 
-    @Test("bench ab --budget decides pairs as they come: the 3-fold spin fails, the note gives the looks, and no case runs past the most pairs")
+    @Test(
+        """
+        bench ab --budget decides pairs as they come: the 3-fold spin fails, the note gives the looks, \
+        and no case runs past the most pairs
+        """)
     func abWithBudget() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let slower = try Self.slowerBench(in: directory)

@@ -53,7 +53,8 @@ struct HistoryCLITests {
         #expect(csv[20].hasPrefix(twentieth.replacing(" ", with: "T")) && report.contains("| 20 | \(twentieth) |"), "\(csv[20])")
         guard Self.otava != nil else {
             #expect(report.contains("Not computed: otava not found"), "\(report)")
-            print("⊘ skipped: Otava is not installed here (tools/install-deps.sh installs it): only the input it would read was checked")
+            print("⊘ skipped: Otava is not installed here (tools/install-deps.sh installs it): "
+                + "only the input it would read was checked")
             return
         }
         let changes = report.split(separator: "\n").filter { $0.hasPrefix("| step/") || $0.hasPrefix("| flat/") }.filter { $0.contains(" → ") }

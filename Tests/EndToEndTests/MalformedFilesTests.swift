@@ -21,8 +21,10 @@ struct MalformedFilesTests {
     }()
 
     static let thresholds = """
-        {"schema": 1, "description": "test", "defaults": {"time": {"minimumEffect": 0.05, "compare": true}, "count": {"maximumAbsoluteRegression": 0.5}},
-         "overrides": [{"workload": "spawn", "compare": false}, {"case": "threads=4", "metric": "ns-per-op", "significanceLevel": 0.001}]}
+        {"schema": 1, "description": "test", "defaults": {"time": {"minimumEffect": 0.05, "compare": true}, "count": \
+        {"maximumAbsoluteRegression": 0.5}},
+         "overrides": [{"workload": "spawn", "compare": false}, {"case": "threads=4", "metric": "ns-per-op", \
+        "significanceLevel": 0.001}]}
         """
 
     /// `count` damaged copies of `text`: truncated, spans deleted or repeated, bytes replaced,
@@ -80,7 +82,11 @@ struct MalformedFilesTests {
         #expect(counts.thresholds >= 200, "most damage is caught: \(counts.thresholds) of 300 thresholds files refused")
     }
 
-    @Test("through the CLI: every damaged baseline or thresholds file is exit 2 naming it, or a normal verdict; never a crash")
+    @Test(
+        """
+        through the CLI: every damaged baseline or thresholds file is exit 2 naming it, \
+        or a normal verdict; never a crash
+        """)
     func cliSurvivesDamage() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let results = try #require(BenchCLITests.read(Self.baseline))

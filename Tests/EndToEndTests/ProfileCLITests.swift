@@ -65,7 +65,11 @@ struct ProfileCLITests {
         return (total, with)
     }
 
-    @Test("bench run --profile keeps the selected cases' top frames in results.json, and report.md shows them, also when written again")
+    @Test(
+        """
+        bench run --profile keeps the selected cases' top frames in results.json, and report.md shows them, \
+        also when written again
+        """)
     func runProfile() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/run-profile"
         let outcome = try await ChildProcess.run(
@@ -119,7 +123,11 @@ struct ProfileCLITests {
         #expect(access(out, F_OK) != 0, "nothing written")
     }
 
-    @Test("--a and --b profile one case on two builds into a/ and b/ and draw B against A; with one of them, or two cases, exit 64")
+    @Test(
+        """
+        --a and --b profile one case on two builds into a/ and b/ and draw B against A; \
+        with one of them, or two cases, exit 64
+        """)
     func twoBuilds() async throws {
         let lone = try await Self.profile(["spin/none/rounds=100/system", "--a", BenchCLITests.bench])
         #expect(lone.ending == .exited(64) && lone.standardError.contains("--a and --b go together"), "\(lone.standardError)")

@@ -31,7 +31,11 @@ struct ReportAcrossMachinesCLITests {
         #expect(csv.split(separator: "\r\n").count == 1 + 2 + 2)
     }
 
-    @Test("bad input: several files without --out exit 64; different suites, another schema or a missing file exit 2; nothing written")
+    @Test(
+        """
+        bad input: several files without --out exit 64; different suites, \
+        another schema or a missing file exit 2; nothing written
+        """)
     func badInput() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         try GateCLITests.write(["fast": [10, 10, 10]], to: directory + "/quick.json")

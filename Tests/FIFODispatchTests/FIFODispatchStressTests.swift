@@ -156,7 +156,10 @@ struct FIFODispatchStressTests {
         #expect(failures.isEmpty, "\(failures)")
     }
 
-    @Test("group reused round after round: wait never returns before the round's own members (a stale zero must not count)")
+    @Test(
+        """
+        group reused round after round: wait never returns before the round's own members (a stale zero must not count)
+        """)
     func groupReuseRounds() async throws {
         let early = try await onDedicatedThread { () -> Int in
             let runtime = FIFODispatch(workers: 2)
@@ -315,7 +318,11 @@ extension FIFODispatchStressTests {
         weak var cache: NodeCache?
     }
 
-    @Test("a thread's node cache outlives the thread while its nodes are in flight, and is freed when the last one comes home")
+    @Test(
+        """
+        a thread's node cache outlives the thread while its nodes are in flight, \
+        and is freed when the last one comes home
+        """)
     func orphanedCacheIsFreed() throws {
         let runtime = FIFODispatch(workers: 2)
         defer { runtime.shutdown() }
@@ -344,7 +351,11 @@ extension FIFODispatchStressTests {
 }
 
 extension FIFODispatchStressTests {
-    @Test("a worker returns finished nodes in batches of one home, and sends what it holds when it goes idle, meets another home, or ends")
+    @Test(
+        """
+        a worker returns finished nodes in batches of one home, and sends what it holds when it goes idle, \
+        meets another home, or ends
+        """)
     func workersReturnNodesInBatches() throws {
         typealias Cache = NodeCache
         // Blocks travel between threads as addresses; each thread below owns a fresh cache.

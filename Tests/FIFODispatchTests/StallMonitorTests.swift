@@ -50,7 +50,8 @@ struct StallMonitorTests {
             waits.append(waited!)
         }
         let sorted = waits.sorted()
-        print("fifo-dispatch stall reaction, 2 workers: median \(sorted[5]), min \(sorted[0]), max \(sorted[9]) (10 pools)")
+        print("fifo-dispatch stall reaction, 2 workers: median \(sorted[5]), min \(sorted[0]), "
+            + "max \(sorted[9]) (10 pools)")
     }
 
     @Test("a block that sleeps on every worker does not hold up a block queued behind them")

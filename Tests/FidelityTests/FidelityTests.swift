@@ -24,7 +24,8 @@ struct FidelityTests {
     @Test("each direct operation pairs with its suite case, on the same backend and allocator")
     func pairs() throws {
         let sync = try #require(FidelityPairs.pair(for: Self.direct("libdispatch-c", [("operation", "sync")])))
-        #expect(sync.suiteCase.id == "queue-vs-lock/libdispatch-c/guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system")
+        #expect(sync.suiteCase.id == "queue-vs-lock/libdispatch-c/"
+            + "guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system")
         #expect(sync.layer == .c && sync.unitsPerOperation == 1)
         let swift = try #require(FidelityPairs.pair(for: Self.direct("libdispatch", [("operation", "chain")])))
         #expect(swift.suiteCase.id == "spawn/libdispatch/pattern=chain/system" && swift.layer == .swift)

@@ -16,7 +16,11 @@ struct MachineFingerprintTests {
         return environment
     }
 
-    @Test("runs pinned to different CPUs, or built by different toolchains, are different machines; a field an old file lacks is not compared")
+    @Test(
+        """
+        runs pinned to different CPUs, or built by different toolchains, are different machines; \
+        a field an old file lacks is not compared
+        """)
     func fields() {
         let both = UsableCPUs(affinity: [0, 1], quota: nil), one = UsableCPUs(affinity: [0], quota: nil)
         let unpinned = MachineFingerprint(environment(usable: both))

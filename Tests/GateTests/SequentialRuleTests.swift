@@ -37,7 +37,11 @@ struct SequentialRuleTests {
         return (a, b)
     }
 
-    @Test("a case whose interval lies within the limits settles; a 3-fold change settles as decided; a noisy 10% stays open")
+    @Test(
+        """
+        a case whose interval lies within the limits settles; a 3-fold change settles as decided; \
+        a noisy 10% stays open
+        """)
     func states() throws {
         let rule = SequentialRule(firstLook: 6, maximumPairs: 40)
         let (sameA, sameB) = Self.runs(pairs: 6, factor: 1, jitter: 0.01)

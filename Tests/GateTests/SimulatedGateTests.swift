@@ -59,7 +59,8 @@ import Testing
             b.append(resultB)
         }
         let environment = try! JSONDecoder().decode(RunEnvironment.self, from: Data("""
-            {"cpuModel": "Simulated", "onlineCPUs": 2, "kernel": "Linux", "virtualMachine": "yes", "cpuGovernor": "-",
+            {"cpuModel": "Simulated", "onlineCPUs": 2, "kernel": "Linux", "virtualMachine": "yes", \
+            "cpuGovernor": "-",
              "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3", "gitCommit": "-", "hostname": "-"}
             """.utf8))
         func run(_ cases: [CaseResult]) -> RunResults {

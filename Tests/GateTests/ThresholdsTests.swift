@@ -12,7 +12,8 @@ import Testing
               "defaults": {"time": {"maximumRelativeRegression": 0.1}, "count": {"compare": false}},
               "overrides": [
                 {"workload": "queue-vs-lock", "maximumRelativeRegression": 0.2},
-                {"case": "threads=4", "metric": "ns-per-op", "maximumRelativeRegression": 0.3, "significanceLevel": 0.05}
+                {"case": "threads=4", "metric": "ns-per-op", "maximumRelativeRegression": 0.3, "significanceLevel": \
+            0.05}
               ]
             }
             """)

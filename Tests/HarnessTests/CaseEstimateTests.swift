@@ -11,7 +11,11 @@ struct CaseEstimateTests {
 
     static func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(abs(a), abs(b)) }
 
-    @Test("four processes alone: the median (the geometric mean of the middle two) and a t prediction interval on their logarithms")
+    @Test(
+        """
+        four processes alone: the median (the geometric mean of the middle two) \
+        and a t prediction interval on their logarithms
+        """)
     func unmoderated() throws {
         let estimate = try #require(CaseEstimate(values: Self.values, prior: nil, sittingSpread: 0))
         #expect(Self.close(estimate.value, 10.747092630102337))

@@ -43,14 +43,17 @@ struct ChildProcessTests {
     func sanitizerCrash() async throws {
         // The two endings ThreadSanitizer gave the fault test's children in CI, both with exit 66.
         let report = try await verdict("""
-            echo '==4242==ERROR: ThreadSanitizer: SEGV on unknown address 0x000000000010 (pc 0x1 bp 0x2 T4242)' >&2; exit 66
+            echo '==4242==ERROR: ThreadSanitizer: SEGV on unknown address 0x000000000010 (pc 0x1 bp 0x2 T4242)' >&2; \
+            exit 66
             """)
         #expect(report == .failed(reason: "crashed: ThreadSanitizer: SEGV on unknown address 0x000000000010 (exit status 66); "
-                                  + "stderr: ==4242==ERROR: ThreadSanitizer: SEGV on unknown address 0x000000000010 (pc 0x1 bp 0x2 T4242)"),
+            + "stderr: ==4242==ERROR: ThreadSanitizer: SEGV on unknown address 0x000000000010 "
+            + "(pc 0x1 bp 0x2 T4242)"),
                 "\(report)")
         let check = try await verdict("""
             echo 'Workloads/FaultInjection.swift:57: Fatal error: injected trap (fault workload)' >&2
-            printf '*** Signal 4: Backtracing from 0x7fb0472f9361...ThreadSanitizer: CHECK failed: tsan_rtl.cpp:261 "((!thr->slot)) != (0)" (0x0, 0x0) (tid=2186)' >&2
+            printf '*** Signal 4: Backtracing from 0x7fb0472f9361...ThreadSanitizer: CHECK failed: \
+            tsan_rtl.cpp:261 "((!thr->slot)) != (0)" (0x0, 0x0) (tid=2186)' >&2
             exit 66
             """)
         guard case .failed(let reason) = check else { Issue.record("expected a failure, got \(check)"); return }

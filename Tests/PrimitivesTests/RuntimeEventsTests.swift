@@ -50,7 +50,11 @@ struct RuntimeEventsTests {
         return scenarios
     }
 
-    @Test("known counts: 1 worker never steals; a stolen join half is 1 steal; idle syncs are never slow, a blocked one is; every block takes one node", arguments: 0..<3)
+    @Test(
+        """
+        known counts: 1 worker never steals; a stolen join half is 1 steal; \
+        idle syncs are never slow, a blocked one is; every block takes one node
+        """, arguments: 0..<3)
     func knownCounts(_ round: Int) throws {
         let scenarios = try Self.runProbe()
         let oneWorker = try #require(scenarios["one-worker-fib15"])

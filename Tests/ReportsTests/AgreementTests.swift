@@ -32,7 +32,11 @@ struct AgreementTests {
         #expect(agreement.statements.contains { $0.text == "footprint units=256: libdispatch · queued-block clearly smaller than thread" })
     }
 
-    @Test("a winner that became slower than its runner-up is reversed; one that came within reach is a tie; both figures missed")
+    @Test(
+        """
+        a winner that became slower than its runner-up is reversed; \
+        one that came within reach is a tie; both figures missed
+        """)
     func changed() throws {
         let chain = "spawn/work-stealing/pattern=chain/system"
         let reversed = Agreement(first: Fixture.run, repeated: Self.scaled(Fixture.run, chain, by: 4))

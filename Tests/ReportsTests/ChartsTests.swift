@@ -51,7 +51,11 @@ struct ChartsTests {
 
     static var outputs: [String: String] { Fixture.outputs }
 
-    @Test("stride curve: one line per backend, the automatic stride where it chose (when it says), the serial loop, log axes labelled with units")
+    @Test(
+        """
+        stride curve: one line per backend, the automatic stride where it chose (when it says), the serial loop, \
+        log axes labelled with units
+        """)
     func strideCurve() throws {
         let reading = try Self.parse(try #require(Self.outputs["charts/stride-body-0ns-iterations-1000.svg"]))
         #expect(reading.series == ["libdispatch", "work-stealing", "work-stealing, automatic", "serial loop"])

@@ -54,11 +54,16 @@ struct ExportsTests {
             #expect(Set(entry.keys).isSubset(of: ["name", "unit", "value", "range", "extra"]))
         }
         let tie = try #require(entries.first { $0["name"] as? String == "spawn/pthread-mutex/pattern=outside/system" })
-        // Processes at 49.5 and 52.5: their median (the geometric mean of the two), and half the repeat interval 43.7–59.4.
+        // Processes at 49.5 and 52.5: their median (the geometric mean of the two), and half the
+        // repeat interval 43.7–59.4.
         #expect(abs(try #require(tie["value"] as? Double) - (49.5 * 52.5).squareRoot()) < 1e-9 && tie["range"] as? String == "± 7.83", "\(tie)")
     }
 
-    @Test("Google Benchmark JSON: one iteration per process and a median aggregate per case, the machine in the context (compare.py reads it)")
+    @Test(
+        """
+        Google Benchmark JSON: one iteration per process and a median aggregate per case, the machine in the context \
+        (compare.py reads it)
+        """)
     func googleBenchmark() throws {
         let file = try #require(try Self.json("google-benchmark.json") as? [String: Any])
         let context = try #require(file["context"] as? [String: Any])
@@ -84,7 +89,8 @@ struct ExportsTests {
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == Fixture.run.cases.filter { !$0.records.isEmpty }.count)
         let outside = try #require(lines.first { $0.contains("case=spawn/libdispatch/pattern\\=outside/system,") }, "\(lines.prefix(2))")
-        #expect(outside.hasPrefix("runtimebench,case=spawn/libdispatch/pattern\\=outside/system,workload=spawn,backend=libdispatch,parameters=pattern\\=outside,allocator=system,"))
+        #expect(outside.hasPrefix("runtimebench,case=spawn/libdispatch/pattern\\=outside/system,workload=spawn,"
+            + "backend=libdispatch,parameters=pattern\\=outside,allocator=system,"))
         // Tags, then one space, then fields; no unescaped space inside either part.
         let unescapedSpaces = outside.indices.filter { outside[$0] == " " && (outside.index(before: $0) < outside.startIndex || outside[outside.index(before: $0)] != "\\") }
         #expect(unescapedSpaces.count == 1 || unescapedSpaces.count == 2, "tags, fields and an optional timestamp: \(outside)")
@@ -103,8 +109,10 @@ struct ExportsTests {
     @Test("results.csv keeps its columns, and a failed case's missing value is empty with the reason, not 0")
     func csv() throws {
         let csv = try #require(Self.outputs["results.csv"])
-        #expect(csv.hasPrefix("case_id,workload,backend,parameters,allocator,status,metric,unit,value,repeat95_low,repeat95_high,samples,repetitions,unavailable\r\n"))
-        #expect(csv.contains("spawn/swift-concurrency/pattern=outside/system,spawn,swift-concurrency,pattern=outside,system,failed: crashed: signal 11 (SIGSEGV),ns_per_op,ns,,,,0,0,failed: crashed: signal 11 (SIGSEGV)\r\n"))
+        #expect(csv.hasPrefix("case_id,workload,backend,parameters,allocator,status,"
+            + "metric,unit,value,repeat95_low,repeat95_high,samples,repetitions,unavailable\r\n"))
+        #expect(csv.contains("spawn/swift-concurrency/pattern=outside/system,spawn,swift-concurrency,pattern=outside,system,failed: "
+            + "crashed: signal 11 (SIGSEGV),ns_per_op,ns,,,,0,0,failed: crashed: signal 11 (SIGSEGV)\r\n"))
         // The figure has the interval; the description of the pooled samples has none.
         let figure = try #require(csv.split(separator: "\r\n").first { $0.hasPrefix("spawn/libdispatch/pattern=outside/system,") && $0.contains(",ns_per_op,") })
         let fields = figure.split(separator: ",", omittingEmptySubsequences: false).map(String.init)

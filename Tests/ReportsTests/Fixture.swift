@@ -11,7 +11,8 @@ import Reports
 /// machine running the tests.
 enum Fixture {
     static let environment: RunEnvironment = try! JSONDecoder().decode(RunEnvironment.self, from: Data("""
-        {"cpuModel": "Test CPU", "onlineCPUs": 2, "kernel": "Linux test", "virtualMachine": "yes (hypervisor flag in /proc/cpuinfo)",
+        {"cpuModel": "Test CPU", "onlineCPUs": 2, "kernel": "Linux test", "virtualMachine": "yes \
+        (hypervisor flag in /proc/cpuinfo)",
          "cpuGovernor": "unavailable: no cpufreq", "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3",
          "gitCommit": "0123456789abcdef0123456789abcdef01234567", "hostname": "fixture"}
         """.utf8))
@@ -67,8 +68,9 @@ enum Fixture {
             cases.append(measured("queue-vs-lock", "none", [("guard", "pthread-mutex")] + setting, samples: constant(15 * scale)))
             cases.append(measured("queue-vs-lock", "libdispatch", [("guard", "queue-sync")] + setting, samples: constant(20 * scale)))
         }
-        // apply-stride at strides 1 and 4 and automatic on two backends, and the serial loop: ns per iteration = ns / 1000.
-        // The automatic stride reports the stride it used on work-stealing only (libdispatch's shows it missing).
+        // apply-stride at strides 1 and 4 and automatic on two backends, and the serial loop: ns
+        // per iteration = ns / 1000. The automatic stride reports the stride it used on
+        // work-stealing only (libdispatch's shows it missing).
         for (backend, one, four, automatic) in [("libdispatch", 100_000.0, 20_000.0, 15_000.0), ("work-stealing", 50_000, 10_000, 12_000)] {
             for (stride, nanoseconds) in [("1", one), ("4", four), ("auto", automatic)] {
                 let chose = stride == "auto" && backend == "work-stealing" ? ["iterations_per_piece": WorkloadMetric(62.5, unit: .iterations)] : [:]

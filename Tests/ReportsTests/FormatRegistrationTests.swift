@@ -33,7 +33,11 @@ struct FormatRegistrationTests {
         #expect(ResultsWriter.formats.count == before)
     }
 
-    @Test("a format's outputs are rendered after the built-in ones from the same analysis; a second writer of one path is refused, naming both")
+    @Test(
+        """
+        a format's outputs are rendered after the built-in ones from the same analysis; \
+        a second writer of one path is refused, naming both
+        """)
     func renderedBesideBuiltIns() throws {
         let input = ReportInput(RunAnalysis(Fixture.run))
         let outputs = try ResultsWriter.render(ResultsWriter.formats + [CaseLines.self], input)

@@ -28,7 +28,10 @@ struct MachineComparisonTests {
         try MachineComparison(runs.enumerated().map { (file: "m\($0.offset)/results.json", run: $0.element) })
     }
 
-    @Test("each machine's clear winner is checked on every machine: holds where it is clear, reversed where the other wins")
+    @Test(
+        """
+        each machine's clear winner is checked on every machine: holds where it is clear, reversed where the other wins
+        """)
     func winnersChecked() throws {
         let comparison = try Self.comparison([Self.first, Self.other])
         #expect(comparison.machines.map(\.label) == ["M1", "M2"])
@@ -63,7 +66,11 @@ struct MachineComparisonTests {
         }
     }
 
-    @Test("report.md: a column per machine and its ratio to M1, the statements that do not hold first; machines.csv: a row per machine and case")
+    @Test(
+        """
+        report.md: a column per machine and its ratio to M1, the statements that do not hold first; \
+        machines.csv: a row per machine and case
+        """)
     func files() throws {
         var partial = Self.other
         partial.cases.removeAll { $0.benchmarkCase.workload == "semaphore" }

@@ -17,13 +17,18 @@ struct MarkdownReportTests {
         return Array(lines[(start + 2)...].prefix { !$0.isEmpty })
     }
 
-    @Test("a parameter set's table: best first, where a repeat run falls, the ratio or a tie written as a tie, counters or 'unavailable', never a 0 for a gap")
+    @Test(
+        """
+        a parameter set's table: best first, where a repeat run falls, the ratio or a tie written as a tie, \
+        counters or 'unavailable', never a 0 for a gap
+        """)
     func familyTable() throws {
         // Two processes each; constant samples: the interval is the run's drift alone (±14.6%, 4%
         // with t at 5 degrees of freedom); 49.5 and 52.5: a wider one; a tie, since those two
         // processes spread wider than 50 and 51 differ.
         #expect(try Self.table(after: "#### spawn: pattern=outside") == [
-            "| contender | allocator | ns/op | a repeat run | × best | processes × samples | CPU ns/op | syscalls/op | bytes allocated/op |",
+            "| contender | allocator | ns/op | a repeat run | × best | processes × samples | CPU ns/op "
+                + "| syscalls/op | bytes allocated/op |",
             "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
             "| work-stealing | system | 50 | 43.2–57.8 | — | 2 × 10 | 48 | 0 | unavailable |",
             "| pthread-mutex | system | 51 | 43.7–59.4 | tie | 2 × 10 | unavailable | unavailable | unavailable |",
@@ -43,7 +48,8 @@ struct MarkdownReportTests {
     @Test("footprint ranks by memory per unit, not by time: the slower queued block is the clear answer")
     func footprintRanksByMemory() throws {
         let report = Self.report
-        #expect(report.contains("- **footprint** (1 parameter set): libdispatch · queued-block is clearly smallest in 1, by 107× over the runner-up; ranked by resident bytes/unit, not time."),
+        #expect(report.contains("- **footprint** (1 parameter set): libdispatch · queued-block is clearly smallest in 1, "
+            + "by 107× over the runner-up; ranked by resident bytes/unit, not time."),
                 "\(report.prefix(3000))")
         let rows = try Self.table(after: "#### footprint: units=256")
         #expect(rows[0].hasPrefix("| contender | allocator | resident bytes/unit | a repeat run | × best | ns/op |"), "\(rows)")
@@ -54,7 +60,8 @@ struct MarkdownReportTests {
     @Test("the first screen says how noisy the run was and what to do about a tie, before the answers")
     func noiseOnFirstScreen() throws {
         let report = Self.report
-        let noise = try #require(report.range(of: "**Noise: quiet.** While this run measured, a typical case's processes differed by 0%; 0 of 21 cases had processes more than 10% apart."),
+        let noise = try #require(report.range(of: "**Noise: quiet.** While this run measured, a typical case's processes differed by 0%; "
+            + "0 of 21 cases had processes more than 10% apart."),
                                  "\(report.prefix(2000))")
         #expect(noise.lowerBound < (try #require(report.range(of: "## What should I use?"))).lowerBound)
         #expect(report.contains("To settle a tie: more processes per case (`--repetitions 5`)"))
@@ -71,29 +78,38 @@ struct MarkdownReportTests {
         }
         noisy.load = MachineLoad(stealPercent: 0.006, otherProcessesPercent: 30, seconds: 100)
         let text = try #require(try ResultsWriter.outputs(of: noisy).first { $0.path == "report.md" }).contents
-        #expect(text.contains("**Noise: noisy.** While this run measured, a typical case's processes differed by 28.7%; 21 of 21 cases had processes more than 10% apart; "
-                              + "the hypervisor took under 0.1% of the CPU time (steal); other processes used 30% of it. "
-                              + "Noisy because a typical case's processes were more than 5% apart."), "\(text.prefix(2000))")
+        #expect(text.contains("**Noise: noisy.** While this run measured, a typical case's processes differed by 28.7%; "
+            + "21 of 21 cases had processes more than 10% apart; the hypervisor took under 0.1% of the CPU "
+            + "time (steal); other processes used 30% of it. Noisy because a typical case's processes "
+            + "were more than 5% apart."), "\(text.prefix(2000))")
         #expect(report.contains("apart. Quiet because a typical case's processes agreed within 1.5%"), "the verdict says what decided it")
     }
 
     @Test("the first screen answers from the data: a clear win with its margin, a tie called a tie, the claims' verdicts")
     func firstScreen() throws {
         let report = Self.report
-        #expect(report.contains("- **spawn** (2 parameter sets): work-stealing is clearly fastest in 1, by 3.00× over the runner-up; a tie in 1 (work-stealing and pthread-mutex lead together)."),
+        #expect(report.contains("- **spawn** (2 parameter sets): work-stealing is clearly fastest in 1, by 3.00× over the runner-up; "
+            + "a tie in 1 (work-stealing and pthread-mutex lead together)."),
                 "\(report.prefix(3000))")
-        #expect(report.contains("- **queue-vs-lock** (2 parameter sets): pthread-mutex is clearly fastest in 2, by 1.33× over the runner-up."))
-        #expect(report.contains("- **allocator**: under jemalloc instead of the system allocator, 0 of 1 cases are clearly faster, 1 clearly slower, and 0 not told apart."))
+        #expect(report.contains("- **queue-vs-lock** (2 parameter sets): pthread-mutex is clearly fastest in 2, "
+            + "by 1.33× over the runner-up."))
+        #expect(report.contains("- **allocator**: under jemalloc instead of the system allocator, 0 of 1 cases are clearly faster, "
+            + "1 clearly slower, and 0 not told apart."))
         let answer = try #require(report.range(of: "## What should I use?")), claims = try #require(report.range(of: "## Claims of the dispatch guide"))
         #expect(answer.lowerBound < claims.lowerBound)
         #expect(report.contains("| **inconclusive** | Swift code (the Dispatch overlay) | `queues-beat-locks-contended`"))
         // The fixture has libdispatch but not libdispatch-c, nor Swift's Mutex: the Swift-code verdict
         // of the uncontended claim needs the Mutex, and the runtime's needs the C references.
         #expect(report.contains("| **inconclusive** | Swift code (the Dispatch overlay) | `queues-beat-locks-uncontended`"))
-        #expect(report.contains("| **inconclusive** | the runtime itself (libdispatch's C entry points) | `queues-beat-locks-uncontended-runtime`"))
+        #expect(report.contains("| **inconclusive** | the runtime itself (libdispatch's C entry points) "
+            + "| `queues-beat-locks-uncontended-runtime`"))
     }
 
-    @Test("the machine section names every counter's state; a counter no case measured is left out of the tables with its reason")
+    @Test(
+        """
+        the machine section names every counter's state; a counter no case measured is left out of the \
+        tables with its reason
+        """)
     func counters() {
         let report = Self.report
         #expect(report.contains("| `cycles` | unavailable: no PMU |"))
@@ -102,17 +118,28 @@ struct MarkdownReportTests {
         #expect(report.contains("| online CPUs | 2 |"))
     }
 
-    @Test("best stride per body cost: its ns per iteration, the gain over stride 1, the automatic stride, the stride it chose and its ratio to the best, the serial loop")
+    @Test(
+        """
+        best stride per body cost: its ns per iteration, the gain over stride 1, the automatic stride, \
+        the stride it chose and its ratio to the best, the serial loop
+        """)
     func striding() throws {
         let header = try #require(Self.lines.first { $0.hasPrefix("| setting | backend | best stride |") })
         #expect(Array(Self.lines.drop { $0 != header }.dropFirst(2).prefix { !$0.isEmpty }) == [
-            "| body=0ns, iterations=1000 | libdispatch | 4 | 20 | 100 | 5.00× faster | 15 | unavailable | 0.75×, clearly faster | 5 | 4.00× slower |",
-            "| body=0ns, iterations=1000 | work-stealing | 4 | 10 | 50 | 5.00× faster | 12 | 63 | 1.20×, clearly slower | 5 | 2.00× slower |",
+            "| body=0ns, iterations=1000 | libdispatch | 4 | 20 | 100 | 5.00× faster | 15 | unavailable "
+                + "| 0.75×, clearly faster | 5 | 4.00× slower |",
+            "| body=0ns, iterations=1000 | work-stealing | 4 | 10 | 50 | 5.00× faster | 12 | 63 "
+                + "| 1.20×, clearly slower | 5 | 2.00× slower |",
         ])
-        #expect(Self.report.contains("![apply-stride, body=0ns, iterations=1000: ns per iteration by stride](charts/stride-body-0ns-iterations-1000.svg)"))
+        #expect(Self.report.contains("![apply-stride, body=0ns, iterations=1000: "
+            + "ns per iteration by stride](charts/stride-body-0ns-iterations-1000.svg)"))
     }
 
-    @Test("without a sweep of strides (the quick and smoke suites) the section sets stride 1 beside the automatic stride, names no best stride and draws no curve")
+    @Test(
+        """
+        without a sweep of strides (the quick and smoke suites) the section sets stride 1 beside the automatic stride, \
+        names no best stride and draws no curve
+        """)
     func stridingWithoutASweep() throws {
         func outputs(strides: [String]) throws -> [String: String] {
             var cases = strides.map { stride in
@@ -136,10 +163,15 @@ struct MarkdownReportTests {
         let smoke = try outputs(strides: ["auto"])
         let rows = try #require(smoke["report.md"]).split(separator: "\n").filter { $0.hasPrefix("| body=0ns") }
         #expect(rows == ["| body=0ns, iterations=1000 | work-stealing | not run | 12 | 63 | — | 5 | 2.40× slower |"], "\(rows)")
-        #expect(try #require(smoke["report.md"]).contains("## Apply: the automatic stride\n\nns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs only the stride"))
+        #expect(try #require(smoke["report.md"]).contains("## Apply: the automatic stride\n\nns per iteration (median ns per apply ÷ iterations), "
+            + "system allocator. This suite runs only the stride"))
     }
 
-    @Test("the per-worker stride is placed where the loop really cut it (its own iterations per piece), not at a guessed worker count")
+    @Test(
+        """
+        the per-worker stride is placed where the loop really cut it (its own iterations per piece), \
+        not at a guessed worker count
+        """)
     func perWorkerStride() throws {
         let cases = [("1", 50_000.0), ("4", 20_000), ("per-worker", 8_000)].map { stride, nanoseconds in
             Fixture.measured("apply-stride", "work-stealing", [("body", "0ns"), ("stride", stride), ("iterations", "1000")],
@@ -152,7 +184,11 @@ struct MarkdownReportTests {
         #expect(report.contains("| body=0ns, iterations=1000 | work-stealing | per-worker (333) | 8 | 50 | 6.25× faster |"), "\(report)")
     }
 
-    @Test("the automatic stride against the best is a tie where the processes' intervals overlap, however far apart the two medians")
+    @Test(
+        """
+        the automatic stride against the best is a tie where the processes' intervals overlap, \
+        however far apart the two medians
+        """)
     func automaticStrideTie() throws {
         // Five processes each; the automatic stride's median is 12% above the best's, but two of its
         // processes read like the best's, and one of the best's reads like the automatic stride's.
@@ -185,8 +221,10 @@ struct MarkdownReportTests {
     @Test("failed and not applicable cases are listed with their reasons, and stay out of the tables")
     func failures() throws {
         let report = Self.report
-        #expect(report.contains("| `spawn/swift-concurrency/pattern=outside/system` | failed: crashed: signal 11 (SIGSEGV) | crashed: signal 11 (SIGSEGV) |"))
-        #expect(report.contains("| `fork-join/pthread-mutex/fib=30,form=task/system` | join is offered by the work-stealing backend only |"))
+        #expect(report.contains("| `spawn/swift-concurrency/pattern=outside/system` | failed: crashed: signal 11 (SIGSEGV) "
+            + "| crashed: signal 11 (SIGSEGV) |"))
+        #expect(report.contains("| `fork-join/pthread-mutex/fib=30,form=task/system` "
+            + "| join is offered by the work-stealing backend only |"))
         #expect(!(try Self.table(after: "#### spawn: pattern=outside")).contains { $0.contains("swift-concurrency") })
     }
 
@@ -200,7 +238,11 @@ struct MarkdownReportTests {
         for path in linked { #expect(Self.outputs[path] != nil, "\(path) is linked but not written") }
     }
 
-    @Test("an interrupted run outside git: the banner, the planned processes said to be planned, and the commit said to be unknown")
+    @Test(
+        """
+        an interrupted run outside git: the banner, the planned processes said to be planned, \
+        and the commit said to be unknown
+        """)
     func interruptedOutsideGit() throws {
         var run = Fixture.run
         run.interrupted = "SIGINT after 3 of 40 repetitions"

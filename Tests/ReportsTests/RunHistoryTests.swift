@@ -51,7 +51,11 @@ struct RunHistoryTests {
         }
     }
 
-    @Test("Otava's input: a row per run, runs of one second a second apart, only trends measured in every run; names quoted in YAML")
+    @Test(
+        """
+        Otava's input: a row per run, runs of one second a second apart, only trends measured in every run; \
+        names quoted in YAML
+        """)
     func otavaInput() throws {
         var partial = Self.run(100)
         partial.cases.removeAll { $0.benchmarkCase.workload == "semaphore" }
@@ -70,16 +74,23 @@ struct RunHistoryTests {
         #expect(yaml.contains("#   OTAVA_CONFIG=/out/otava.yaml otava analyze runtimebench-M1 --since 1970-01-01T00:01:40Z "
                               + "--until 1970-01-01T00:01:46Z -M 0.05\n"), "\(yaml)")
         #expect(yaml.contains("    file: \"/out/otava-M1.csv\"\n"))
-        #expect(yaml.contains("      \"queue-vs-lock/none/guard=pthread-mutex,threads=1,resource=counter,critical=0ns,outside=0ns/system\":\n"
-                              + "        column: \"queue-vs-lock/none/guard=pthread-mutex,threads=1,resource=counter,critical=0ns,outside=0ns/system\"\n"
+        #expect(yaml.contains("      \"queue-vs-lock/none/"
+                              + "guard=pthread-mutex,threads=1,resource=counter,critical=0ns,outside=0ns/system\":\n"
+                              + "        column: \"queue-vs-lock/none/"
+                              + "guard=pthread-mutex,threads=1,resource=counter,critical=0ns,outside=0ns/system\"\n"
                               + "        direction: -1\n"), "\(yaml)")
     }
 
-    @Test("Otava's JSON read back: the change, its run and p-value; a change in an unknown trend or at run 0 is unreadable")
+    @Test(
+        """
+        Otava's JSON read back: the change, its run and p-value; a change in an unknown trend or at run 0 is unreadable
+        """)
     func changePoints() throws {
         let json = """
-            {"runtimebench-M1": [{"time": 1795132800, "attributes": {"commit": "c20"}, "changes": [{"metric": "a", "index": 19, \
-            "time": 1795132800, "forward_change_percent": "10", "magnitude": "0.1", "mean_before": "100.0", "stddev_before": "1", \
+            {"runtimebench-M1": [{"time": 1795132800, "attributes": {"commit": "c20"}, "changes": [{"metric": "a", \
+            "index": 19, \
+            "time": 1795132800, "forward_change_percent": "10", "magnitude": "0.1", "mean_before": "100.0", \
+            "stddev_before": "1", \
             "mean_after": "110.0", "stddev_after": "1", "pvalue": "0.000000"}]}]}
             """
         let points = try ChangePoint.parse(json, test: "runtimebench-M1", trends: ["a", "b"], runs: 30)
@@ -92,7 +103,10 @@ struct RunHistoryTests {
         #expect(try ChangePoint.parse("{\"runtimebench-M1\": []}", test: "runtimebench-M1", trends: ["a"], runs: 30).isEmpty)
     }
 
-    @Test("report.md: each change point with the runs and commits on either side, its size and p-value; the chart marks it")
+    @Test(
+        """
+        report.md: each change point with the runs and commits on either side, its size and p-value; the chart marks it
+        """)
     func report() throws {
         let commits = (0..<4).map { String(repeating: "\($0)", count: 40) }
         let files = (0..<4).map { (file: "r\($0)", run: Self.run(Int64(100 + $0), commit: commits[$0], chain: $0 < 2 ? 100 : 110)) }
@@ -100,7 +114,8 @@ struct RunHistoryTests {
         let point = ChangePoint(trend: Self.chain, run: 2, meanBefore: 100, meanAfter: 110, pValue: 0.0004)
         let outputs = HistoryReport.outputs([history], analyses: [.found([point])], directory: "/out", minimumChange: 0.05)
         let report = try #require(outputs.first { $0.path == "report.md" }?.contents)
-        #expect(report.contains("| \(Self.chain) | ns/op | 2 → 3 (1970-01-01 00:01:42) | 111111111111 → 222222222222 | 100 → 110 | +10% | 0.0004 |"),
+        #expect(report.contains("| \(Self.chain) | ns/op | 2 → 3 (1970-01-01 00:01:42) | 111111111111 → 222222222222 "
+            + "| 100 → 110 | +10% | 0.0004 |"),
                 "\(report)")
         #expect(report.contains("changes of at least 5%"))
         let chart = try #require(outputs.first { $0.path == "charts/trend-m1-spawn-work-stealing-pattern-chain-system.svg" }?.contents)

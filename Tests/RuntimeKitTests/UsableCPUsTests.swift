@@ -6,7 +6,11 @@ import Testing
 
 @Suite("usable CPUs")
 struct UsableCPUsTests {
-    @Test("cgroup v2's cpu.max reads as CPUs' worth of quota, 'max' as none; ranges and the count read as a user writes them")
+    @Test(
+        """
+        cgroup v2's cpu.max reads as CPUs' worth of quota, 'max' as none; \
+        ranges and the count read as a user writes them
+        """)
     func parsing() {
         #expect(UsableCPUs.quota(cpuMax: "150000 100000") == 1.5)
         #expect(UsableCPUs.quota(cpuMax: "max 100000") == nil)

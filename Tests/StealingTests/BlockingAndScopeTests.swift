@@ -73,7 +73,8 @@ struct BlockingAndScopeTests {
                 for block in 0..<2 where started.wait(timeout: .seconds(30)) == .timedOut {
                     gate.signal()
                     gate.signal()
-                    return "round \(round): block \(block) of 2 did not start within 30 s (\(runtime.debugDescriptionForTests))"
+                    return "round \(round): block \(block) of 2 did not start within 30 s "
+                        + "(\(runtime.debugDescriptionForTests))"
                 }
                 gate.signal()
                 gate.signal()

@@ -52,7 +52,11 @@ struct HeapJobRecyclingTests {
         weak var cache: BlockCache<HeapJob>?
     }
 
-    @Test("a thread's job cache outlives the thread while its jobs are in flight, and is freed when the last one comes home")
+    @Test(
+        """
+        a thread's job cache outlives the thread while its jobs are in flight, \
+        and is freed when the last one comes home
+        """)
     func orphanedCacheIsFreed() throws {
         let runtime = StealingRuntime(workers: 2)
         defer { runtime.shutdown() }

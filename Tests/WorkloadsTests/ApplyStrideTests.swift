@@ -19,7 +19,11 @@ struct ApplyStrideTests {
         #expect(error == nil, "\(backend.id), stride \(stride): \(error.map(String.init(describing:)) ?? "")")
     }
 
-    @Test("apply-stride reports the stride it really used: 7 for stride 7, and the backend's own choice for the automatic stride",
+    @Test(
+        """
+        apply-stride reports the stride it really used: 7 for stride 7, \
+        and the backend's own choice for the automatic stride
+        """,
           arguments: workloadBackends)
     func reportsTheStrideUsed(backend: Backend) async throws {
         for (stride, expected) in [(StrideChoice.fixed(7), 1_000.0 / 143), (.automatic, nil)] {
@@ -62,7 +66,10 @@ struct ApplyStrideTests {
         #expect(message.contains("101 indices ran (expected 100)"), "\(message)")
     }
 
-    @Test("mistakes that cancel in the piece tally's count and sum are caught by finish()'s exact loop, naming the indices",
+    @Test(
+        """
+        mistakes that cancel in the piece tally's count and sum are caught by finish()'s exact loop, naming the indices
+        """,
           arguments: [StrideChoice.fixed(1), .automatic])
     func cancellingMistakesAreCaught(stride: StrideChoice) async throws {
         let error = try await exercise({

@@ -80,7 +80,11 @@ struct PieceTallyTests {
         #expect(throws: WorkloadError.self) { try tally.completed(0, loop: "test loop") }
     }
 
-    @Test("slots given back by exiting threads and claimed again by new ones keep every piece: waves of short-lived threads")
+    @Test(
+        """
+        slots given back by exiting threads and claimed again by new ones keep every piece: \
+        waves of short-lived threads
+        """)
     func slotsRecycled() async throws {
         // 200 waves of 8 threads, each recording 1,000 pieces of one index: 1,600,000 pieces,
         // every slot number claimed again 200 times by a thread that never saw the last owner.

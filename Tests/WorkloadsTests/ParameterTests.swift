@@ -97,7 +97,11 @@ struct ParameterTests {
         #expect(refused.isEmpty, "\(refused)")
     }
 
-    @Test("the quick suite stays small: at most 4 apply-stride sets, 2 apply-serial, 4 spawn, 1 thread-spawn, 28 semaphore cases, 3 group sets")
+    @Test(
+        """
+        the quick suite stays small: at most 4 apply-stride sets, 2 apply-serial, 4 spawn, 1 thread-spawn, \
+        28 semaphore cases, 3 group sets
+        """)
     func quickSuiteBudget() {
         // Every set is a case per backend and allocator (10), each about a second over 3
         // processes; the whole quick suite of every family must stay under 3 minutes.

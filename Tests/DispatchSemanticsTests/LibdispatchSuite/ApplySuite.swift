@@ -64,7 +64,11 @@ extension LibdispatchSuite {
                 stop.store(true, ordering: .relaxed)
                 #expect(api.wait(group: spinners, timeout: patience) == .success)
                 #expect(count.load(ordering: .relaxed) == Self.iterations)
-                #expect(finishedBeforeApplyReturned == 0, "the apply returned only after \(finishedBeforeApplyReturned) spinning workers gave up: it waited for a helper")
+                #expect(finishedBeforeApplyReturned == 0,
+                        """
+                        the apply returned only after \(finishedBeforeApplyReturned) spinning workers gave up: \
+                        it waited for a helper
+                        """)
             }
         }
 
@@ -87,7 +91,11 @@ extension LibdispatchSuite {
                     calls.add(1, ordering: .relaxed)
                 }
                 #expect(calls.load(ordering: .relaxed) == 8)
-                #expect(early.load(ordering: .relaxed) == 0, "\(early.load(ordering: .relaxed)) of 8 iterations ran while the 50 ms block submitted before the apply still ran")
+                #expect(early.load(ordering: .relaxed) == 0,
+                        """
+                        \(early.load(ordering: .relaxed)) of 8 iterations ran while the 50 ms block submitted \
+                        before the apply still ran
+                        """)
             }
         }
 

@@ -17,7 +17,8 @@ extension LibdispatchSuite {
             try with(implementation) { api in
                 let queueCount = 40, cursorCount = 2_000, steps = queueCount * cursorCount / 4
                 let queues = (0..<queueCount).map { api.makeQueue("test.cascade.\($0)") }
-                final class Cursor: @unchecked Sendable { var index = 0 }  // touched by one block at a time: each step submits the next
+                // touched by one block at a time: each step submits the next
+                final class Cursor: @unchecked Sendable { var index = 0 }
                 let cursors = (0..<cursorCount).map { _ in Cursor() }
                 let left = Atomic<Int>(steps), stop = Atomic<Bool>(false), taken = Atomic<Int>(0)
                 let finished = Latch(), failures = Failures()

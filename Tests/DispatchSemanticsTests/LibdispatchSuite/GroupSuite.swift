@@ -43,7 +43,8 @@ extension LibdispatchSuite {
                 let cycles = 2_000
                 let releaser = api.makeQueue("test.group.release"), notifier = api.makeQueue("test.group.notify")
                 let tested = api.makeGroup(), failures = Failures()
-                final class Completed: @unchecked Sendable { var cycle = 0 }  // written by notify blocks, read after the wait
+                // written by notify blocks, read after the wait
+                final class Completed: @unchecked Sendable { var cycle = 0 }
                 let completed = Completed()
                 var generator = SystemRandomNumberGenerator()
                 api.suspend(releaser)
@@ -64,7 +65,8 @@ extension LibdispatchSuite {
                     }
                     api.leave(group)
                     api.notify(group, on: notifier) {
-                        failures.check(ran.load(ordering: .sequentiallyConsistent) == count, "cycle \(cycle): notify ran after \(ran.load(ordering: .sequentiallyConsistent)) of \(count) blocks")
+                        failures.check(ran.load(ordering: .sequentiallyConsistent) == count, "cycle \(cycle): "
+                            + "notify ran after \(ran.load(ordering: .sequentiallyConsistent)) of \(count) blocks")
                         completed.cycle = cycle
                         api.leave(tested)
                     }
@@ -108,7 +110,11 @@ extension LibdispatchSuite {
                 #expect(api.wait(group: group, timeout: .seconds(1)) == .timedOut, "the group's wait returned before its sleeping blocks could have ended")
                 // All at once, they end 2 s after the start; one after another on the workers, 4 s.
                 let second = api.wait(group: group, timeout: LibdispatchSuite.remaining(of: sleep + margin, from: start))
-                #expect(second == .success, "\(sleepers) blocks sleeping 2 s had not all ended 3.5 s after they were submitted: the last started only when a sleeper ended")
+                #expect(second == .success,
+                        """
+                        \(sleepers) blocks sleeping 2 s had not all ended 3.5 s after they were submitted: \
+                        the last started only when a sleeper ended
+                        """)
                 if second != .success { _ = api.wait(group: group, timeout: patience) }
                 #expect(meter.maximum == sleepers, "\(meter.maximum) of \(sleepers) sleeping blocks ran at once")
             }

@@ -8,7 +8,11 @@ extension LibdispatchSuite {
     /// the last hop. Scaled from 1,000,000 hops to 100,000.
     @Suite("dispatch_pingpong.c: a block bouncing between two serial queues")
     struct PingPongSuite {
-        @Test("100,000 hops between two serial queues in one group: the wait returns after the last, each hop on the queue it was sent to", arguments: Implementation.allCases)
+        @Test(
+            """
+            100,000 hops between two serial queues in one group: the wait returns after the last, \
+            each hop on the queue it was sent to
+            """, arguments: Implementation.allCases)
         func pingPong(_ implementation: Implementation) {
             with(implementation) { api in
                 let hops = 100_000

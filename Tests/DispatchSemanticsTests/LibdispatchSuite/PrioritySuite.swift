@@ -56,7 +56,11 @@ extension LibdispatchSuite {
             return Dictionary(uniqueKeysWithValues: zip(bands, counted.map { $0.value.load(ordering: .relaxed) }))
         }
 
-        @Test("submitted to the global queues: high finishes at least as many as low, background at most as many as default", arguments: Implementation.allCases)
+        @Test(
+            """
+            submitted to the global queues: high finishes at least as many as low, \
+            background at most as many as default
+            """, arguments: Implementation.allCases)
         func globalQueues(_ implementation: Implementation) {
             with(implementation) { api in Self.check(Self.counts(api, throughQueues: false), on: implementation, total: Self.bands.count * 32 * api.workers / 2) }
         }

@@ -29,7 +29,11 @@ extension LibdispatchSuite {
                 usleep(1_000)
             }
             let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
-            #expect(exited && code == 42, "probe ended with raw status \(status) (exit 42: every sync ran on the main thread; 1: one did not, or fewer than ten ran; 3: dispatchMain returned)")
+            #expect(exited && code == 42,
+                    """
+                    probe ended with raw status \(status) (exit 42: every sync ran on the main thread; \
+                    1: one did not, or fewer than ten ran; 3: dispatchMain returned)
+                    """)
         }
     }
 }

@@ -10,10 +10,10 @@ extension LibdispatchSuite {
     /// tests/dispatch_workqueue.c: every worker of the pool is asleep in sleep(), a wait the
     /// pool cannot see (not one of its own semaphores or groups), and a further block must still
     /// run within about 2 s (3 s here: libdispatch's monitor takes up to 1 s, and a busy CI
-    /// machine under ThreadSanitizer needs the margin): the pool has to notice that no worker is running and add a thread
-    /// (libdispatch's monitor looks once a second). With the two further cases the issue
-    /// tracker asked for: blocks behind fixed sleeps, and a block waiting on a plain pthread
-    /// condition for a block it submitted while the other workers spin.
+    /// machine under ThreadSanitizer needs the margin): the pool has to notice that no worker is
+    /// running and add a thread (libdispatch's monitor looks once a second). With the two further
+    /// cases the issue tracker asked for: blocks behind fixed sleeps, and a block waiting on a
+    /// plain pthread condition for a block it submitted while the other workers spin.
     ///
     /// Each uses `api.workers` (FIFODispatch's pool width, libdispatch's CPU count), so it holds
     /// for any number of CPUs. libdispatch's pool is the process's and may already have spare
@@ -64,7 +64,11 @@ extension LibdispatchSuite {
                 api.async(api.global(.default), group: group) { started.open() }
                 let inTime = started.wait(timeout: .seconds(3))
                 done.store(true, ordering: .relaxed)
-                #expect(inTime, "the block behind \(api.workers) sleeping blocks had not started after \(LibdispatchSuite.elapsed(since: start))")
+                #expect(inTime,
+                        """
+                        the block behind \(api.workers) sleeping blocks had not started after \
+                        \(LibdispatchSuite.elapsed(since: start))
+                        """)
                 #expect(api.wait(group: group, timeout: patience) == .success)
             }
         }
@@ -97,7 +101,11 @@ extension LibdispatchSuite {
                 let inTime = finished.wait(timeout: patience)
                 giveUp.store(true, ordering: .relaxed)
                 condition.open()
-                #expect(inTime, "the waiting block never finished: the block it submitted did not run while the other \(spinners) worker(s) spun")
+                #expect(inTime,
+                        """
+                        the waiting block never finished: the block it submitted did not run while the other \
+                        \(spinners) worker(s) spun
+                        """)
                 let submittedRan = holds.load(ordering: .relaxed)
                 #expect(submittedRan, "the submitted block never ran")
                 #expect(api.wait(group: group, timeout: patience) == .success)
