@@ -34,7 +34,8 @@ let package = Package(
     traits: [
         // Test builds only: the hooks that slow real runtime paths by RUNTIMEBENCH_FAULTS, to
         // measure whether the gate finds such regressions (PThreadPrimitives/InjectedFaults.swift).
-        .trait(name: "FaultInjection", description: "Hooks that slow real runtime paths when RUNTIMEBENCH_FAULTS says so"),
+        .trait(
+            name: "FaultInjection", description: "Hooks that slow real runtime paths when RUNTIMEBENCH_FAULTS says so")
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -162,7 +163,8 @@ let package = Package(
         .target(
             name: "Workloads",
             dependencies: [
-                "Harness", "Backends", "CaseCatalogue", "Results", "RuntimeKit", "CBodyCost", "CReferences", "PThreadPrimitives",
+                "Harness", "Backends", "CaseCatalogue", "Results", "RuntimeKit", "CBodyCost", "CReferences",
+                "PThreadPrimitives",
                 "SystemRuntimes",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
@@ -177,11 +179,16 @@ let package = Package(
         ),
         .target(
             name: "Reports",
-            dependencies: ["CaseCatalogue", "Results", "Claims", "Charts", "Gate", "Fidelity", "PThreadPrimitives", "RuntimeKit"]
+            dependencies: [
+                "CaseCatalogue", "Results", "Claims", "Charts", "Gate", "Fidelity", "PThreadPrimitives", "RuntimeKit",
+            ]
         ),
         .target(
             name: "Backends",
-            dependencies: ["RuntimeKit", "PThreadPrimitives", "PThreadRuntime", "StealingRuntime", "FIFODispatch", "SystemRuntimes"]
+            dependencies: [
+                "RuntimeKit", "PThreadPrimitives", "PThreadRuntime", "StealingRuntime", "FIFODispatch",
+                "SystemRuntimes",
+            ]
         ),
         // Every command of `bench`, as a library: this package's executable and another package's
         // both call `Bench.main`.
@@ -227,7 +234,9 @@ let package = Package(
         ),
         .testTarget(
             name: "DispatchSemanticsTests",
-            dependencies: ["FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe", "CThreadInfo"],
+            dependencies: [
+                "FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe", "CThreadInfo",
+            ],
             exclude: ["LibdispatchSuite/README.md"]
         ),
         .testTarget(
@@ -263,7 +272,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bench", "Harness", "Reports", "Results", "Counters", "Gate", "RuntimeKit", "Soak", "TestSupport", "Workloads"]
+            dependencies: [
+                "bench", "Harness", "Reports", "Results", "Counters", "Gate", "RuntimeKit", "Soak", "TestSupport",
+                "Workloads",
+            ]
         ),
         .testTarget(
             name: "StealingTests",
@@ -283,7 +295,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkloadsTests",
-            dependencies: ["Workloads", "Harness", "Backends", "CaseCatalogue", "Claims", "Results", "RuntimeKit", "PThreadPrimitives", "Fidelity"]
+            dependencies: [
+                "Workloads", "Harness", "Backends", "CaseCatalogue", "Claims", "Results", "RuntimeKit",
+                "PThreadPrimitives", "Fidelity",
+            ]
         ),
         .testTarget(
             name: "FidelityTests",

@@ -10,7 +10,7 @@ let package = Package(
     name: "RuntimeBenchExamples",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "RuntimeBench", path: ".."),
+        .package(name: "RuntimeBench", path: "..")
     ],
     targets: [
         // A fixed pool of threads on one mutex and one condition variable, as an outsider writes it.

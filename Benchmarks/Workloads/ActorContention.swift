@@ -35,8 +35,9 @@ final class ActorContention: Contention, @unchecked Sendable {
             }
         }
         if !finished.wait(timeout: timeout) {
-            throw .verificationFailed("\(finished.outstanding) of \(quota.participants) tasks calling the actor did not "
-                + "finish within \(timeout)")
+            throw .verificationFailed(
+                "\(finished.outstanding) of \(quota.participants) tasks calling the actor did not "
+                    + "finish within \(timeout)")
         }
     }
 

@@ -25,7 +25,8 @@ public struct ApplyStride: Workload {
     public let name = WorkloadName.applyStride.rawValue
     /// The figure an operation reports: the iterations one piece ran, on average (`figures`).
     static let iterationsPerPiece = "iterations_per_piece"
-    public let summary = "apply over N iterations with a spin body, stride 1…N and automatic (ns per iteration = ns / N)"
+    public let summary =
+        "apply over N iterations with a spin body, stride 1…N and automatic (ns per iteration = ns / N)"
     public let operation = "one apply of N iterations (N = the iterations parameter)"
     public let usesBackend = true
 
@@ -68,7 +69,10 @@ public struct ApplyStride: Workload {
         Self.bodies(for: suite).flatMap { body in
             let iterations = suite == .smoke ? Self.smokeIterations : Self.iterations(for: body)
             return Self.strides(for: suite, iterations: iterations).map { stride in
-                [body.parameter, Parameter(Self.strideName, stride.description), Parameter(Self.iterationsName, "\(iterations)")]
+                [
+                    body.parameter, Parameter(Self.strideName, stride.description),
+                    Parameter(Self.iterationsName, "\(iterations)"),
+                ]
             }
         }
     }
@@ -93,16 +97,19 @@ public struct ApplyStride: Workload {
     public static func operation<R: ConcurrencyRuntime>(
         on runtime: R, spinRounds: UInt64, stride: StrideChoice, iterations: Int
     ) -> any MeasuredOperation {
-        ApplyOperation(runtime: runtime, spinRounds: spinRounds, stride: stride.policy(iterations: iterations, workers: runtime.workers),
-                       iterations: iterations)
+        ApplyOperation(
+            runtime: runtime, spinRounds: spinRounds,
+            stride: stride.policy(iterations: iterations, workers: runtime.workers),
+            iterations: iterations)
     }
 
     /// Reads the `iterations` parameter (a whole number ≥ 1).
     static func iterations(parameterOf benchmarkCase: BenchmarkCase) throws(WorkloadError) -> Int {
         let text = benchmarkCase.parameter(iterationsName)
         guard let text, let iterations = Int(text), iterations >= 1 else {
-            throw .badParameter("\(benchmarkCase.workload) needs \(iterationsName)=<whole number ≥ 1>, "
-                + "got \(text.map { "'\($0)'" } ?? "none")")
+            throw .badParameter(
+                "\(benchmarkCase.workload) needs \(iterationsName)=<whole number ≥ 1>, "
+                    + "got \(text.map { "'\($0)'" } ?? "none")")
         }
         return iterations
     }
@@ -198,16 +205,21 @@ final class ApplyOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     var workloadMetrics: [String: WorkloadMetric] {
         let loops = body.tally.loops - before.loops, pieces = body.tally.pieces - before.pieces
         guard loops > 0, pieces > 0 else { return [:] }
-        return [ApplyStride.iterationsPerPiece: WorkloadMetric(Double(loops * body.tally.iterations) / Double(pieces), unit: .iterations)]
+        return [
+            ApplyStride.iterationsPerPiece: WorkloadMetric(
+                Double(loops * body.tally.iterations) / Double(pieces), unit: .iterations)
+        ]
     }
 
     func finish() throws {
         defer { runtime.shutdown() }
         let ledger = IterationLedger(iterations: body.tally.iterations)
         let exact = ledger.tally
-        runtime.apply(iterations: body.tally.iterations, stride: stride, pieces: { piece in
-            for index in piece { exact.record(index) }
-        })
+        runtime.apply(
+            iterations: body.tally.iterations, stride: stride,
+            pieces: { piece in
+                for index in piece { exact.record(index) }
+            })
         ledger.completed(1)
         try ledger.verify(loop: description)
     }

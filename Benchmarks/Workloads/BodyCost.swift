@@ -31,7 +31,8 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
         for unit in units where text.hasSuffix(unit.suffix) {
             let digits = text.dropLast(unit.suffix.count)
             if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-               let value = Int(digits), value <= Int.max / unit.nanoseconds {
+                let value = Int(digits), value <= Int.max / unit.nanoseconds
+            {
                 self.init(nanoseconds: value * unit.nanoseconds)
                 return
             }
@@ -73,8 +74,9 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     private static func badParameter(_ text: String?, workload: String? = nil) -> WorkloadError {
         let who = workload.map { "\($0) needs " } ?? "expected "
-        return .badParameter("\(who)\(parameterName)=<n>ns or <n>us with n a whole number (e.g. 0ns, 10ns, 1us), "
-            + "got \(text.map { "'\($0)'" } ?? "none")")
+        return .badParameter(
+            "\(who)\(parameterName)=<n>ns or <n>us with n a whole number (e.g. 0ns, 10ns, 1us), "
+                + "got \(text.map { "'\($0)'" } ?? "none")")
     }
 }
 
@@ -107,7 +109,9 @@ public enum SpinCalibration {
     /// Makes every later body cost in this process use `nanoseconds` per round.
     /// - Precondition: positive and finite.
     public static func use(nanosecondsPerRound nanoseconds: Double) {
-        precondition(nanoseconds > 0 && nanoseconds.isFinite, "a spin round must cost a positive, finite time, got \(nanoseconds)")
+        precondition(
+            nanoseconds > 0 && nanoseconds.isFinite,
+            "a spin round must cost a positive, finite time, got \(nanoseconds)")
         supplied.withLock { $0 = nanoseconds }
     }
 

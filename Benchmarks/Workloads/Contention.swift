@@ -40,14 +40,15 @@ final class ContendingThreads: Contention, @unchecked Sendable {
         starts = (1..<max(1, threads)).map { _ in MutexSemaphore(value: 0) }
         for participant in 1..<max(1, threads) {
             let start = starts[participant - 1]
-            self.threads.append(PThread.spawn { [unowned self] in
-                while true {
-                    start.wait()
-                    if stopping { return }
-                    contend(as: participant)
-                    finished.arrive()
-                }
-            })
+            self.threads.append(
+                PThread.spawn { [unowned self] in
+                    while true {
+                        start.wait()
+                        if stopping { return }
+                        contend(as: participant)
+                        finished.arrive()
+                    }
+                })
         }
     }
 
@@ -79,7 +80,8 @@ final class ContendingThreads: Contention, @unchecked Sendable {
         for start in starts { start.signal() }
         contend(as: 0)
         if !finished.wait(timeout: timeout) {
-            throw .verificationFailed("\(finished.outstanding) of \(starts.count) contending threads did not finish within \(timeout)")
+            throw .verificationFailed(
+                "\(finished.outstanding) of \(starts.count) contending threads did not finish within \(timeout)")
         }
     }
 

@@ -22,7 +22,8 @@ public struct Direct: Workload {
     public init() {}
 
     public let name = WorkloadName.direct.rawValue
-    public let summary = "the suite's operations written directly against each runtime (C, idiomatic Swift, "
+    public let summary =
+        "the suite's operations written directly against each runtime (C, idiomatic Swift, "
         + "concrete types): fidelity references"
     public let operation = "one operation of the suite case it references (one whole loop for apply)"
     public let usesBackend = true
@@ -32,14 +33,18 @@ public struct Direct: Workload {
     static let operationName = ParameterName.operation.rawValue
 
     public func usesBackend(for parameters: [Parameter]) -> Bool {
-        guard let text = parameters.first(where: { $0.name == Self.operationName })?.value, let operation = Operation(rawValue: text) else {
+        guard let text = parameters.first(where: { $0.name == Self.operationName })?.value,
+            let operation = Operation(rawValue: text)
+        else {
             return true  // prepare refuses it with the reason
         }
         return operation.needsBackend
     }
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
-        func sets(_ operations: [Operation]) -> [[Parameter]] { operations.map { [Parameter(Self.operationName, $0.rawValue)] } }
+        func sets(_ operations: [Operation]) -> [[Parameter]] {
+            operations.map { [Parameter(Self.operationName, $0.rawValue)] }
+        }
         switch suite {
         case .smoke:
             // The allocation-free primitives CI checks allocations on, and one apply.
@@ -53,7 +58,8 @@ public struct Direct: Workload {
             // Every operation, and the quick suite's loops, both body costs, stride 1 and
             // automatic: the full suite's stride curve has its serial loop and best stride beside
             // it, and a reference per stride would add 5 × 24 cases.
-            return sets(Operation.allCases.filter { $0 != .apply }) + ApplyStride().parameterSets(for: .quick).map(Self.apply)
+            return sets(Operation.allCases.filter { $0 != .apply })
+                + ApplyStride().parameterSets(for: .quick).map(Self.apply)
         }
     }
 
@@ -72,7 +78,10 @@ public struct Direct: Workload {
         }
         if operation == .swiftMutex { return SwiftMutexDirectOperation() }
         guard operation.needsBackend else { return try CDirectOperation(operation, loop: nil) }
-        guard let backend else { throw WorkloadError.badParameter("\(name) with \(Self.operationName)=\(operation.rawValue) runs on a backend; none was given") }
+        guard let backend else {
+            throw WorkloadError.badParameter(
+                "\(name) with \(Self.operationName)=\(operation.rawValue) runs on a backend; none was given")
+        }
         // Exhaustive over the kinds, so a new built-in backend must say which reference it gets;
         // a registered one gets the concrete type's, as our own backends do.
         switch backend.kind {
@@ -97,6 +106,7 @@ struct DirectLoop: Sendable {
     let spinRounds: UInt64
 
     func stride(workers: Int) -> Int {
-        stride.policy(iterations: iterations, workers: workers).iterationsPerPiece(iterations: iterations, workers: workers)
+        stride.policy(iterations: iterations, workers: workers).iterationsPerPiece(
+            iterations: iterations, workers: workers)
     }
 }

@@ -33,7 +33,8 @@ final class CDirectOperation: MeasuredOperation {
         // are the active CPUs).
         let iterations = operation == .groupFanOut ? 2 * activeProcessorCount : loop?.iterations ?? 0
         guard let direct = rb_direct_create(kind, iterations, stride, loop?.spinRounds ?? 0) else {
-            throw WorkloadError.notApplicable("the C reference could not be set up: \(String(cString: strerror(errno)))")
+            throw WorkloadError.notApplicable(
+                "the C reference could not be set up: \(String(cString: strerror(errno)))")
         }
         self.direct = direct
         // The suite's uncontended semaphore cases keep an idle thread; so does their reference.
@@ -55,7 +56,8 @@ final class CDirectOperation: MeasuredOperation {
     private func check() throws {
         var reason = [CChar](repeating: 0, count: 256)
         if rb_direct_verify(direct, &reason, UInt(reason.count)) != 0 {
-            throw WorkloadError.verificationFailed(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw WorkloadError.verificationFailed(
+                String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 }

@@ -32,7 +32,8 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
         counter.pointer.initialize(to: 0)
         self.counter = counter
         let counted: (Int) -> String? = { performed in
-            counter.pointer.pointee == performed ? nil : "\(counter.pointer.pointee) operations ran, \(performed) were performed"
+            counter.pointer.pointee == performed
+                ? nil : "\(counter.pointer.pointee) operations ran, \(performed) were performed"
         }
         switch operation {
         case .sync:
@@ -68,7 +69,8 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
                 }
             }
             problem = { performed in
-                group.wait(timeout: .zero) == .success ? nil : "after \(performed) enter + leave pairs the group is not empty"
+                group.wait(timeout: .zero) == .success
+                    ? nil : "after \(performed) enter + leave pairs the group is not empty"
             }
         case .semaphore:
             let semaphore = runtime.makeSemaphore(value: 1)
@@ -79,7 +81,8 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
                 }
             }
             problem = { _ in
-                counter.pointer.pointee == 0 ? nil : "\(counter.pointer.pointee) signals claimed to wake a waiter, with none waiting"
+                counter.pointer.pointee == 0
+                    ? nil : "\(counter.pointer.pointee) signals claimed to wake a waiter, with none waiting"
             }
         case .apply:
             guard let loop else { throw WorkloadError.badParameter("direct's apply needs a loop") }
@@ -92,7 +95,9 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
             }
             problem = { performed in
                 do {
-                    try body.tally.completed(performed - body.tally.loops, loop: "apply over \(loop.iterations) iterations, stride \(loop.stride), on \(R.id)")
+                    try body.tally.completed(
+                        performed - body.tally.loops,
+                        loop: "apply over \(loop.iterations) iterations, stride \(loop.stride), on \(R.id)")
                     return nil
                 } catch { return "\(error)" }
             }
@@ -190,7 +195,8 @@ final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
         }
         for _ in 0..<count { runtime.async(task) }
         guard done.wait(timeout: .seconds(60)) == .success else {
-            throw WorkloadError.verificationFailed("\(count - left.load(ordering: .relaxed)) of \(count) tasks ran within 60 seconds")
+            throw WorkloadError.verificationFailed(
+                "\(count - left.load(ordering: .relaxed)) of \(count) tasks ran within 60 seconds")
         }
     }
 

@@ -79,7 +79,9 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             let width = 2 * activeProcessorCount
             for wave in Swift.stride(from: count, to: 0, by: -width) {
                 for _ in 0..<min(width, wave) {
-                    DispatchQueue.global().async(group: group) { [unowned self] in arrived.wrappingAdd(1, ordering: .relaxed) }
+                    DispatchQueue.global().async(group: group) { [unowned self] in
+                        arrived.wrappingAdd(1, ordering: .relaxed)
+                    }
                 }
                 group.wait()
             }
@@ -123,15 +125,22 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             }
         case .outside, .groupFanOut:
             let ran = arrived.load(ordering: .relaxed)
-            guard ran == performed else { throw WorkloadError.verificationFailed("\(ran) tasks ran, \(performed) were submitted") }
+            guard ran == performed else {
+                throw WorkloadError.verificationFailed("\(ran) tasks ran, \(performed) were submitted")
+            }
         case .groupEnterLeave:
             guard group.wait(timeout: .now()) == .success else {
                 throw WorkloadError.verificationFailed("after \(performed) enter + leave pairs the group is not empty")
             }
         case .semaphore:
-            guard claimedWakeUps == 0 else { throw WorkloadError.verificationFailed("\(claimedWakeUps) signals claimed to wake a waiter, with none waiting") }
+            guard claimedWakeUps == 0 else {
+                throw WorkloadError.verificationFailed(
+                    "\(claimedWakeUps) signals claimed to wake a waiter, with none waiting")
+            }
         case .apply:
-            try body!.tally.completed(performed - body!.tally.loops, loop: "concurrentPerform over \(loop!.iterations) iterations, stride \(loop!.stride)")
+            try body!.tally.completed(
+                performed - body!.tally.loops,
+                loop: "concurrentPerform over \(loop!.iterations) iterations, stride \(loop!.stride)")
         case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn:
             break
         }

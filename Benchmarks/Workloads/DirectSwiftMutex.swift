@@ -16,6 +16,8 @@ final class SwiftMutexDirectOperation: MeasuredOperation {
 
     func finish() throws {
         let reached = mutex.withLock { $0 }
-        guard reached == performed else { throw WorkloadError.verificationFailed("counter reached \(reached), expected \(performed)") }
+        guard reached == performed else {
+            throw WorkloadError.verificationFailed("counter reached \(reached), expected \(performed)")
+        }
     }
 }

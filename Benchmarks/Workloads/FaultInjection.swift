@@ -32,7 +32,8 @@ public struct FaultInjection: Workload {
     }
 
     public let name = WorkloadName.fault.rawValue
-    public let summary = "fault injection for the tests (RUNTIMEBENCH_FAULT_INJECTION=1): trap, segfault, hang, garbage, early exit"
+    public let summary =
+        "fault injection for the tests (RUNTIMEBENCH_FAULT_INJECTION=1): trap, segfault, hang, garbage, early exit"
     public let operation = "misbehave, once"
     public let usesBackend = false
 

@@ -44,7 +44,11 @@ public struct Footprint: Workload {
     }
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
-        suite == .smoke ? [] : Unit.allCases.map { [Parameter(ParameterName.unit.rawValue, $0.rawValue), Parameter("units", "\(Self.defaultUnits)")] }
+        suite == .smoke
+            ? []
+            : Unit.allCases.map {
+                [Parameter(ParameterName.unit.rawValue, $0.rawValue), Parameter("units", "\(Self.defaultUnits)")]
+            }
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
@@ -54,11 +58,14 @@ public struct Footprint: Workload {
         case .thread:
             return try FootprintOperation(units: units, holding: ParkedThreads(timeout: timeout))
         case .queuedBlock:
-            guard let backend else { throw WorkloadError.badParameter("footprint with unit=queued-block runs on a backend; none was given") }
+            guard let backend else {
+                throw WorkloadError.badParameter("footprint with unit=queued-block runs on a backend; none was given")
+            }
             struct Make: RuntimeTypeConsumer {
                 let units: Int, timeout: Duration
                 func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) throws -> any MeasuredOperation {
-                    try FootprintOperation(units: units, holding: QueuedBlocks(runtime: R(workers: 0), timeout: timeout))
+                    try FootprintOperation(
+                        units: units, holding: QueuedBlocks(runtime: R(workers: 0), timeout: timeout))
                 }
             }
             return try backend.specialized(Make(units: units, timeout: timeout))
@@ -93,10 +100,14 @@ final class FootprintOperation: MeasuredOperation {
             holder.close()
             throw error
         }
-        guard let during else { holder.close(); throw WorkloadError.notApplicable("/proc/self/statm became unreadable") }
+        guard let during else {
+            holder.close(); throw WorkloadError.notApplicable("/proc/self/statm became unreadable")
+        }
         figures = [
-            FigureName.residentBytesPerUnit.rawValue: WorkloadMetric(Double(during.residentBytes - before.residentBytes) / Double(units), unit: .bytes),
-            "footprint.virtual_bytes_per_unit": WorkloadMetric(Double(during.virtualBytes - before.virtualBytes) / Double(units), unit: .bytes),
+            FigureName.residentBytesPerUnit.rawValue: WorkloadMetric(
+                Double(during.residentBytes - before.residentBytes) / Double(units), unit: .bytes),
+            "footprint.virtual_bytes_per_unit": WorkloadMetric(
+                Double(during.virtualBytes - before.virtualBytes) / Double(units), unit: .bytes),
         ]
     }
 
@@ -138,8 +149,12 @@ final class ParkedThreads: UnitHolder {
         if allStarted { whileHeld() }
         for _ in 0..<count { release.signal() }
         for thread in threads { thread.join() }
-        guard allStarted else { throw .verificationFailed("\(started.outstanding) of \(count) threads had not started within \(timeout)") }
-        guard finished.outstanding == 0 else { throw .verificationFailed("\(finished.outstanding) of \(count) threads did not finish") }
+        guard allStarted else {
+            throw .verificationFailed("\(started.outstanding) of \(count) threads had not started within \(timeout)")
+        }
+        guard finished.outstanding == 0 else {
+            throw .verificationFailed("\(finished.outstanding) of \(count) threads did not finish")
+        }
     }
 
     func close() {}

@@ -49,9 +49,11 @@ public struct ForkJoin: Workload {
             // fib(25) by join (121,392 joins; small enough for the closure form too, and the
             // quick suite must fit in 3 minutes); fib(20) by group split at every call (21,890
             // tasks); the tree of 65,535 nodes split down to subtrees of 63, by join and by group.
-            return joins(fib: 25, workers: nil) + [problem("fib", 20, form: "group", cutoff: 1),
-                                                   problem("tree", 16, form: "task", cutoff: 6),
-                                                   problem("tree", 16, form: "group", cutoff: 6)]
+            return joins(fib: 25, workers: nil) + [
+                problem("fib", 20, form: "group", cutoff: 1),
+                problem("tree", 16, form: "task", cutoff: 6),
+                problem("tree", 16, form: "group", cutoff: 6),
+            ]
         case .full:
             // workers=1: the cost of a join with nobody to steal (pure overhead); the default pool
             // (one worker per CPU) adds stealing and its cache traffic.
@@ -91,27 +93,33 @@ public struct ForkJoin: Workload {
         let workers = try benchmarkCase.integer("workers", in: 0...1_024, default: 0)
         let form: Form = try benchmarkCase.choice("form", default: .task)
         let split: Split = try benchmarkCase.choice("split", default: .eager)
-        let splitting = switch split {
-        case .eager: JoinSplitting.eager
-        case .lazy: JoinSplitting.lazy(threshold: 1)
-        }
+        let splitting =
+            switch split {
+            case .eager: JoinSplitting.eager
+            case .lazy: JoinSplitting.lazy(threshold: 1)
+            }
         let backend = try benchmarkCase.requireBackend(backend)
         if form == .group {
             struct Make: RuntimeTypeConsumer {
                 let workers: Int, fib: Int?, tree: Int?, cutoff: Int, timeout: Duration
                 func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
-                    ForkJoin.groupOperation(on: R(workers: workers), fib: fib, tree: tree, cutoff: cutoff, timeout: timeout)
+                    ForkJoin.groupOperation(
+                        on: R(workers: workers), fib: fib, tree: tree, cutoff: cutoff, timeout: timeout)
                 }
             }
-            return try backend.specialized(Make(workers: workers, fib: fib, tree: tree, cutoff: cutoff, timeout: timeout))
+            return try backend.specialized(
+                Make(workers: workers, fib: fib, tree: tree, cutoff: cutoff, timeout: timeout))
         }
         if tree != nil && form != .task {
-            throw WorkloadError.badParameter("fork-join's tree sum joins with form=task or form=group, got \(form.rawValue)")
+            throw WorkloadError.badParameter(
+                "fork-join's tree sum joins with form=task or form=group, got \(form.rawValue)")
         }
-        let make = MakeJoin(workers: workers, splitting: splitting, fib: fib, tree: tree, cutoff: cutoff, closures: form == .closure)
+        let make = MakeJoin(
+            workers: workers, splitting: splitting, fib: fib, tree: tree, cutoff: cutoff, closures: form == .closure)
         guard let operation = try backend.joining(make) else {
             let joiners = Backends.all.filter(\.offersJoin).map(\.id).joined(separator: ", ")
-            throw WorkloadError.notApplicable("join is offered by the \(joiners) backend only (form=group runs everywhere)")
+            throw WorkloadError.notApplicable(
+                "join is offered by the \(joiners) backend only (form=group runs everywhere)")
         }
         return operation
     }
@@ -125,24 +133,32 @@ public struct ForkJoin: Workload {
             let pointer = Unmanaged.passUnretained(runtime).toOpaque()  // the operation keeps it alive
             if let tree {
                 let root = TreeNode.perfect(depth: tree)!, cutoff = self.cutoff
-                return JoinOperation(solve: { JoinRecursion<R>.treeSum(root, depth: tree, cutoff: cutoff, on: pointer) },
-                                     expected: TreeNode.expectedSum(depth: tree), shutdown: { runtime.shutdown() },
-                                     describe: { "the tree of depth \(tree) summed to \($0), expected \(TreeNode.expectedSum(depth: tree))" })
+                return JoinOperation(
+                    solve: { JoinRecursion<R>.treeSum(root, depth: tree, cutoff: cutoff, on: pointer) },
+                    expected: TreeNode.expectedSum(depth: tree), shutdown: { runtime.shutdown() },
+                    describe: {
+                        "the tree of depth \(tree) summed to \($0), expected \(TreeNode.expectedSum(depth: tree))"
+                    })
             }
             let n = fib!
             let recursion = closures ? JoinRecursion<R>.fibByClosures : JoinRecursion<R>.fibByTasks
-            return JoinOperation(solve: { recursion(n, pointer) }, expected: ForkJoin.sequentialFib(n), shutdown: { runtime.shutdown() },
-                                 describe: { "fib(\(n)) gave \($0), expected \(ForkJoin.sequentialFib(n))" })
+            return JoinOperation(
+                solve: { recursion(n, pointer) }, expected: ForkJoin.sequentialFib(n), shutdown: { runtime.shutdown() },
+                describe: { "fib(\(n)) gave \($0), expected \(ForkJoin.sequentialFib(n))" })
         }
     }
 
     /// The group form on `runtime`, which the operation owns from now on. Generic, so the tests can
     /// hand it a runtime that loses a task.
-    static func groupOperation<R: ConcurrencyRuntime>(on runtime: R, fib: Int?, tree: Int?, cutoff: Int,
-                                                      timeout: Duration) -> any MeasuredOperation {
+    static func groupOperation<R: ConcurrencyRuntime>(
+        on runtime: R, fib: Int?, tree: Int?, cutoff: Int,
+        timeout: Duration
+    ) -> any MeasuredOperation {
         if let tree {
-            return GroupForkJoin(runtime: runtime, problem: TreeSumProblem(root: TreeNode.perfect(depth: tree)!, depth: tree, cutoff: cutoff),
-                                 timeout: timeout)
+            return GroupForkJoin(
+                runtime: runtime,
+                problem: TreeSumProblem(root: TreeNode.perfect(depth: tree)!, depth: tree, cutoff: cutoff),
+                timeout: timeout)
         }
         return GroupForkJoin(runtime: runtime, problem: FibProblem(n: fib!, cutoff: cutoff), timeout: timeout)
     }

@@ -41,7 +41,8 @@ final class GroupEnterLeave<R: ConcurrencyRuntime>: MeasuredOperation {
         let emptied = group.wait(timeout: .zero)
         runtime.shutdown()
         guard emptied == .success else {
-            throw WorkloadError.verificationFailed("after \(pairs) enter + leave pairs the group is not empty: wait(timeout: 0) \(emptied)")
+            throw WorkloadError.verificationFailed(
+                "after \(pairs) enter + leave pairs the group is not empty: wait(timeout: 0) \(emptied)")
         }
     }
 }

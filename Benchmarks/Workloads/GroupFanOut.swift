@@ -50,11 +50,13 @@ final class GroupFanOut<R: ConcurrencyRuntime>: MeasuredOperation {
                 let ran = tally.ran.load(ordering: .relaxed)
                 if waited == .success && ran == submitted { continue }
                 return .verificationFailed(
-                    waited == .timedOut ? "only \(ran) of \(submitted) tasks of the group ran within \(timeout); "
-                        + "the runtime lost a task or the group never emptied"
-                    : ran < submitted ? "group.wait returned with \(ran) of \(submitted) tasks run: "
-                        + "it did not wait for the whole group"
-                    : "\(ran) tasks ran for \(submitted) submitted: a task ran twice")
+                    waited == .timedOut
+                        ? "only \(ran) of \(submitted) tasks of the group ran within \(timeout); "
+                            + "the runtime lost a task or the group never emptied"
+                        : ran < submitted
+                            ? "group.wait returned with \(ran) of \(submitted) tasks run: "
+                                + "it did not wait for the whole group"
+                            : "\(ran) tasks ran for \(submitted) submitted: a task ran twice")
             }
             return nil
         }
@@ -111,7 +113,8 @@ final class GroupFanOut<R: ConcurrencyRuntime>: MeasuredOperation {
             let ran = submitter.tally.ran.load(ordering: .relaxed)
             guard ran == submitter.submitted else {
                 let whose = submitters.count == 1 ? "" : " (submitter \(index))"
-                throw WorkloadError.verificationFailed("\(ran) tasks ran, \(submitter.submitted) were submitted to the group\(whose)")
+                throw WorkloadError.verificationFailed(
+                    "\(ran) tasks ran, \(submitter.submitted) were submitted to the group\(whose)")
             }
         }
     }

@@ -44,7 +44,8 @@ final class GroupForkJoin<R: ConcurrencyRuntime, P: DivideAndConquer>: MeasuredO
             total.store(0, ordering: .relaxed)
             spawn(problem.whole)
             guard group.wait(timeout: timeout) == .success else {
-                failure = .verificationFailed("the group was still not empty after \(timeout): the runtime lost or stalled a task")
+                failure = .verificationFailed(
+                    "the group was still not empty after \(timeout): the runtime lost or stalled a task")
                 throw failure!
             }
             let sum = total.load(ordering: .relaxed)

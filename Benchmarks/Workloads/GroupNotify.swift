@@ -98,10 +98,13 @@ final class GroupNotify<R: ConcurrencyRuntime>: MeasuredOperation, @unchecked Se
         notifyBlock = nil
         var problems: [String] = []
         if let earlyNotify {
-            problems.append("the notify of operation \(earlyNotify.operation) ran before its leave "
-                + "(the last leave done was \(earlyNotify.lastLeave))")
+            problems.append(
+                "the notify of operation \(earlyNotify.operation) ran before its leave "
+                    + "(the last leave done was \(earlyNotify.lastLeave))")
         }
         if notifications != current { problems.append("\(notifications) notify blocks ran for \(current) operations") }
-        guard problems.isEmpty else { throw WorkloadError.verificationFailed("notify: " + problems.joined(separator: "; ")) }
+        guard problems.isEmpty else {
+            throw WorkloadError.verificationFailed("notify: " + problems.joined(separator: "; "))
+        }
     }
 }

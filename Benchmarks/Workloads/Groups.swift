@@ -32,7 +32,8 @@ public struct Groups: PatternWorkload {
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
     public let name = WorkloadName.group.rawValue
-    public let summary = "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks (also from 2 × CPUs threads at once), "
+    public let summary =
+        "dispatch groups: fan-out/fan-in rounds of 2 × workers tasks (also from 2 × CPUs threads at once), "
         + "notify latency after the last leave (p50/p99), enter + leave"
     public let operation = "one task, notify or enter + leave pair (see the pattern)"
     public let usesBackend = true
@@ -43,11 +44,12 @@ public struct Groups: PatternWorkload {
         // No smoke set: spawn's chain already checks the pool and a deadline-bounded wait on
         // every backend, and the smoke suite must stay seconds long. The oversubscribed fan-out
         // only in the full suite, beside the oversubscribed ping-pong.
-        let patterns: [Pattern] = switch suite {
-        case .smoke: []
-        case .quick: Pattern.allCases.filter { $0 != .fanOutOversubscribed }
-        case .full: Pattern.allCases
-        }
+        let patterns: [Pattern] =
+            switch suite {
+            case .smoke: []
+            case .quick: Pattern.allCases.filter { $0 != .fanOutOversubscribed }
+            case .full: Pattern.allCases
+            }
         return Self.parameterSets(patterns)
     }
 
@@ -58,7 +60,8 @@ public struct Groups: PatternWorkload {
     ) -> any MeasuredOperation {
         switch pattern {
         case .fanOut: GroupFanOut(runtime: runtime, timeout: timeout)
-        case .fanOutOversubscribed: GroupFanOut(runtime: runtime, submitters: 2 * activeProcessorCount, timeout: timeout)
+        case .fanOutOversubscribed:
+            GroupFanOut(runtime: runtime, submitters: 2 * activeProcessorCount, timeout: timeout)
         case .notify: GroupNotify(runtime: runtime, timeout: timeout)
         case .enterLeave: GroupEnterLeave(runtime: runtime)
         }

@@ -69,8 +69,9 @@ public final class IterationLedger {
         }
         var problems: [String] = []
         if wrong > 0 {
-            problems.append("\(wrong) of \(iterations) indices did not run exactly once per loop (\(loops) loops): "
-                            + examples.joined(separator: ", ") + (wrong > examples.count ? ", …" : ""))
+            problems.append(
+                "\(wrong) of \(iterations) indices did not run exactly once per loop (\(loops) loops): "
+                    + examples.joined(separator: ", ") + (wrong > examples.count ? ", …" : ""))
         }
         if counts[iterations] != 0 {
             problems.append("the body was called \(counts[iterations]) times with an index outside 0..<\(iterations)")

@@ -31,8 +31,9 @@ enum JoinRecursion<R: JoiningRuntime> {
     static func treeSum(_ node: TreeNode, depth: Int, cutoff: Int, on runtime: UnsafeMutableRawPointer) -> Int {
         guard depth > max(1, cutoff), let left = node.left, let right = node.right else { return node.sum() }
         let (a, b) = Unmanaged<R>.fromOpaque(runtime)._withUnsafeGuaranteedRef { joiner in
-            joiner.join({ treeSum(left, depth: depth - 1, cutoff: cutoff, on: runtime) },
-                        SubtreeHalf<R>(node: right, depth: depth - 1, cutoff: cutoff, runtime: runtime))
+            joiner.join(
+                { treeSum(left, depth: depth - 1, cutoff: cutoff, on: runtime) },
+                SubtreeHalf<R>(node: right, depth: depth - 1, cutoff: cutoff, runtime: runtime))
         }
         return node.value + a + b
     }
@@ -67,7 +68,8 @@ final class JoinOperation: MeasuredOperation {
     private let describe: (Int) -> String
     private var wrong: Int?
 
-    init(solve: @escaping () -> Int, expected: Int, shutdown: @escaping () -> Void, describe: @escaping (Int) -> String) {
+    init(solve: @escaping () -> Int, expected: Int, shutdown: @escaping () -> Void, describe: @escaping (Int) -> String)
+    {
         self.solve = solve
         self.expected = expected
         self.shutdown = shutdown

@@ -15,8 +15,9 @@ struct LatencyHistogram {
     /// visibly absurd), instead of being dropped, which would make the tail look better.
     static let highestTrackable: UInt64 = 60_000_000_000
 
-    private var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highestTrackable,
-                                              numberOfSignificantValueDigits: .three)
+    private var histogram = Histogram<UInt64>(
+        lowestDiscernibleValue: 1, highestTrackableValue: highestTrackable,
+        numberOfSignificantValueDigits: .three)
 
     /// How many latencies are kept.
     var count: UInt64 { histogram.totalCount }

@@ -26,12 +26,14 @@ public struct MutexUncontended: Workload {
         switch benchmarkCase.parameter("threads") {
         case "1": wanted = 1
         case "2": wanted = 2
-        case let other: throw WorkloadError.badParameter("mutex-uncontended needs threads=1 or threads=2, got \(other ?? "none")")
+        case let other:
+            throw WorkloadError.badParameter("mutex-uncontended needs threads=1 or threads=2, got \(other ?? "none")")
         }
         let operation = MutexOperation(idleThread: wanted == 2)
         if let threads = processThreadCount(), threads != wanted {
             try? operation.finish()
-            throw WorkloadError.notApplicable("the process has \(threads) threads, not \(wanted): the condition cannot be produced here")
+            throw WorkloadError.notApplicable(
+                "the process has \(threads) threads, not \(wanted): the condition cannot be produced here")
         }
         return operation
     }

@@ -14,7 +14,8 @@ public protocol PatternWorkload: Workload {
     var timeout: Duration { get }
     /// The operation of `pattern` on `runtime`, which it owns from now on (`finish()` shuts it
     /// down). Generic, so the tests can hand it a runtime that loses or repeats work.
-    static func operation<R: ConcurrencyRuntime>(_ pattern: Pattern, on runtime: R, timeout: Duration) -> any MeasuredOperation
+    static func operation<R: ConcurrencyRuntime>(_ pattern: Pattern, on runtime: R, timeout: Duration)
+        -> any MeasuredOperation
 }
 
 /// The parameter that names the pattern.
@@ -23,7 +24,8 @@ let patternParameter = ParameterName.pattern.rawValue
 extension PatternWorkload {
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
         let pattern: Pattern = try benchmarkCase.choice(patternParameter)
-        return try benchmarkCase.requireBackend(backend).specialized(PatternOperation<Self>(pattern: pattern, timeout: timeout))
+        return try benchmarkCase.requireBackend(backend).specialized(
+            PatternOperation<Self>(pattern: pattern, timeout: timeout))
     }
 
     /// One case per pattern of `patterns`.

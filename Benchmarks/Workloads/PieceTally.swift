@@ -44,8 +44,9 @@ public final class PieceTally: @unchecked Sendable {
         let n = UInt64(iterations), l = UInt64(loops)
         let loopSum = n % 2 == 0 ? (n / 2) &* (n &- 1) : n &* ((n &- 1) / 2)
         guard count == l &* n, sum == l &* loopSum else {
-            throw .verificationFailed("\(description()): after \(loops) loops \(count) indices ran (expected \(l &* n)), "
-                                      + "index sum \(sum) (expected \(l &* loopSum))")
+            throw .verificationFailed(
+                "\(description()): after \(loops) loops \(count) indices ran (expected \(l &* n)), "
+                    + "index sum \(sum) (expected \(l &* loopSum))")
         }
     }
 }

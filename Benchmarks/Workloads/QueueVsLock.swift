@@ -35,7 +35,8 @@ public struct QueueVsLock: Workload {
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
     public let name = WorkloadName.queueVsLock.rawValue
-    public let summary = "one shared counter or dictionary guarded by locks, a semaphore, a serial queue (sync, async) or an actor"
+    public let summary =
+        "one shared counter or dictionary guarded by locks, a semaphore, a serial queue (sync, async) or an actor"
     public let operation = "one critical section (of any thread)"
     public let usesBackend = true
 
@@ -46,7 +47,8 @@ public struct QueueVsLock: Workload {
     static let twiceTheCPUs = ThreadCount.perCPU(2).description
 
     public func usesBackend(for parameters: [Parameter]) -> Bool {
-        guard let text = parameters.first(where: { $0.name == Self.guardName })?.value, let kind = Guard(rawValue: text) else {
+        guard let text = parameters.first(where: { $0.name == Self.guardName })?.value, let kind = Guard(rawValue: text)
+        else {
             return true  // prepare refuses it with the reason, on the first backend
         }
         return kind.fromBackend
@@ -66,17 +68,23 @@ public struct QueueVsLock: Workload {
             // 1, 2, 4 and 2 per CPU; a count equal to 2 per CPU is left out (on 2 CPUs, 4 would
             // measure the same thing twice).
             let counts = [1, 2, 4].filter { $0 != 2 * activeProcessorCount }.map(String.init) + [Self.twiceTheCPUs]
-            settings = counts.flatMap { threads in
-                [(threads, .counter, 0, 0), (threads, .counter, 100, 1_000)]
-            } + [("1", .dictionary, 100, 1_000), (Self.twiceTheCPUs, .dictionary, 100, 1_000)]
+            settings =
+                counts.flatMap { threads in
+                    [(threads, .counter, 0, 0), (threads, .counter, 100, 1_000)]
+                } + [("1", .dictionary, 100, 1_000), (Self.twiceTheCPUs, .dictionary, 100, 1_000)]
         }
         return settings.flatMap { setting in Guard.allCases.map { Self.parameters($0, setting) } }
     }
 
-    static func parameters(_ kind: Guard, _ setting: (threads: String, resource: SharedResource.Kind, critical: Int, outside: Int)) -> [Parameter] {
-        [Parameter(guardName, kind.rawValue), Parameter(ParameterName.threads.rawValue, setting.threads), Parameter(ParameterName.resource.rawValue, setting.resource.rawValue),
-         Parameter(ParameterName.critical.rawValue, BodyCost(nanoseconds: setting.critical).description),
-         Parameter(ParameterName.outside.rawValue, BodyCost(nanoseconds: setting.outside).description)]
+    static func parameters(
+        _ kind: Guard, _ setting: (threads: String, resource: SharedResource.Kind, critical: Int, outside: Int)
+    ) -> [Parameter] {
+        [
+            Parameter(guardName, kind.rawValue), Parameter(ParameterName.threads.rawValue, setting.threads),
+            Parameter(ParameterName.resource.rawValue, setting.resource.rawValue),
+            Parameter(ParameterName.critical.rawValue, BodyCost(nanoseconds: setting.critical).description),
+            Parameter(ParameterName.outside.rawValue, BodyCost(nanoseconds: setting.outside).description),
+        ]
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
@@ -89,50 +97,68 @@ public struct QueueVsLock: Workload {
         let kind: Guard = try benchmarkCase.choice(Self.guardName)
         let threads = try Self.threads(try parameter(ParameterName.threads.rawValue, "1|2|4|…|\(Self.twiceTheCPUs)"))
         let resourceKind: SharedResource.Kind = try benchmarkCase.choice(ParameterName.resource.rawValue)
-        let critical = try Self.cost(try parameter(ParameterName.critical.rawValue, "<n>ns|<n>us"), named: ParameterName.critical.rawValue)
-        let outside = try Self.cost(try parameter(ParameterName.outside.rawValue, "<n>ns|<n>us"), named: ParameterName.outside.rawValue)
+        let critical = try Self.cost(
+            try parameter(ParameterName.critical.rawValue, "<n>ns|<n>us"), named: ParameterName.critical.rawValue)
+        let outside = try Self.cost(
+            try parameter(ParameterName.outside.rawValue, "<n>ns|<n>us"), named: ParameterName.outside.rawValue)
         let resource = SharedResource(kind: resourceKind, criticalRounds: critical.spinRounds)
-        return try Self.operation(kind, threads: threads, resource: resource, outsideRounds: outside.spinRounds,
-                                  backend: kind.fromBackend ? backend : nil, timeout: timeout)
+        return try Self.operation(
+            kind, threads: threads, resource: resource, outsideRounds: outside.spinRounds,
+            backend: kind.fromBackend ? backend : nil, timeout: timeout)
     }
 
     /// The operation of one guard. A backend's guard needs `backend`; generic below so the
     /// critical section is specialized per backend.
-    static func operation(_ kind: Guard, threads: Int, resource: SharedResource, outsideRounds: UInt64,
-                          backend: Backend?, timeout: Duration) throws -> any MeasuredOperation {
+    static func operation(
+        _ kind: Guard, threads: Int, resource: SharedResource, outsideRounds: UInt64,
+        backend: Backend?, timeout: Duration
+    ) throws -> any MeasuredOperation {
         func contending(_ resourceGuard: any ResourceGuard) -> QueueVsLockOperation {
-            QueueVsLockOperation(ContendingThreads(threads: threads, guarding: resourceGuard, outsideRounds: outsideRounds, timeout: timeout))
+            QueueVsLockOperation(
+                ContendingThreads(
+                    threads: threads, guarding: resourceGuard, outsideRounds: outsideRounds, timeout: timeout))
         }
         switch kind {
         case .pthreadMutex: return contending(PThreadMutexGuard(resource))
         case .swiftMutex: return contending(SwiftMutexGuard(resource))
         case .spinLock: return contending(SpinLockGuard(resource))
         case .actor:
-            return QueueVsLockOperation(ActorContention(tasks: threads, resource: resource, outsideRounds: outsideRounds, timeout: timeout))
+            return QueueVsLockOperation(
+                ActorContention(tasks: threads, resource: resource, outsideRounds: outsideRounds, timeout: timeout))
         case .semaphore, .queueSync, .queueAsync:
-            guard let backend else { throw WorkloadError.badParameter("queue-vs-lock's guard=\(kind.rawValue) runs on a backend; none was given") }
+            guard let backend else {
+                throw WorkloadError.badParameter(
+                    "queue-vs-lock's guard=\(kind.rawValue) runs on a backend; none was given")
+            }
             struct Make: RuntimeTypeConsumer {
                 let kind: Guard, threads: Int, resource: SharedResource, outsideRounds: UInt64, timeout: Duration
                 func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> QueueVsLockOperation {
-                    QueueVsLock.operation(kind, on: R(workers: 0), threads: threads, resource: resource,
-                                          outsideRounds: outsideRounds, timeout: timeout)
+                    QueueVsLock.operation(
+                        kind, on: R(workers: 0), threads: threads, resource: resource,
+                        outsideRounds: outsideRounds, timeout: timeout)
                 }
             }
-            return try backend.specialized(Make(kind: kind, threads: threads, resource: resource, outsideRounds: outsideRounds, timeout: timeout))
+            return try backend.specialized(
+                Make(kind: kind, threads: threads, resource: resource, outsideRounds: outsideRounds, timeout: timeout))
         }
     }
 
     /// A backend's guard on `runtime`, which the operation owns from now on (`finish()` shuts it
     /// down). Public to the tests, which hand it a runtime that misbehaves.
-    static func operation<R: ConcurrencyRuntime>(_ kind: Guard, on runtime: R, threads: Int, resource: SharedResource,
-                                                 outsideRounds: UInt64, timeout: Duration) -> QueueVsLockOperation {
+    static func operation<R: ConcurrencyRuntime>(
+        _ kind: Guard, on runtime: R, threads: Int, resource: SharedResource,
+        outsideRounds: UInt64, timeout: Duration
+    ) -> QueueVsLockOperation {
         func contending(_ resourceGuard: any ResourceGuard) -> QueueVsLockOperation {
-            QueueVsLockOperation(ContendingThreads(threads: threads, guarding: resourceGuard, outsideRounds: outsideRounds, timeout: timeout),
-                                 shutdown: runtime.shutdown)
+            QueueVsLockOperation(
+                ContendingThreads(
+                    threads: threads, guarding: resourceGuard, outsideRounds: outsideRounds, timeout: timeout),
+                shutdown: runtime.shutdown)
         }
         switch kind {
         case .semaphore: return contending(SemaphoreGuard(resource, semaphore: runtime.makeSemaphore(value: 1)))
-        case .queueAsync: return contending(QueueAsyncGuard(resource, queue: runtime.makeSerialQueue(label: "queue-vs-lock")))
+        case .queueAsync:
+            return contending(QueueAsyncGuard(resource, queue: runtime.makeSerialQueue(label: "queue-vs-lock")))
         default: return contending(QueueSyncGuard(resource, queue: runtime.makeSerialQueue(label: "queue-vs-lock")))
         }
     }

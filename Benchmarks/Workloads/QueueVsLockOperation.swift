@@ -45,7 +45,9 @@ final class QueueVsLockOperation: MeasuredOperation {
         let total = shares.reduce(0, +)
         guard shares.count > 1, total > 0 else { return [:] }
         let fair = Double(total) / Double(shares.count)
-        return ["fairness.min_share": WorkloadMetric(Double(shares.min()!) / fair, unit: .share),
-                "fairness.max_share": WorkloadMetric(Double(shares.max()!) / fair, unit: .share)]
+        return [
+            "fairness.min_share": WorkloadMetric(Double(shares.min()!) / fair, unit: .share),
+            "fairness.max_share": WorkloadMetric(Double(shares.max()!) / fair, unit: .share),
+        ]
     }
 }

@@ -49,13 +49,17 @@ final class PThreadMutexGuard: ResourceGuard {
         }
     }
 
-    func settle(expected: Int) -> String? { mutex.withLock { state.resource.pointee.inconsistency(expected: expected) } }
+    func settle(expected: Int) -> String? {
+        mutex.withLock { state.resource.pointee.inconsistency(expected: expected) }
+    }
 }
 
 /// The standard library's `Mutex` (Synchronization), which owns the value it guards.
 final class SwiftMutexGuard: ResourceGuard {
     /// A class around the `Mutex` (which is `~Copyable`) so the section closure can hold it.
-    private final class Lock: Sendable { let mutex: Mutex<SharedResource>; init(_ r: SharedResource) { mutex = Mutex(r) } }
+    private final class Lock: Sendable {
+        let mutex: Mutex<SharedResource>; init(_ r: SharedResource) { mutex = Mutex(r) }
+    }
     private let lock: Lock
     let section: @Sendable () -> Void
     init(_ resource: SharedResource) {

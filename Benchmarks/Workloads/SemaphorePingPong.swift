@@ -81,15 +81,17 @@ final class SemaphorePingPong<S: CountingSemaphore>: MeasuredOperation, @uncheck
                 continue
             }
             guard inbox.wait(timeout: timeout) == .success else {
-                return .verificationFailed("pair \(index): hand-off \(handOff) (side \(1 - side) to side \(side)) "
-                    + "never arrived within \(timeout): a signal was lost")
+                return .verificationFailed(
+                    "pair \(index): hand-off \(handOff) (side \(1 - side) to side \(side)) "
+                        + "never arrived within \(timeout): a signal was lost")
             }
             let arrived = MonotonicInstant.now.nanoseconds
             // acquiring: pairs with the sender's releasing store (see above).
             let last = pair.token.load(ordering: .acquiring)
             guard last == handOff else {
-                return .verificationFailed("pair \(index): side \(side) woke for hand-off \(handOff) but the last one sent was \(last): "
-                    + "the semaphore let a wait through without a signal")
+                return .verificationFailed(
+                    "pair \(index): side \(side) woke for hand-off \(handOff) but the last one sent was \(last): "
+                        + "the semaphore let a wait through without a signal")
             }
             me.latencies.record(nanoseconds: arrived - pair.sentAt.load(ordering: .relaxed))
             received += 1
@@ -109,7 +111,8 @@ final class SemaphorePingPong<S: CountingSemaphore>: MeasuredOperation, @uncheck
     }
 
     var workloadMetrics: [String: WorkloadMetric] {
-        allSides.dropFirst().reduce(allSides[0].latencies) { $0.merged(with: $1.latencies) }.percentileMetrics(prefix: "handoff_ns")
+        allSides.dropFirst().reduce(allSides[0].latencies) { $0.merged(with: $1.latencies) }.percentileMetrics(
+            prefix: "handoff_ns")
     }
 
     func finish() throws {
@@ -126,13 +129,16 @@ final class SemaphorePingPong<S: CountingSemaphore>: MeasuredOperation, @uncheck
             let name = pairs.count == 1 ? "" : "pair \(index) "
             let sent = pair.sides.map(\.sent), received = pair.sides.map { $0.received.load(ordering: .relaxed) }
             for side in 0..<2 where received[side] != sent[1 - side] {
-                problems.append("\(name)side \(side) received \(received[side]) of the \(sent[1 - side]) hand-offs "
-                    + "side \(1 - side) sent")
+                problems.append(
+                    "\(name)side \(side) received \(received[side]) of the \(sent[1 - side]) hand-offs "
+                        + "side \(1 - side) sent")
             }
             for side in 0..<2 where leftovers[index][side] > 0 {
                 problems.append("\(name)side \(side)'s semaphore kept a permit nobody waited for")
             }
         }
-        guard problems.isEmpty else { throw WorkloadError.verificationFailed("pingpong: " + problems.joined(separator: "; ")) }
+        guard problems.isEmpty else {
+            throw WorkloadError.verificationFailed("pingpong: " + problems.joined(separator: "; "))
+        }
     }
 }

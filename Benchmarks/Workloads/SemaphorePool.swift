@@ -54,11 +54,14 @@ final class SemaphorePool<S: CountingSemaphore>: MeasuredOperation, @unchecked S
         var most = 0
         defer {
             if most > me.mostEver.load(ordering: .relaxed) { me.mostEver.store(most, ordering: .relaxed) }
-            if most > me.mostSinceSamples.load(ordering: .relaxed) { me.mostSinceSamples.store(most, ordering: .relaxed) }
+            if most > me.mostSinceSamples.load(ordering: .relaxed) {
+                me.mostSinceSamples.store(most, ordering: .relaxed)
+            }
         }
         for _ in 0..<round.share(of: user, among: Self.users) {
             guard semaphore.wait(timeout: timeout) == .success else {
-                return .verificationFailed("user \(user) waited \(timeout) for one of \(Self.resources) resources: a permit was lost")
+                return .verificationFailed(
+                    "user \(user) waited \(timeout) for one of \(Self.resources) resources: a permit was lost")
             }
             // relaxed: the semaphore orders a release before the acquisition it enables (its
             // signal happens before the wait it ends, as it must for the resource's own data),
@@ -98,13 +101,22 @@ final class SemaphorePool<S: CountingSemaphore>: MeasuredOperation, @unchecked S
         let k = Self.resources
         var problems: [String] = []
         let most = userRecords.map { $0.mostEver.load(ordering: .relaxed) }.max() ?? 0
-        if most > k { problems.append("max holders \(most) > \(k) resources: the semaphore let more threads in than it had permits") }
+        if most > k {
+            problems.append(
+                "max holders \(most) > \(k) resources: the semaphore let more threads in than it had permits")
+        }
         let acquisitions = userRecords.reduce(0) { $0 + $1.acquisitions.load(ordering: .relaxed) }
-        if acquisitions != crew.completed { problems.append("\(acquisitions) acquisitions for \(crew.completed) operations") }
+        if acquisitions != crew.completed {
+            problems.append("\(acquisitions) acquisitions for \(crew.completed) operations")
+        }
         let stillHeld = holders.load(ordering: .relaxed)
         if stillHeld != 0 { problems.append("\(stillHeld) resources still held") }
-        if permits != k { problems.append("\(permits > k ? "more than \(k)" : "\(permits)") permits left at the end, not \(k)") }
-        guard problems.isEmpty else { throw WorkloadError.verificationFailed("pool: " + problems.joined(separator: "; ")) }
+        if permits != k {
+            problems.append("\(permits > k ? "more than \(k)" : "\(permits)") permits left at the end, not \(k)")
+        }
+        guard problems.isEmpty else {
+            throw WorkloadError.verificationFailed("pool: " + problems.joined(separator: "; "))
+        }
     }
 }
 

@@ -60,7 +60,8 @@ final class SemaphoreProducerConsumer<S: CountingSemaphore>: MeasuredOperation, 
         var done = produced.load(ordering: .relaxed)
         for item in round.operations {
             guard freeSlots.wait(timeout: timeout) == .success else {
-                return .verificationFailed("the producer waited \(timeout) for a free slot for item \(item): a slot was never given back")
+                return .verificationFailed(
+                    "the producer waited \(timeout) for a free slot for item \(item): a slot was never given back")
             }
             lock.withLock {
                 buffer[writeIndex % Self.slots] = item
@@ -77,7 +78,8 @@ final class SemaphoreProducerConsumer<S: CountingSemaphore>: MeasuredOperation, 
         var done = consumed.load(ordering: .relaxed)
         for due in round.operations {
             guard filledSlots.wait(timeout: timeout) == .success else {
-                return .verificationFailed("the consumer waited \(timeout) for item \(due): a filled slot was never signalled")
+                return .verificationFailed(
+                    "the consumer waited \(timeout) for item \(due): a filled slot was never signalled")
             }
             let item = lock.withLock {
                 let item = buffer[readIndex % Self.slots]
@@ -109,16 +111,24 @@ final class SemaphoreProducerConsumer<S: CountingSemaphore>: MeasuredOperation, 
         if let spent = crew.spent { throw spent }
         var problems: [String] = []
         if let firstMisfit {
-            problems.append("\(misfits) items out of order or repeated; the first: "
-                + "item \(firstMisfit.got) where \(firstMisfit.due) was due")
+            problems.append(
+                "\(misfits) items out of order or repeated; the first: "
+                    + "item \(firstMisfit.got) where \(firstMisfit.due) was due")
         }
         let expected = crew.completed
         let made = produced.load(ordering: .relaxed), taken = consumed.load(ordering: .relaxed)
-        if made != expected || taken != expected { problems.append("\(made) items produced and \(taken) consumed, \(expected) expected") }
+        if made != expected || taken != expected {
+            problems.append("\(made) items produced and \(taken) consumed, \(expected) expected")
+        }
         let (written, read) = lock.withLock { (writeIndex, readIndex) }
         if written != read { problems.append("\(written) slots written, \(read) read") }
-        if free != Self.slots { problems.append("\(free > Self.slots ? "more than \(Self.slots)" : "\(free)") free slots at the end, not \(Self.slots)") }
+        if free != Self.slots {
+            problems.append(
+                "\(free > Self.slots ? "more than \(Self.slots)" : "\(free)") free slots at the end, not \(Self.slots)")
+        }
         if filled != 0 { problems.append("the filled-slots semaphore kept a permit with no item behind it") }
-        guard problems.isEmpty else { throw WorkloadError.verificationFailed("producer-consumer: " + problems.joined(separator: "; ")) }
+        guard problems.isEmpty else {
+            throw WorkloadError.verificationFailed("producer-consumer: " + problems.joined(separator: "; "))
+        }
     }
 }

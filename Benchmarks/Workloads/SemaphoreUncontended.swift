@@ -56,9 +56,12 @@ final class SemaphoreUncontended<S: CountingSemaphore>: MeasuredOperation {
         supply.close()
         var problems: [String] = []
         if permits != 1 { problems.append("\(permits == 2 ? "at least 2" : "\(permits)") permits left, not 1") }
-        if claimedWakeUps > 0 { problems.append("\(claimedWakeUps) signals claimed to wake a waiter, with none waiting") }
+        if claimedWakeUps > 0 {
+            problems.append("\(claimedWakeUps) signals claimed to wake a waiter, with none waiting")
+        }
         guard problems.isEmpty else {
-            throw WorkloadError.verificationFailed("after \(pairs) wait + signal pairs on a semaphore of value 1: " + problems.joined(separator: "; "))
+            throw WorkloadError.verificationFailed(
+                "after \(pairs) wait + signal pairs on a semaphore of value 1: " + problems.joined(separator: "; "))
         }
     }
 }

@@ -38,7 +38,8 @@ public struct Semaphores: Workload {
     public init(timeout: Duration = Semaphores.defaultTimeout) { self.timeout = timeout }
 
     public let name = WorkloadName.semaphore.rawValue
-    public let summary = "semaphores uncontended, ping-pong (hand-off p50/p99; also 2 × CPUs pairs at once), "
+    public let summary =
+        "semaphores uncontended, ping-pong (hand-off p50/p99; also 2 × CPUs pairs at once), "
         + "a pool of 2 resources for 4 threads, a bounded buffer; the backend's, POSIX sem_t, mutex + condition"
     public let operation = "one wait + signal, hand-off, acquire + release or item (see the pattern)"
     /// Only `semaphore=backend` sets run on backends (`usesBackend(for:)`).
@@ -67,7 +68,8 @@ public struct Semaphores: Workload {
         // plus the two without one). Full: everything; the oversubscribed ping-pong is where a
         // semaphore that spins before it sleeps must show it does not rob a busy machine.
         let patterns = suite == .full ? Pattern.allCases : Pattern.allCases.filter { $0 != .pingpongOversubscribed }
-        let sets: [(Pattern, Kind)] = suite == .smoke
+        let sets: [(Pattern, Kind)] =
+            suite == .smoke
             ? [(.pingpong, .backend)]
             : patterns.flatMap { pattern in Kind.allCases.map { (pattern, $0) } }
         return sets.map { [Parameter(Self.patternName, $0.rawValue), Parameter(Self.kindName, $1.rawValue)] }
@@ -80,7 +82,9 @@ public struct Semaphores: Workload {
         let holdRounds = pattern == .pool ? PoolShape.holdTime.spinRounds : nil
         switch kind {
         case .backend:
-            guard let backend else { throw WorkloadError.badParameter("\(name) with semaphore=backend runs on a backend; none was given") }
+            guard let backend else {
+                throw WorkloadError.badParameter("\(name) with semaphore=backend runs on a backend; none was given")
+            }
             struct Make: RuntimeTypeConsumer {
                 let pattern: Pattern, timeout: Duration, holdRounds: UInt64?
                 func callAsFunction<R: ConcurrencyRuntime>(_ runtime: R.Type) -> any MeasuredOperation {
@@ -89,9 +93,13 @@ public struct Semaphores: Workload {
             }
             return try backend.specialized(Make(pattern: pattern, timeout: timeout, holdRounds: holdRounds))
         case .posix:
-            return Self.operation(pattern, supply: SemaphoreSupply { POSIXSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds)
+            return Self.operation(
+                pattern, supply: SemaphoreSupply { POSIXSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds
+            )
         case .mutexCondition:
-            return Self.operation(pattern, supply: SemaphoreSupply { MutexSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds)
+            return Self.operation(
+                pattern, supply: SemaphoreSupply { MutexSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds
+            )
         }
     }
 
@@ -101,8 +109,9 @@ public struct Semaphores: Workload {
         _ pattern: Pattern, on runtime: R.Type, timeout: Duration, holdRounds: UInt64?
     ) -> any MeasuredOperation {
         let runtime = R(workers: 1)
-        return operation(pattern, supply: SemaphoreSupply({ runtime.makeSemaphore(value: $0) }, closing: { runtime.shutdown() }),
-                         timeout: timeout, holdRounds: holdRounds)
+        return operation(
+            pattern, supply: SemaphoreSupply({ runtime.makeSemaphore(value: $0) }, closing: { runtime.shutdown() }),
+            timeout: timeout, holdRounds: holdRounds)
     }
 
     /// The operation of `pattern` on semaphores from `supply`. Generic, so the tests can hand it
@@ -110,13 +119,15 @@ public struct Semaphores: Workload {
     /// signal fails a test in a fraction of a second, and a longer `holdRounds` (the pool's spin
     /// while a resource is held; default `SemaphorePool.holdTime`).
     public static func operation<S: CountingSemaphore>(
-        _ pattern: Pattern, supply: SemaphoreSupply<S>, timeout: Duration = Semaphores.defaultTimeout, holdRounds: UInt64? = nil
+        _ pattern: Pattern, supply: SemaphoreSupply<S>, timeout: Duration = Semaphores.defaultTimeout,
+        holdRounds: UInt64? = nil
     ) -> any MeasuredOperation {
         switch pattern {
         case .uncontended: SemaphoreUncontended(supply: supply)
         case .pingpong: SemaphorePingPong(supply: supply, timeout: timeout)
         case .pingpongOversubscribed: SemaphorePingPong(supply: supply, pairs: oversubscribedPairs, timeout: timeout)
-        case .pool: SemaphorePool(supply: supply, timeout: timeout, holdRounds: holdRounds ?? PoolShape.holdTime.spinRounds)
+        case .pool:
+            SemaphorePool(supply: supply, timeout: timeout, holdRounds: holdRounds ?? PoolShape.holdTime.spinRounds)
         case .producerConsumer: SemaphoreProducerConsumer(supply: supply, timeout: timeout)
         }
     }

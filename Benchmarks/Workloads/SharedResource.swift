@@ -45,7 +45,9 @@ struct SharedResource {
         if updates != expected { return "\(updates) updates were applied, \(expected) critical sections ran" }
         if kind == .dictionary {
             let entries = table.values.reduce(0, +)
-            if entries != expected { return "the dictionary's entries add up to \(entries), \(expected) updates were applied" }
+            if entries != expected {
+                return "the dictionary's entries add up to \(entries), \(expected) updates were applied"
+            }
         }
         return nil
     }

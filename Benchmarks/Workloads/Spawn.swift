@@ -30,7 +30,8 @@ public struct Spawn: PatternWorkload {
     public init(timeout: Duration = Spawn.defaultTimeout) { self.timeout = timeout }
 
     public let name = WorkloadName.spawn.rawValue
-    public let summary = "starting work: empty tasks from outside the pool, chained tasks, serial-queue ping-pong and ring"
+    public let summary =
+        "starting work: empty tasks from outside the pool, chained tasks, serial-queue ping-pong and ring"
     public let operation = "one task, link or hop (see the pattern)"
     public let usesBackend = true
 

@@ -22,10 +22,12 @@ final class SpawnChain<R: ConcurrencyRuntime>: MeasuredOperation {
     }
 
     func run(_ count: Int) throws {
-        try completion.run(count, arrivals: 1, submit: {
-            links.linksLeft.wrappingAdd(count, ordering: .relaxed)
-            runtime.async(links.block)
-        }, done: { count - links.linksLeft.load(ordering: .relaxed) })
+        try completion.run(
+            count, arrivals: 1,
+            submit: {
+                links.linksLeft.wrappingAdd(count, ordering: .relaxed)
+                runtime.async(links.block)
+            }, done: { count - links.linksLeft.load(ordering: .relaxed) })
     }
 
     func finish() throws {
@@ -46,7 +48,8 @@ class ChainStep: @unchecked Sendable {
     /// object's count bouncing between the CPUs (Benchmarks/README.md, "What the references
     /// found").
     static let function: WorkFunction = { context in
-        context.unsafelyUnwrapped.assumingMemoryBound(to: Unmanaged<ChainStep>?.self).pointee?._withUnsafeGuaranteedRef { $0.step() }
+        context.unsafelyUnwrapped.assumingMemoryBound(to: Unmanaged<ChainStep>?.self).pointee?._withUnsafeGuaranteedRef
+        { $0.step() }
     }
 }
 
@@ -77,8 +80,9 @@ final class ChainLinks<R: ConcurrencyRuntime>: ChainStep, @unchecked Sendable {
         cell.initialize(to: nil)
         self.cell = cell
         let shared = UncheckedPointer(cell)
-        block = FunctionBlock(context: UnsafeMutableRawPointer(cell), ChainStep.function,
-                              closure: { shared.pointer.pointee?._withUnsafeGuaranteedRef { $0.step() } })
+        block = FunctionBlock(
+            context: UnsafeMutableRawPointer(cell), ChainStep.function,
+            closure: { shared.pointer.pointee?._withUnsafeGuaranteedRef { $0.step() } })
         super.init()
         cell.pointee = Unmanaged.passRetained(self)
     }

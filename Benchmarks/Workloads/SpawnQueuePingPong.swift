@@ -43,10 +43,12 @@ final class SpawnQueuePingPong<R: ConcurrencyRuntime>: MeasuredOperation, @unche
     }
 
     func run(_ count: Int) throws {
-        try completion.run(count, arrivals: 1, submit: {
-            hopsLeft.wrappingAdd(count, ordering: .relaxed)
-            ping.async(onPing!)
-        }, done: { count - hopsLeft.load(ordering: .relaxed) })
+        try completion.run(
+            count, arrivals: 1,
+            submit: {
+                hopsLeft.wrappingAdd(count, ordering: .relaxed)
+                ping.async(onPing!)
+            }, done: { count - hopsLeft.load(ordering: .relaxed) })
     }
 
     func finish() throws {

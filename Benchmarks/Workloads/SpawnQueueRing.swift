@@ -24,7 +24,8 @@ final class SpawnQueueRing<R: ConcurrencyRuntime>: MeasuredOperation {
 
     init(runtime: R, timeout: Duration) {
         self.runtime = runtime
-        let completion = SpawnCompletion(units: "hops around a ring of \(Self.queueCount) serial queues", timeout: timeout)
+        let completion = SpawnCompletion(
+            units: "hops around a ring of \(Self.queueCount) serial queues", timeout: timeout)
         self.completion = completion
         let queues = (0..<Self.queueCount).map { runtime.makeSerialQueue(label: "spawn.ring.\($0)") }
         let spacing = Self.queueCount / Self.messagesInFlight
@@ -35,11 +36,13 @@ final class SpawnQueueRing<R: ConcurrencyRuntime>: MeasuredOperation {
 
     func run(_ count: Int) throws {
         let moving = messages.prefix(min(count, messages.count))
-        try completion.run(count, arrivals: moving.count, submit: {
-            for (rank, message) in moving.enumerated() {
-                message.start(hops: count / moving.count + (rank < count % moving.count ? 1 : 0))
-            }
-        }, done: { count - moving.reduce(0) { $0 + $1.hopsLeft } })
+        try completion.run(
+            count, arrivals: moving.count,
+            submit: {
+                for (rank, message) in moving.enumerated() {
+                    message.start(hops: count / moving.count + (rank < count % moving.count ? 1 : 0))
+                }
+            }, done: { count - moving.reduce(0) { $0 + $1.hopsLeft } })
     }
 
     func finish() throws {

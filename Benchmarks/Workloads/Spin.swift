@@ -20,19 +20,23 @@ public struct Spin: Workload {
     public let usesBackend = false
 
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
-        let rounds: [Int] = switch suite {
-        case .smoke: [0, 100]
-        case .quick: [0, 10, 100, 1_000]
-        case .full: [0, 1, 10, 100, 1_000, 10_000]
-        }
+        let rounds: [Int] =
+            switch suite {
+            case .smoke: [0, 100]
+            case .quick: [0, 10, 100, 1_000]
+            case .full: [0, 1, 10, 100, 1_000, 10_000]
+            }
         return rounds.map { [Parameter("rounds", "\($0)")] }
     }
 
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
         guard let text = benchmarkCase.parameter("rounds"), let rounds = UInt64(text) else {
-            throw WorkloadError.badParameter("spin needs rounds=<non-negative integer>, got \(benchmarkCase.parameter("rounds") ?? "none")")
+            throw WorkloadError.badParameter(
+                "spin needs rounds=<non-negative integer>, got \(benchmarkCase.parameter("rounds") ?? "none")")
         }
-        guard let text = getenv(Self.slowdownVariable).map({ String(cString: $0) }) else { return SpinOperation(rounds: rounds) }
+        guard let text = getenv(Self.slowdownVariable).map({ String(cString: $0) }) else {
+            return SpinOperation(rounds: rounds)
+        }
         guard let factor = Double(text), factor >= 1, factor <= 100 else {
             throw WorkloadError.badParameter("\(Self.slowdownVariable) must be a factor from 1 to 100, got '\(text)'")
         }

@@ -25,7 +25,10 @@ final class SpinLock: Sendable {
             // acquiring: the holder's writes to what the lock guards happen before ours. The
             // failure and the plain load are relaxed: they only decide whether to try again.
             if !locked.load(ordering: .relaxed),
-               locked.compareExchange(expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+                locked.compareExchange(
+                    expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
+                ).exchanged
+            {
                 return
             }
             if pauses < Self.maximumPauses {

@@ -50,7 +50,8 @@ public final class ThreadSpawnOperation: MeasuredOperation {
     public func finish() throws {
         let reached = ran.value
         guard reached == expected else {
-            throw WorkloadError.verificationFailed("\(reached) threads ran their body, \(expected) were created and joined")
+            throw WorkloadError.verificationFailed(
+                "\(reached) threads ran their body, \(expected) were created and joined")
         }
     }
 

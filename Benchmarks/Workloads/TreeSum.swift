@@ -19,8 +19,9 @@ final class TreeNode: Sendable {
     /// The tree of `depth` levels (2^depth − 1 nodes) rooted at breadth-first index `index`.
     static func perfect(depth: Int, index: Int = 0) -> TreeNode? {
         guard depth > 0 else { return nil }
-        return TreeNode(value: index, left: perfect(depth: depth - 1, index: 2 * index + 1),
-                        right: perfect(depth: depth - 1, index: 2 * index + 2))
+        return TreeNode(
+            value: index, left: perfect(depth: depth - 1, index: 2 * index + 1),
+            right: perfect(depth: depth - 1, index: 2 * index + 2))
     }
 
     /// The sum of this subtree, sequentially.
@@ -52,8 +53,10 @@ struct TreeSumProblem: DivideAndConquer {
 
     func split(_ piece: Piece) -> (Piece, Piece)? {
         guard piece.depth > max(1, cutoff), let left = piece.node.left, let right = piece.node.right else { return nil }
-        return (Piece(node: left, depth: piece.depth - 1, carried: piece.carried + piece.node.value),
-                Piece(node: right, depth: piece.depth - 1, carried: 0))
+        return (
+            Piece(node: left, depth: piece.depth - 1, carried: piece.carried + piece.node.value),
+            Piece(node: right, depth: piece.depth - 1, carried: 0)
+        )
     }
 
     func solve(_ piece: Piece) -> Int { piece.carried + piece.node.sum() }

@@ -8,9 +8,13 @@ import Results
 
 extension Metric {
     /// A workload figure whose column reads "name (unit)".
-    static func figure(_ name: String, unit: MetricUnit, kind: MetricKind, polarity: Polarity = .lowerIsBetter,
-                       heading: String? = nil, note: String? = nil) -> Metric {
-        Metric(name, unit: unit, kind: kind, polarity: polarity, heading: heading ?? "\(name) (\(unit.rawValue))", note: note)
+    static func figure(
+        _ name: String, unit: MetricUnit, kind: MetricKind, polarity: Polarity = .lowerIsBetter,
+        heading: String? = nil, note: String? = nil
+    ) -> Metric {
+        Metric(
+            name, unit: unit, kind: kind, polarity: polarity, heading: heading ?? "\(name) (\(unit.rawValue))",
+            note: note)
     }
 
     /// `<prefix>.p50` and `<prefix>.p99` in ns (`LatencyHistogram.percentileMetrics`), with one note.
@@ -21,8 +25,10 @@ extension Metric {
 
 extension Semaphores {
     public var figures: [Metric] {
-        Metric.latencyPercentiles("handoff_ns", note:
-            "`handoff_ns.p50`/`.p99` is one hand-off's latency: from the sender's clock, "
+        Metric.latencyPercentiles(
+            "handoff_ns",
+            note:
+                "`handoff_ns.p50`/`.p99` is one hand-off's latency: from the sender's clock, "
                 + "read just before `signal`, to the receiver's, read just after its `wait` returns, "
                 + "over every pair's hand-offs. ns/op is a round's wall time divided by the hand-offs of all pairs "
                 + "together: with one pair it is about the mean latency, but with several pairs at once "
@@ -34,8 +40,10 @@ extension Semaphores {
 
 extension Groups {
     public var figures: [Metric] {
-        Metric.latencyPercentiles("notify_ns", note:
-            "`notify_ns.p50`/`.p99` is the time from the last `leave` to the start of the notify block; "
+        Metric.latencyPercentiles(
+            "notify_ns",
+            note:
+                "`notify_ns.p50`/`.p99` is the time from the last `leave` to the start of the notify block; "
                 + "ns/op is the whole operation (enter, notify registration, the leaving task's submission and run, "
                 + "and the wake-up of the measuring thread), so it is always the larger.")
     }
@@ -45,8 +53,10 @@ extension QueueVsLock {
     /// Each participant's share of the work over an equal share: 1 is fair, and the further the
     /// least share falls below 1 the more some participant starved.
     public var figures: [Metric] {
-        [.figure("fairness.min_share", unit: .share, kind: .event, polarity: .higherIsBetter),
-         .figure("fairness.max_share", unit: .share, kind: .event)]
+        [
+            .figure("fairness.min_share", unit: .share, kind: .event, polarity: .higherIsBetter),
+            .figure("fairness.max_share", unit: .share, kind: .event),
+        ]
     }
 }
 
@@ -61,7 +71,10 @@ extension Spin {
 extension Footprint {
     /// Memory per waiting unit of work: what the family ranks by.
     public var figures: [Metric] {
-        [.figure(FigureName.residentBytesPerUnit.rawValue, unit: .bytes, kind: .event, heading: "resident bytes/unit"),
-         .figure("footprint.virtual_bytes_per_unit", unit: .bytes, kind: .event)]
+        [
+            .figure(
+                FigureName.residentBytesPerUnit.rawValue, unit: .bytes, kind: .event, heading: "resident bytes/unit"),
+            .figure("footprint.virtual_bytes_per_unit", unit: .bytes, kind: .event),
+        ]
     }
 }

@@ -8,22 +8,23 @@ import RuntimeKit
 /// package registered (`register`, which `Bench.main` calls before anything runs). A new
 /// built-in workload is one file in this folder, its name in `CaseCatalogue`, and one line here.
 public enum Workloads {
-    public static let builtIn: [any Workload] = [
-        Spin(),
-        MutexUncontended(),
-        MallocFree(),
-        ObjectAlloc(),
-        ForkJoin(),
-        ApplyStride(),
-        ApplySerial(),
-        Spawn(),
-        ThreadSpawn(),
-        QueueVsLock(),
-        Footprint(),
-        Semaphores(),
-        Groups(),
-        Direct(),
-    ] + (FaultInjection.enabled ? [FaultInjection()] : [])
+    public static let builtIn: [any Workload] =
+        [
+            Spin(),
+            MutexUncontended(),
+            MallocFree(),
+            ObjectAlloc(),
+            ForkJoin(),
+            ApplyStride(),
+            ApplySerial(),
+            Spawn(),
+            ThreadSpawn(),
+            QueueVsLock(),
+            Footprint(),
+            Semaphores(),
+            Groups(),
+            Direct(),
+        ] + (FaultInjection.enabled ? [FaultInjection()] : [])
 
     /// Written by `register`, normally once before anything reads it (a pthread mutex, which
     /// ThreadSanitizer sees).
@@ -68,7 +69,9 @@ public enum Workloads {
         for parameter in parameters {
             for (part, text) in [("name", parameter.name), ("value", parameter.value)] {
                 if text.isEmpty { return "a parameter \(part) is empty (\(parameter.name)=\(parameter.value))" }
-                if let problem = RegistrationError.separatorProblem(in: text) { return "parameter \(part) '\(text)' \(problem)" }
+                if let problem = RegistrationError.separatorProblem(in: text) {
+                    return "parameter \(part) '\(text)' \(problem)"
+                }
             }
             if !seen.insert(parameter.name).inserted { return "parameter '\(parameter.name)' is given twice" }
         }

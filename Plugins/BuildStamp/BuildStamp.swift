@@ -13,9 +13,11 @@ struct BuildStamp: BuildToolPlugin {
             .prebuildCommand(
                 displayName: "Stamping bench with its version and commit",
                 executable: URL(filePath: "/bin/sh"),
-                arguments: [context.package.directoryURL.appending(path: "tools/build-stamp.sh").path(percentEncoded: false),
-                            context.package.directoryURL.path(percentEncoded: false),
-                            output.appending(path: "BuildStamp.swift").path(percentEncoded: false)],
+                arguments: [
+                    context.package.directoryURL.appending(path: "tools/build-stamp.sh").path(percentEncoded: false),
+                    context.package.directoryURL.path(percentEncoded: false),
+                    output.appending(path: "BuildStamp.swift").path(percentEncoded: false),
+                ],
                 outputFilesDirectory: output
             )
         ]

@@ -94,7 +94,8 @@ extension Backend {
         switch origin {
         case .builtIn(.workStealing): try consumer(StealingRuntime.self)
         case .builtIn(.pthreadMutex), .builtIn(.fifoDispatch), .builtIn(.libdispatch), .builtIn(.libdispatchC),
-             .builtIn(.swiftConcurrency): nil
+            .builtIn(.swiftConcurrency):
+            nil
         case .registered(let runtime):
             if let joining = runtime as? any JoiningRuntime.Type { try consumer(joining) } else { nil }
         }

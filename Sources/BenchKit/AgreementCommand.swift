@@ -38,11 +38,14 @@ struct AgreementCommand: ParsableCommand {
     @Argument(help: "Two or more results.json files, oldest first.")
     var files: [String] = []
 
-    @Option(parsing: .unconditional, help: "How many misses and statements not held to list per pair (0: only the counts).")
+    @Option(
+        parsing: .unconditional, help: "How many misses and statements not held to list per pair (0: only the counts).")
     var list = 10
 
     func validate() throws {
-        guard files.count >= 2 else { throw ValidationError("give at least two results files, oldest first (got \(files.count))") }
+        guard files.count >= 2 else {
+            throw ValidationError("give at least two results files, oldest first (got \(files.count))")
+        }
         guard list >= 0 else { throw ValidationError("--list must be 0 or more, got \(list)") }
     }
 
@@ -57,14 +60,16 @@ struct AgreementCommand: ParsableCommand {
             missed += agreement.misses.count
             for statement in agreement.statements { outcomes[statement.outcome, default: 0] += 1 }
             print("\(files[index - 1]) → \(files[index]):")
-            print("  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval "
-                + "(\(percent(agreement.missRate)))")
+            print(
+                "  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval "
+                    + "(\(percent(agreement.missRate)))")
             print("  statements: \(summary(agreement.statements.count, agreement.count))")
             for miss in agreement.misses.prefix(list) {
                 let interval = miss.first.repeatInterval
-                print("    miss  \(miss.caseID): "
-                    + "\(number(miss.first.value)) [\(number(interval.lower))–\(number(interval.upper))] → "
-                    + "\(number(miss.repeated.value)) (\(ratio(miss.ratio)))")
+                print(
+                    "    miss  \(miss.caseID): "
+                        + "\(number(miss.first.value)) [\(number(interval.lower))–\(number(interval.upper))] → "
+                        + "\(number(miss.repeated.value)) (\(ratio(miss.ratio)))")
             }
             for statement in agreement.statements.filter({ $0.outcome != .holds }).prefix(list) {
                 print("    \(statement.outcome.rawValue)  \(statement.text)")
@@ -73,8 +78,9 @@ struct AgreementCommand: ParsableCommand {
         guard runs.count > 2 else { return }
         let statements = outcomes.values.reduce(0, +)
         print("all \(runs.count - 1) pairs:")
-        print("  figures: \(missed) of \(compared) outside the earlier interval "
-            + "(\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
+        print(
+            "  figures: \(missed) of \(compared) outside the earlier interval "
+                + "(\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
         print("  statements: \(summary(statements) { outcomes[$0] ?? 0 })")
     }
 
@@ -82,7 +88,8 @@ struct AgreementCommand: ParsableCommand {
         let changed = count(.tie) + count(.reversed)
         let judged = total - count(.missing)
         let share = judged == 0 ? "" : " (\(percent(Double(changed) / Double(judged))) not held)"
-        var text = "\(total) clearly, \(count(.holds)) held, \(count(.tie)) became a tie, \(count(.reversed)) reversed" + share
+        var text =
+            "\(total) clearly, \(count(.holds)) held, \(count(.tie)) became a tie, \(count(.reversed)) reversed" + share
         if count(.missing) > 0 { text += ", \(count(.missing)) not in the later run" }
         return text
     }

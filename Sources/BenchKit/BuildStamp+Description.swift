@@ -6,13 +6,17 @@ extension BuildStamp {
     /// when the tree was modified at build time. The whole commit, so a CI log can be pasted into
     /// `git show`, and `bench ab` can read another build's identity from it (`Identity`).
     static var description: String {
-        "bench \(version), " + (commit.hasPrefix("unavailable: ") ? commit.replacing("unavailable: ", with: "commit unknown: ")
-            : "commit \(commit)" + (modified ? ", with uncommitted changes" : ""))
+        "bench \(version), "
+            + (commit.hasPrefix("unavailable: ")
+                ? commit.replacing("unavailable: ", with: "commit unknown: ")
+                : "commit \(commit)" + (modified ? ", with uncommitted changes" : ""))
     }
 
     /// The machine, and this binary's version and commit: what a run records.
     static func environment() -> RunEnvironment {
-        RunEnvironment.capture(gitCommit: commit, benchVersion: version, uncommittedChanges: commit.hasPrefix("unavailable: ") ? nil : modified)
+        RunEnvironment.capture(
+            gitCommit: commit, benchVersion: version,
+            uncommittedChanges: commit.hasPrefix("unavailable: ") ? nil : modified)
     }
 
     /// A build's identity as its `--version` line gives it.
@@ -49,8 +53,10 @@ extension BuildStamp {
 
         /// What `bench ab` records for a build that says nothing of itself.
         static func unknown(_ path: String) -> Identity {
-            Identity(version: "unknown", commit: "unavailable: \(path) does not say its commit (a build from before `bench --version`)",
-                     uncommittedChanges: nil)
+            Identity(
+                version: "unknown",
+                commit: "unavailable: \(path) does not say its commit (a build from before `bench --version`)",
+                uncommittedChanges: nil)
         }
     }
 }

@@ -21,7 +21,9 @@ struct CaseCommand: ParsableCommand {
     var request: String
 
     func run() throws {
-        let child = CaseChild(workload: Workloads.named, calibrate: WorkloadCalibration.use, openCounters: { CounterSet(backend: $0, events: $1) })
+        let child = CaseChild(
+            workload: Workloads.named, calibrate: WorkloadCalibration.use,
+            openCounters: { CounterSet(backend: $0, events: $1) })
         let outcome: CaseChild.Outcome
         do {
             outcome = try child.run(request)

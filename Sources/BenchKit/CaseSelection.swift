@@ -9,7 +9,8 @@ struct CaseSelection: ParsableArguments {
     @Option(help: "How much to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")).")
     var suite: String = Suite.quick.rawValue
 
-    @Option(help: "Only cases whose id matches this regular expression (ids look like workload/backend/params/allocator).")
+    @Option(
+        help: "Only cases whose id matches this regular expression (ids look like workload/backend/params/allocator).")
     var filter: String?
 
     @Option(name: .customLong("workload"), help: "Only this workload (repeatable). `bench list` shows them.")
@@ -25,7 +26,8 @@ struct CaseSelection: ParsableArguments {
 
     func validate() throws {
         guard Suite(rawValue: suite) != nil else {
-            throw ValidationError("unknown suite '\(suite)'; valid: \(Suite.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "unknown suite '\(suite)'; valid: \(Suite.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         // Every name and the filter, checked here so a mistake is reported with this command's usage.
         do { _ = try plan(repetitions: 1) } catch { throw ValidationError(error.description) }

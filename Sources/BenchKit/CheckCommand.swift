@@ -50,7 +50,8 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
-    @Option(help:
+    @Option(
+        help:
             """
             The baseline: a results.json written by `bench run`, or a folder of them \
             (the most recent run of this machine is used).
@@ -80,8 +81,12 @@ struct CheckCommand: ParsableCommand {
     var markdown: String?
 
     func validate() throws {
-        guard baseline != nil else { throw ValidationError("--baseline FILE is required: a results.json to compare with") }
-        if let repetitions, repetitions < 1 { throw ValidationError("--repetitions must be at least 1, got \(repetitions)") }
+        guard baseline != nil else {
+            throw ValidationError("--baseline FILE is required: a results.json to compare with")
+        }
+        if let repetitions, repetitions < 1 {
+            throw ValidationError("--repetitions must be at least 1, got \(repetitions)")
+        }
     }
 
     func run() throws {
@@ -106,16 +111,23 @@ struct CheckCommand: ParsableCommand {
         }
         try files.finish(comparison, detail: all ? .all : .changes, markdown: markdown, failOnRegression: true)
         if !comparison.rows.isEmpty, comparison.count(.notComparable) == comparison.rows.count {
-            let why = comparison.machineDifference.map { "the baseline was measured on another machine (\($0)) and no count was measured" }
+            let why =
+                comparison.machineDifference.map {
+                    "the baseline was measured on another machine (\($0)) and no count was measured"
+                }
                 ?? "no row could be compared"
-            throw ExitStatus.nothingComparable("bench check", "nothing was comparable: \(why); compare with this machine's own earlier run (a folder as "
-                + "--baseline picks it), run `bench ab`, or --force")
+            throw ExitStatus.nothingComparable(
+                "bench check",
+                "nothing was comparable: \(why); compare with this machine's own earlier run (a folder as "
+                    + "--baseline picks it), run `bench ab`, or --force")
         }
     }
 
     /// The most recent results file under `folder` measured on `machine` (by its start time, then
     /// its path); exit 3 when none was.
-    static func latestRun(of machine: MachineFingerprint, under folder: String, files: CommandFiles) throws -> RunResults {
+    static func latestRun(of machine: MachineFingerprint, under folder: String, files: CommandFiles) throws
+        -> RunResults
+    {
         let paths = HistoryCommand.resultsFiles(under: folder)
         guard !paths.isEmpty else { throw files.failure("baseline folder \(folder) holds no \(ResultsJSON.fileName)") }
         var latest: (run: RunResults, path: String)?
@@ -123,12 +135,16 @@ struct CheckCommand: ParsableCommand {
             let run = try files.results(path, role: "baseline")
             guard MachineFingerprint(run.environment) == machine else { continue }
             let never = RunResults.Instant(secondsSinceEpoch: 0)
-            if let current = latest, (current.run.started ?? never, current.path) >= (run.started ?? never, path) { continue }
+            if let current = latest, (current.run.started ?? never, current.path) >= (run.started ?? never, path) {
+                continue
+            }
             latest = (run, path)
         }
         guard let latest else {
-            throw ExitStatus.nothingComparable("bench check", "none of the \(paths.count) runs under \(folder) was measured on this machine; "
-                + "the first run of a machine has nothing to be compared with")
+            throw ExitStatus.nothingComparable(
+                "bench check",
+                "none of the \(paths.count) runs under \(folder) was measured on this machine; "
+                    + "the first run of a machine has nothing to be compared with")
         }
         print("bench check: baseline \(latest.path) (this machine's most recent run of \(paths.count) under \(folder))")
         return latest.run
@@ -141,23 +157,28 @@ struct CheckCommand: ParsableCommand {
                 && (benchmarkCase.backend == BenchmarkCase.noBackend || Backends.ids.contains(benchmarkCase.backend))
         }
         guard !known.isEmpty else {
-            throw files.failure("\(baseline ?? ""): none of its \(base.cases.count) cases is known to this bench "
-                + "(`bench list` shows what is)")
+            throw files.failure(
+                "\(baseline ?? ""): none of its \(base.cases.count) cases is known to this bench "
+                    + "(`bench list` shows what is)")
         }
         let suite = base.suite
         var measurement = measurement
         if measurement.sampleMilliseconds == nil {
             measurement.sampleMilliseconds = max(1, Int(base.sampleTimeNanoseconds / 1_000_000))
         }
-        if measurement.samples == nil, let samples = base.cases.lazy.compactMap({ $0.records.first?.nanosecondsPerOperation.count }).first {
+        if measurement.samples == nil,
+            let samples = base.cases.lazy.compactMap({ $0.records.first?.nanosecondsPerOperation.count }).first
+        {
             measurement.samples = samples
         }
         let plan = try RunPlan(cases: known, repetitions: repetitions ?? max(2, base.repetitions))
         let directory = output.directory(prefix: "check-")
         let measured = measurement, output = output
         return try runBlocking {
-            try await RunAndWrite.run(plan, suite: suite, measurement: measured, output: output, directory: directory,
-                                      label: "bench check").run
+            try await RunAndWrite.run(
+                plan, suite: suite, measurement: measured, output: output, directory: directory,
+                label: "bench check"
+            ).run
         }
     }
 }

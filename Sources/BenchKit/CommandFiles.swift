@@ -58,7 +58,9 @@ struct CommandFiles {
     }
 
     /// Prints the comparison, writes its Markdown when asked, and exits 1 on a regression.
-    func finish(_ comparison: Comparison, detail: ComparisonReport.Detail, markdown: String?, failOnRegression: Bool) throws {
+    func finish(_ comparison: Comparison, detail: ComparisonReport.Detail, markdown: String?, failOnRegression: Bool)
+        throws
+    {
         print(ComparisonReport.text(comparison, detail: detail), terminator: "")
         if let markdown {
             do { try writeAtomically(ComparisonReport.markdown(comparison), to: markdown) } catch {
@@ -81,8 +83,9 @@ struct CommandFiles {
         var facts = stat()
         if stat(path, &facts) == 0, Int64(facts.st_size) > maximumFileSize {
             let megabytes = Int64(facts.st_size) / 1_048_576
-            throw ValidationError("\(path) is \(megabytes) MB; a results or thresholds file is at most \(maximumFileSize / 1_048_576) "
-                + "MB (the full suite's results.json is about 15 MB)")
+            throw ValidationError(
+                "\(path) is \(megabytes) MB; a results or thresholds file is at most \(maximumFileSize / 1_048_576) "
+                    + "MB (the full suite's results.json is about 15 MB)")
         }
         do { return try readWholeFile(path) } catch { throw ValidationError(error.description) }
     }
@@ -113,7 +116,9 @@ struct CommandFiles {
     static func describe(_ error: any Error) -> String {
         guard let decoding = error as? DecodingError else { return "\(error)" }
         func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.isEmpty ? "" : " at " + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            context.codingPath.isEmpty
+                ? ""
+                : " at " + context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch decoding {
         case .dataCorrupted(let context):

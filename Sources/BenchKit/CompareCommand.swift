@@ -68,7 +68,8 @@ struct CompareCommand: ParsableCommand {
         try files.checkWritable(markdown)
         let comparison: Comparison
         do {
-            comparison = try Comparison(base: baseRun, new: newRun, thresholds: limits, pairing: paired ? .paired : .unpaired, force: force)
+            comparison = try Comparison(
+                base: baseRun, new: newRun, thresholds: limits, pairing: paired ? .paired : .unpaired, force: force)
         } catch {
             throw files.failure("\(base) and \(new): \(error.description)")
         }

@@ -54,6 +54,8 @@ enum ExitStatus {
     static func refuseReuse(of out: String?, overwrite: Bool) throws {
         guard let out, !overwrite else { return }
         let entries = OutputDirectory.entries(of: out)
-        if !entries.isEmpty { throw ValidationError(OutputDirectory.Refusal.notEmpty(path: out, entries: entries.sorted()).description) }
+        if !entries.isEmpty {
+            throw ValidationError(OutputDirectory.Refusal.notEmpty(path: out, entries: entries.sorted()).description)
+        }
     }
 }

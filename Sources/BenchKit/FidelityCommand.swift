@@ -11,7 +11,8 @@ import Workloads
 struct FidelityCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fidelity",
-        abstract: "Check that the suite's figures are the runtimes' figures: each protocol path beside its direct reference.",
+        abstract:
+            "Check that the suite's figures are the runtimes' figures: each protocol path beside its direct reference.",
         discussion: """
             For every operation the suite publishes that has a direct form (a pthread mutex, \
             Mutex.withLock, a POSIX semaphore, pthread_create + join, a serial queue's sync, async \
@@ -55,14 +56,16 @@ struct FidelityCommand: ParsableCommand {
             """
     )
 
-    @Option(help:
+    @Option(
+        help:
             """
             Which references: smoke (sync, semaphore, one apply), quick (those of the quick suite) \
             or full (every operation).
             """)
     var suite: String = Suite.full.rawValue
 
-    @Option(name: .customLong("backend"), help: "Only this backend (repeatable); the rows without a backend always run.")
+    @Option(
+        name: .customLong("backend"), help: "Only this backend (repeatable); the rows without a backend always run.")
     var backends: [String] = []
 
     /// Five, not the suites' two or three: async and chained async can settle into a fast or a
@@ -71,14 +74,17 @@ struct FidelityCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Child processes per case, each pair run back to back.")
     var repetitions = 5
 
-    @Option(name: .customLong("allocator"), help:
+    @Option(
+        name: .customLong("allocator"),
+        help:
             """
             Run the pairs under this allocator (repeatable): system (default), jemalloc \
             (adds bytes allocated per operation).
             """)
     var allocators: [String] = []
 
-    @Option(help:
+    @Option(
+        help:
             """
             What fails the run: time (a row clearly over the bound, or allocating more) or allocations \
             (only allocating more; needs --allocator jemalloc).
@@ -89,7 +95,8 @@ struct FidelityCommand: ParsableCommand {
 
     @OptionGroup var measurement: MeasurementOptions
 
-    @Option(help:
+    @Option(
+        help:
             """
             Also write the rows as JSON to this file (fields operation, backend, suite_ns, direct_ns, \
             ratio, within_bound, ...).
@@ -100,7 +107,8 @@ struct FidelityCommand: ParsableCommand {
 
     /// The suite, backends, allocators and gate the options name; a name this bench does not know
     /// is a command-line mistake.
-    private func choices() throws(PlanError) -> (suite: Suite, backends: [Backend], allocators: [Allocator], gate: Gate) {
+    private func choices() throws(PlanError) -> (suite: Suite, backends: [Backend], allocators: [Allocator], gate: Gate)
+    {
         guard let chosenSuite = Suite(rawValue: suite) else {
             throw .invalid("unknown suite '\(suite)'; valid: \(Suite.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -108,8 +116,10 @@ struct FidelityCommand: ParsableCommand {
             throw .invalid("unknown gate '\(gate)'; valid: \(Gate.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let chosenBackends = try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id }
-        let chosenAllocators = allocators.isEmpty
-            ? [Allocator.system] : try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue }
+        let chosenAllocators =
+            allocators.isEmpty
+            ? [Allocator.system]
+            : try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue }
         return (chosenSuite, chosenBackends, chosenAllocators, chosenGate)
     }
 
@@ -118,7 +128,8 @@ struct FidelityCommand: ParsableCommand {
         let chosen: (suite: Suite, backends: [Backend], allocators: [Allocator], gate: Gate)
         do { chosen = try choices() } catch { throw ValidationError(error.description) }
         if chosen.gate == .allocations, !chosen.allocators.contains(.jemalloc) {
-            throw ValidationError("--gate allocations needs --allocator jemalloc: only jemalloc counts the bytes allocated per operation")
+            throw ValidationError(
+                "--gate allocations needs --allocator jemalloc: only jemalloc counts the bytes allocated per operation")
         }
     }
 
@@ -127,12 +138,15 @@ struct FidelityCommand: ParsableCommand {
         let chosen = try choices()  // validate() has checked them
         let (chosenSuite, chosenAllocators, chosenGate) = (chosen.suite, chosen.allocators, chosen.gate)
         try files.checkWritable(json, option: "--json")
-        let plan = try Self.plan(suite: chosenSuite, backends: chosen.backends, allocators: chosenAllocators, repetitions: repetitions)
+        let plan = try Self.plan(
+            suite: chosenSuite, backends: chosen.backends, allocators: chosenAllocators, repetitions: repetitions)
         let directory = output.directory(prefix: "fidelity-")
         let measured = measurement, output = output
         let run = try runBlocking {
-            try await RunAndWrite.run(plan, suite: chosenSuite, measurement: measured, output: output, directory: directory,
-                                      label: "bench fidelity").run
+            try await RunAndWrite.run(
+                plan, suite: chosenSuite, measurement: measured, output: output, directory: directory,
+                label: "bench fidelity"
+            ).run
         }
         let rows = FidelityRow.rows(in: run.cases)
         // The allocation columns only where some row has a figure (jemalloc).
@@ -142,15 +156,17 @@ struct FidelityCommand: ParsableCommand {
         }.lines.forEach { print($0) }
         let within = rows.filter(\.withinBound).count
         let over = rows.filter { $0.standing == .over }, unclear = rows.filter { $0.standing == .unclear }
-        print("bench fidelity: \(within) of \(rows.count) rows \(FidelityBound.standard); \(over.count) clearly over, "
-              + "\(unclear.count) unclear" + (unclear.isEmpty ? "" : " (run again with more --repetitions)"))
+        print(
+            "bench fidelity: \(within) of \(rows.count) rows \(FidelityBound.standard); \(over.count) clearly over, "
+                + "\(unclear.count) unclear" + (unclear.isEmpty ? "" : " (run again with more --repetitions)"))
         let allocating = rows.filter { $0.allocatesNoMore == false }
         let unmeasured = rows.filter {
             $0.allocatesNoMore == nil && $0.pair.directCase.allocator == .jemalloc && $0.pair.allocationsComparable
         }
         if chosenAllocators.contains(.jemalloc) {
-            print("bench fidelity: \(allocating.count) rows allocate more per operation than their reference"
-                  + (unmeasured.isEmpty ? "" : "; \(unmeasured.count) jemalloc rows have no allocation figure"))
+            print(
+                "bench fidelity: \(allocating.count) rows allocate more per operation than their reference"
+                    + (unmeasured.isEmpty ? "" : "; \(unmeasured.count) jemalloc rows have no allocation figure"))
         }
         if let json {
             do { try writeAtomically(try FidelityReport.json(rows), to: json) } catch {
@@ -159,10 +175,11 @@ struct FidelityCommand: ParsableCommand {
             print("bench fidelity: wrote \(json)")
         }
         let missing = rows.filter { $0.missing != nil }
-        let failed = switch chosenGate {
-        case .time: !over.isEmpty || !missing.isEmpty || !allocating.isEmpty
-        case .allocations: !missing.isEmpty || !allocating.isEmpty || !unmeasured.isEmpty
-        }
+        let failed =
+            switch chosenGate {
+            case .time: !over.isEmpty || !missing.isEmpty || !allocating.isEmpty
+            case .allocations: !missing.isEmpty || !allocating.isEmpty || !unmeasured.isEmpty
+            }
         if failed { throw ExitStatus.foundSomethingWrong }
     }
 
@@ -173,7 +190,9 @@ struct FidelityCommand: ParsableCommand {
         let directCases = direct.parameterSets(for: suite).flatMap { parameters in
             let backendIDs = direct.usesBackend(for: parameters) ? backends.map(\.id) : [BenchmarkCase.noBackend]
             return backendIDs.flatMap { backend in
-                allocators.map { BenchmarkCase(workload: direct.name, backend: backend, parameters: parameters, allocator: $0) }
+                allocators.map {
+                    BenchmarkCase(workload: direct.name, backend: backend, parameters: parameters, allocator: $0)
+                }
             }
         }
         let pairs = FidelityPairs.pairs(in: directCases)

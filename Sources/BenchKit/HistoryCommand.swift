@@ -65,7 +65,9 @@ struct HistoryCommand: ParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give results.json files, or directories holding them") }
-        guard minChange > 0, minChange < 100 else { throw ValidationError("--min-change is a percentage above 0 and below 100; got \(minChange)") }
+        guard minChange > 0, minChange < 100 else {
+            throw ValidationError("--min-change is a percentage above 0 and below 100; got \(minChange)")
+        }
         try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
     }
 
@@ -80,24 +82,34 @@ struct HistoryCommand: ParsableCommand {
         }
         let runs = try files.map { (file: $0, run: try reader.results($0, role: "run")) }
         let histories: [RunHistory]
-        do { histories = try RunHistory.split(runs, counters: counters) } catch { throw reader.failure(error.description) }
+        do { histories = try RunHistory.split(runs, counters: counters) } catch {
+            throw reader.failure(error.description)
+        }
         let measured = Set(runs.flatMap { $0.run.cases.flatMap(\.counterNames) })
         for counter in counters where !measured.contains(counter) {
-            throw ValidationError("no run measured the counter \(counter); they measured: \(measured.sorted().joined(separator: ", "))")
+            throw ValidationError(
+                "no run measured the counter \(counter); they measured: \(measured.sorted().joined(separator: ", "))")
         }
-        print("bench history: \(runs.count) runs; " + histories.map { "\($0.label): \($0.runs.count) runs" }.joined(separator: ", "))
+        print(
+            "bench history: \(runs.count) runs; "
+                + histories.map { "\($0.label): \($0.runs.count) runs" }.joined(separator: ", "))
 
         let minimum = minChange / 100
         let inputs: [String]
         do {
             try OutputDirectory.prepareForRun(out, overwrite: overwrite)
-            inputs = try ResultsWriter.write(HistoryReport.otavaInputs(histories, directory: CommandFiles.absolute(out), minimumChange: minimum), to: out)
+            inputs = try ResultsWriter.write(
+                HistoryReport.otavaInputs(histories, directory: CommandFiles.absolute(out), minimumChange: minimum),
+                to: out)
         } catch {
             throw reader.failure("cannot write to \(out): \(error)")
         }
         let configuration = CommandFiles.absolute(out) + "/" + OtavaInput.configFileName
         let analyses = histories.map { history -> HistoryReport.Analysis in
-            guard history.runs.count >= 3 else { return .notComputed("a series of \(history.runs.count) runs is too short for change points (3 at least)") }
+            guard history.runs.count >= 3 else {
+                return .notComputed(
+                    "a series of \(history.runs.count) runs is too short for change points (3 at least)")
+            }
             let analysed = OtavaInput.analysed(history)
             guard !analysed.isEmpty else { return .notComputed("no case was measured in every run") }
             let otava: Otava
@@ -105,11 +117,13 @@ struct HistoryCommand: ParsableCommand {
             case .success(let found): otava = found
             case .failure(let reason): return .notComputed(reason.description)
             }
-            print("bench history: otava analyze \(OtavaInput.testName(history)) (\(analysed.count) trends, "
-                + "\(history.runs.count) runs)")
+            print(
+                "bench history: otava analyze \(OtavaInput.testName(history)) (\(analysed.count) trends, "
+                    + "\(history.runs.count) runs)")
             let test = OtavaInput.testName(history)
             let arguments = OtavaInput.arguments(history, minimumChange: minimum)
-            let result = (try? runBlocking { await otava.run(arguments, configuration: configuration) })
+            let result =
+                (try? runBlocking { await otava.run(arguments, configuration: configuration) })
                 ?? .failure(Otava.Unavailable(description: "otava did not run"))
             switch result {
             case .failure(let reason): return .notComputed(reason.description)
@@ -124,13 +138,16 @@ struct HistoryCommand: ParsableCommand {
         }
         for (history, analysis) in zip(histories, analyses) {
             switch analysis {
-            case .found(let points): print("bench history: \(history.label): \(points.count) change point\(points.count == 1 ? "" : "s")")
-            case .notComputed(let reason): print("bench history: \(history.label): change points not computed: \(reason)")
+            case .found(let points):
+                print("bench history: \(history.label): \(points.count) change point\(points.count == 1 ? "" : "s")")
+            case .notComputed(let reason):
+                print("bench history: \(history.label): change points not computed: \(reason)")
             }
         }
         let written: [String]
         do {
-            let report = HistoryReport.outputs(histories, analyses: analyses, directory: CommandFiles.absolute(out), minimumChange: minimum)
+            let report = HistoryReport.outputs(
+                histories, analyses: analyses, directory: CommandFiles.absolute(out), minimumChange: minimum)
             written = inputs + (try ResultsWriter.write(report, to: out))
         } catch {
             throw reader.failure("cannot write the report to \(out): \(error)")
@@ -149,10 +166,16 @@ struct HistoryCommand: ParsableCommand {
         defer { closedir(handle) }
         var found: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard name != ".", name != ".." else { continue }
             let path = directory + "/" + name
-            if isDirectory(path) { found += resultsFiles(under: path) } else if name == ResultsJSON.fileName { found.append(path) }
+            if isDirectory(path) {
+                found += resultsFiles(under: path)
+            } else if name == ResultsJSON.fileName {
+                found.append(path)
+            }
         }
         return found.sorted()
     }

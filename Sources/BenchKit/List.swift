@@ -35,23 +35,32 @@ struct List: ParsableCommand {
         let suite = selection.chosenSuite
         print("Workloads (parameters in the \(suite.rawValue) suite; --suite chooses another):")
         for workload in Workloads.all {
-            let sets = workload.parameterSets(for: suite).map { $0.map { "\($0.name)=\($0.value)" }.joined(separator: ",") }
+            let sets = workload.parameterSets(for: suite).map {
+                $0.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+            }
             let onBackends = workload.parameterSets(for: suite).map(workload.usesBackend(for:))
-            let scope = onBackends.allSatisfy { $0 } ? "" : onBackends.contains(true) ? " (some sets on no backend)" : " (no backend)"
-            print("  \(workload.name)\(scope)\n    \(workload.summary)\n    one operation: "
-                + "\(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
+            let scope =
+                onBackends.allSatisfy { $0 }
+                ? "" : onBackends.contains(true) ? " (some sets on no backend)" : " (no backend)"
+            print(
+                "  \(workload.name)\(scope)\n    \(workload.summary)\n    one operation: "
+                    + "\(workload.operation)\n    parameters: \(sets.joined(separator: "  "))")
         }
         print("\nBackends:")
         for backend in Backends.all {
-            print("  \(backend.id)\n    \(backend.summary)\n    workers: "
-                + "\(workerCount(of: backend.runtime)) (with workers: 0)")
+            print(
+                "  \(backend.id)\n    \(backend.summary)\n    workers: "
+                    + "\(workerCount(of: backend.runtime)) (with workers: 0)")
             for (behaviour, reason) in backend.unsupported.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 print("    not supported: \(behaviour): \(reason)")
             }
         }
         print("\nAllocators:")
         print("  system    glibc malloc")
-        print("  jemalloc  " + (JemallocLibrary.locate().map { "LD_PRELOAD=\($0)" } ?? "not installed (tools/install-deps.sh installs it); its cases are reported not applicable"))
+        print(
+            "  jemalloc  "
+                + (JemallocLibrary.locate().map { "LD_PRELOAD=\($0)" }
+                    ?? "not installed (tools/install-deps.sh installs it); its cases are reported not applicable"))
         print("\nSuites: smoke (seconds, checks the machinery), quick (under 3 minutes), full (under 30 minutes)")
     }
 

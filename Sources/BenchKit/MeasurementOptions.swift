@@ -7,14 +7,18 @@ import Workloads
 
 /// How each child measures: `bench run`, `bench check` and `bench ab` share these.
 struct MeasurementOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help:
+    @Option(
+        parsing: .unconditional,
+        help:
             """
             Samples per child process (default: 5 for the smoke and quick suites, \
             10 for the full suite, 20 for `bench ab`).
             """)
     var samples: Int?
 
-    @Option(name: .customLong("sample-ms"), parsing: .unconditional, help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
+    @Option(
+        name: .customLong("sample-ms"), parsing: .unconditional,
+        help: "Minimum duration of one sample, in milliseconds (default: 5 for the quick suite, 10 otherwise).")
     var sampleMilliseconds: Int?
 
     @Option(parsing: .unconditional, help: "Seconds after which a child is killed and its repetition recorded as hung.")
@@ -23,17 +27,20 @@ struct MeasurementOptions: ParsableArguments {
     @Option(help: "Pin every child to these CPUs, e.g. 1 or 0,2-3 (default: not pinned).")
     var cpus: String?
 
-    @Flag(name: .customLong("count-allocations"),
-          help:
-                  """
-                  Count mallocs, frees, bytes, Swift retains, releases and objects per operation on every thread, \
-                  through an interposer each child preloads (built beside bench). \
-                  Timings then include its cost; report.md says so.
-                  """)
+    @Flag(
+        name: .customLong("count-allocations"),
+        help:
+            """
+            Count mallocs, frees, bytes, Swift retains, releases and objects per operation on every thread, \
+            through an interposer each child preloads (built beside bench). \
+            Timings then include its cost; report.md says so.
+            """)
     var countAllocations = false
 
-    @Option(name: .customLong("events"),
-            help: ArgumentHelp("Also count these events per operation, comma-separated (repeatable): PAPI presets or native names "
+    @Option(
+        name: .customLong("events"),
+        help: ArgumentHelp(
+            "Also count these events per operation, comma-separated (repeatable): PAPI presets or native names "
                 + "(PAPI_TOT_INS, PAPI_L1_DCM), counted through PAPI for every thread, or perf's names (cycles, "
                 + "instructions, cache-misses, page-faults, ...), through perf_event_open where PAPI cannot count "
                 + "them. Each is a value or 'unavailable' with the reason; hardware events need a machine with a PMU "
@@ -43,13 +50,19 @@ struct MeasurementOptions: ParsableArguments {
     /// The events asked for, in order, each once.
     var events: [String] {
         var seen: Set<String> = []
-        return eventLists.flatMap { $0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) } }.filter { seen.insert($0).inserted }
+        return eventLists.flatMap { $0.split(separator: ",").map { String($0.filter { !$0.isWhitespace }) } }.filter {
+            seen.insert($0).inserted
+        }
     }
 
     func validate() throws {
-        for list in eventLists where list.split(separator: ",", omittingEmptySubsequences: false).contains(where: { $0.allSatisfy(\.isWhitespace) }) {
-            throw ValidationError("--events '\(list)' has an empty name: give names separated by commas, e.g. "
-                + "--events PAPI_TOT_INS,cycles")
+        for list in eventLists
+        where list.split(separator: ",", omittingEmptySubsequences: false).contains(where: {
+            $0.allSatisfy(\.isWhitespace)
+        }) {
+            throw ValidationError(
+                "--events '\(list)' has an empty name: give names separated by commas, e.g. "
+                    + "--events PAPI_TOT_INS,cycles")
         }
         if let samples, samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
         if let sampleMilliseconds, sampleMilliseconds < 1 {
@@ -71,8 +84,10 @@ struct MeasurementOptions: ParsableArguments {
 
     /// How children are started, with `calibration` measured once by the caller for all of them.
     func launcher(for suite: Suite, calibration: [String: Double]) -> CaseLauncher {
-        CaseLauncher(sampler: sampler(for: suite), deadline: .seconds(deadline), jemalloc: JemallocLibrary.locate(),
-                     countsAllocations: countAllocations, events: events, cpus: cpus.flatMap { try? CPUAffinity.parse($0) }, calibration: calibration)
+        CaseLauncher(
+            sampler: sampler(for: suite), deadline: .seconds(deadline), jemalloc: JemallocLibrary.locate(),
+            countsAllocations: countAllocations, events: events, cpus: cpus.flatMap { try? CPUAffinity.parse($0) },
+            calibration: calibration)
     }
 
     /// What the counting options need, checked before anything runs (exit 2 with the reason):
@@ -81,7 +96,9 @@ struct MeasurementOptions: ParsableArguments {
     func requireCounting(besides executables: [String], label: String) throws {
         let unknown = RequestedEventCounters.unknown(events)
         if !unknown.isEmpty {
-            throw ExitStatus.fileProblem("\(label): --events", "unknown event" + (unknown.count == 1 ? " " : "s: ") + unknown.joined(separator: "; "))
+            throw ExitStatus.fileProblem(
+                "\(label): --events",
+                "unknown event" + (unknown.count == 1 ? " " : "s: ") + unknown.joined(separator: "; "))
         }
         guard countAllocations else { return }
         for executable in executables {
@@ -95,8 +112,10 @@ struct MeasurementOptions: ParsableArguments {
     /// count: this build is sanitized, or the library is not built beside it.
     static func interposer(besides executable: String) -> Result<String, InterposerLibrary.Missing> {
         if let sanitizer = sanitizerReplacingMalloc() {
-            return .failure(.init(description: "\(sanitizer) replaces malloc in this build; count allocations with a build "
-                + "that is not sanitized"))
+            return .failure(
+                .init(
+                    description: "\(sanitizer) replaces malloc in this build; count allocations with a build "
+                        + "that is not sanitized"))
         }
         return InterposerLibrary.locate(besides: executable)
     }
@@ -104,9 +123,10 @@ struct MeasurementOptions: ParsableArguments {
     /// The run engine for `plan`, its children measuring as these options say, with `calibration`
     /// measured once by the caller for all of them.
     func measuredRun(_ plan: RunPlan, suite: Suite, calibration: [String: Double]) -> MeasuredRun {
-        MeasuredRun(plan: plan, launcher: launcher(for: suite, calibration: calibration), suite: suite,
-                    sampleTime: .milliseconds(sampleMilliseconds(for: suite)),
-                    metrics: Self.described + RequestedEventCounters.metrics(for: events), tools: Self.tools)
+        MeasuredRun(
+            plan: plan, launcher: launcher(for: suite, calibration: calibration), suite: suite,
+            sampleTime: .milliseconds(sampleMilliseconds(for: suite)),
+            metrics: Self.described + RequestedEventCounters.metrics(for: events), tools: Self.tools)
     }
 
     /// Every metric a child of this bench can report, described: the counters' and the workloads'
@@ -115,12 +135,17 @@ struct MeasurementOptions: ParsableArguments {
 
     /// The optional tools a run looks for, and what it found.
     static var tools: [String: String] {
-        var tools = ["PAPI": PAPIProbe().summary,
-                     "jemalloc": JemallocLibrary.locate().map { "available: \($0)" } ?? "unavailable: libjemalloc.so.2 not found",
-                     "interposer": interposerState]
+        var tools = [
+            "PAPI": PAPIProbe().summary,
+            "jemalloc": JemallocLibrary.locate().map { "available: \($0)" }
+                ?? "unavailable: libjemalloc.so.2 not found",
+            "interposer": interposerState,
+        ]
         // A build that can slow runtime paths says so in every run it makes, with what this
         // process was told (`bench ab` gives each build's children their own environment).
-        if InjectedFaults.compiledIn { tools["injected faults"] = "a FaultInjection build; here: \(InjectedFaults.active.description)" }
+        if InjectedFaults.compiledIn {
+            tools["injected faults"] = "a FaultInjection build; here: \(InjectedFaults.active.description)"
+        }
         return tools
     }
 

@@ -17,13 +17,16 @@ struct Otava {
     /// Otava, or why there is none: a sentence that says how to get it.
     static func locate() -> Result<Otava, Unavailable> {
         if let named = getenv(variable).map({ String(cString: $0) }), !named.isEmpty {
-            return access(named, X_OK) == 0 ? .success(Otava(executable: named))
+            return access(named, X_OK) == 0
+                ? .success(Otava(executable: named))
                 : .failure(Unavailable(description: "\(variable)=\(named) is not an executable"))
         }
         if let found = ExecutableSearch.find("otava") { return .success(Otava(executable: found)) }
         if access(installed, X_OK) == 0 { return .success(Otava(executable: installed)) }
-        return .failure(Unavailable(description: "otava not found on PATH nor at \(installed): tools/install-deps.sh installs it "
-                                    + "(pip install apache-otava in a virtual environment)"))
+        return .failure(
+            Unavailable(
+                description: "otava not found on PATH nor at \(installed): tools/install-deps.sh installs it "
+                    + "(pip install apache-otava in a virtual environment)"))
     }
 
     struct Unavailable: Error, CustomStringConvertible {
@@ -36,8 +39,9 @@ struct Otava {
     func run(_ arguments: [String], configuration: String) async -> Result<String, Unavailable> {
         let outcome: ChildOutcome
         do {
-            outcome = try await ChildProcess.run(executable: executable, arguments: arguments + ["--output", "json"],
-                                                 environment: ["OTAVA_CONFIG": configuration], deadline: .seconds(600))
+            outcome = try await ChildProcess.run(
+                executable: executable, arguments: arguments + ["--output", "json"],
+                environment: ["OTAVA_CONFIG": configuration], deadline: .seconds(600))
         } catch {
             return .failure(Unavailable(description: "otava (\(executable)) could not be started: \(error)"))
         }

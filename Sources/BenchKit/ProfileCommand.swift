@@ -60,7 +60,9 @@ struct ProfileCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Timed samples the child takes while perf records.")
     var samples = 10
 
-    @Option(name: .customLong("sample-ms"), parsing: .unconditional, help: "Minimum duration of one sample, in milliseconds.")
+    @Option(
+        name: .customLong("sample-ms"), parsing: .unconditional,
+        help: "Minimum duration of one sample, in milliseconds.")
     var sampleMilliseconds = 100
 
     @Option(parsing: .unconditional, help: "perf samples per second and thread.")
@@ -75,7 +77,10 @@ struct ProfileCommand: ParsableCommand {
     @Flag(help: "Compare the two selected cases: a flame graph of the second coloured by its change from the first.")
     var diff = false
 
-    @Option(help: ArgumentHelp("A bench executable: profile the one selected case on it and on --b, and draw B against A.", valueName: "OLD_BENCH"))
+    @Option(
+        help: ArgumentHelp(
+            "A bench executable: profile the one selected case on it and on --b, and draw B against A.",
+            valueName: "OLD_BENCH"))
     var a: String?
 
     @Option(help: ArgumentHelp("The other bench executable (with --a).", valueName: "NEW_BENCH"))
@@ -95,29 +100,41 @@ struct ProfileCommand: ParsableCommand {
         }
         try chosen.validate()
         guard samples >= 1 else { throw ValidationError("--samples must be at least 1, got \(samples)") }
-        guard sampleMilliseconds >= 1 else { throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)") }
-        guard (1...100_000).contains(frequency) else { throw ValidationError("--frequency must be between 1 and 100000 Hz, got \(frequency)") }
+        guard sampleMilliseconds >= 1 else {
+            throw ValidationError("--sample-ms must be at least 1, got \(sampleMilliseconds)")
+        }
+        guard (1...100_000).contains(frequency) else {
+            throw ValidationError("--frequency must be between 1 and 100000 Hz, got \(frequency)")
+        }
         guard PerfRecorder.CallGraph(rawValue: callGraph) != nil else {
-            throw ValidationError("--call-graph must be "
-                + "\(PerfRecorder.CallGraph.allCases.map(\.rawValue).joined(separator: " or ")), "
-                + "got '\(callGraph)'")
+            throw ValidationError(
+                "--call-graph must be "
+                    + "\(PerfRecorder.CallGraph.allCases.map(\.rawValue).joined(separator: " or ")), "
+                    + "got '\(callGraph)'")
         }
         guard deadline >= 1 else { throw ValidationError("--deadline must be at least 1 second, got \(deadline)") }
-        if (a == nil) != (b == nil) { throw ValidationError("--a and --b go together: two bench executables to compare") }
+        if (a == nil) != (b == nil) {
+            throw ValidationError("--a and --b go together: two bench executables to compare")
+        }
         if a != nil {
-            if diff { throw ValidationError("--diff compares two cases of one build; --a and --b compare one case on two builds: "
-                + "give one or the other") }
+            if diff {
+                throw ValidationError(
+                    "--diff compares two cases of one build; --a and --b compare one case on two builds: "
+                        + "give one or the other")
+            }
             let cases = try chosen.plan(repetitions: 1).cases
             guard cases.count == 1 else {
-                throw ValidationError("--a and --b profile one case on two builds; "
-                    + "the selection has \(cases.count)\(cases.count > 1 ? " (narrow it with the filter)" : "")")
+                throw ValidationError(
+                    "--a and --b profile one case on two builds; "
+                        + "the selection has \(cases.count)\(cases.count > 1 ? " (narrow it with the filter)" : "")")
             }
         }
         if diff {
             let cases = try chosen.plan(repetitions: 1).cases
             guard cases.count == 2 else {
-                throw ValidationError("--diff compares two cases; "
-                    + "the selection has \(cases.count)\(cases.count > 2 ? " (narrow it with the filter)" : "")")
+                throw ValidationError(
+                    "--diff compares two cases; "
+                        + "the selection has \(cases.count)\(cases.count > 2 ? " (narrow it with the filter)" : "")")
             }
         }
     }
@@ -125,8 +142,10 @@ struct ProfileCommand: ParsableCommand {
     func run() throws {
         let plan = try chosen.plan(repetitions: 1)  // validate() has checked every name
         let walk = PerfRecorder.CallGraph(rawValue: callGraph)!
-        let (frequency, samples, sampleTime, deadline) = (self.frequency, self.samples, Duration.milliseconds(sampleMilliseconds),
-                                                          Duration.seconds(self.deadline))
+        let (frequency, samples, sampleTime, deadline) = (
+            self.frequency, self.samples, Duration.milliseconds(sampleMilliseconds),
+            Duration.seconds(self.deadline)
+        )
         // The builds to profile on: this one, or A and B, each into a folder of its own.
         var builds: [(label: String?, executable: String)] = [(nil, ChildProcess.ownExecutable())]
         if let a, let b {
@@ -138,28 +157,37 @@ struct ProfileCommand: ParsableCommand {
         var profilers: [CaseProfiler] = []
         do {
             for build in builds {
-                profilers.append(try runBlocking {
-                    try await CaseProfiler(frequency: frequency, callGraph: walk, executable: build.executable,
-                                           samples: samples, sampleTime: sampleTime, deadline: deadline)
-                })
+                profilers.append(
+                    try runBlocking {
+                        try await CaseProfiler(
+                            frequency: frequency, callGraph: walk, executable: build.executable,
+                            samples: samples, sampleTime: sampleTime, deadline: deadline)
+                    })
             }
         } catch {
             throw ExitStatus.fileProblem("bench profile", "\(error)")
         }
         let profiler = profilers[0]
         let directory = output.directory(prefix: "profile-")
-        do { try OutputDirectory.prepareForRun(directory, overwrite: output.overwrite) } catch { throw ExitStatus.fail("bench profile", error) }
+        do { try OutputDirectory.prepareForRun(directory, overwrite: output.overwrite) } catch {
+            throw ExitStatus.fail("bench profile", error)
+        }
         if let missing = profiler.demangler.missing { writeToStandardError("bench profile: \(missing)\n") }
         let calibration = WorkloadCalibration.measure()
         print("bench profile: \(plan.cases.count) case(s) → \(directory)")
         Interruption.install()
-        var index = ["# Profiles", "", "Each case once under `perf record` (\(profiler.how)); only the timed samples are recorded.", ""]
+        var index = [
+            "# Profiles", "",
+            "Each case once under `perf record` (\(profiler.how)); only the timed samples are recorded.", "",
+        ]
         var failed = 0
         var profiles: [CaseProfile] = []
         for (build, buildProfiler) in zip(builds, profilers) {
             let folder = build.label.map { directory + "/" + $0.lowercased() } ?? directory
             if let label = build.label {
-                do { try OutputDirectory.create(folder) } catch { throw ExitStatus.fileProblem("bench profile", "cannot create \(folder): \(error)") }
+                do { try OutputDirectory.create(folder) } catch {
+                    throw ExitStatus.fileProblem("bench profile", "cannot create \(folder): \(error)")
+                }
                 index += ["# \(label): \(build.executable)", ""]
             }
             let outcomes = try runBlocking {
@@ -183,10 +211,12 @@ struct ProfileCommand: ParsableCommand {
         }
         do {
             if diff {
-                index += try Self.writeDifference(profiles, names: profiles.map(\.caseID), directory: directory, how: profiler.how)
+                index += try Self.writeDifference(
+                    profiles, names: profiles.map(\.caseID), directory: directory, how: profiler.how)
             } else if builds.count == 2 {
-                index += try Self.writeDifference(profiles, names: builds.map { "\($0.label!) (\($0.executable))" }, directory: directory,
-                                                  how: profiler.how)
+                index += try Self.writeDifference(
+                    profiles, names: builds.map { "\($0.label!) (\($0.executable))" }, directory: directory,
+                    how: profiler.how)
             }
             try writeAtomically(index.joined(separator: "\n") + "\n", to: directory + "/profile.md")
         } catch {
@@ -200,20 +230,25 @@ struct ProfileCommand: ParsableCommand {
     /// The second profile against the first, as a differential flame graph in DIR/diff; the
     /// index's section for it.
     /// `names` say what each profile is: its case, or its build.
-    static func writeDifference(_ profiles: [CaseProfile], names: [String], directory: String, how: String) throws -> [String] {
+    static func writeDifference(_ profiles: [CaseProfile], names: [String], directory: String, how: String) throws
+        -> [String]
+    {
         guard profiles.count == 2, names.count == 2 else {
             return ["## Difference", "", "Not drawn: \(profiles.count) of the 2 profiles were taken.", ""]
         }
         let (base, new) = (profiles[0], profiles[1])
-        let graph = FlameGraph(title: "\(names[1]) against \(names[0])",
-                               subtitle: "\(new.stacks.samples) against \(base.stacks.samples) samples: \(how); red grew, blue shrank",
-                               stacks: new.stacks.counts.map { ($0.key, $0.value) },
-                               baseline: base.stacks.counts.map { ($0.key, $0.value) })
+        let graph = FlameGraph(
+            title: "\(names[1]) against \(names[0])",
+            subtitle: "\(new.stacks.samples) against \(base.stacks.samples) samples: \(how); red grew, blue shrank",
+            stacks: new.stacks.counts.map { ($0.key, $0.value) },
+            baseline: base.stacks.counts.map { ($0.key, $0.value) })
         try OutputDirectory.create(directory + "/diff")
         try writeAtomically(graph.svg(), to: directory + "/diff/flamegraph.svg")
-        return ["## Difference", "",
-                "[\(names[1]) against \(names[0])](diff/flamegraph.svg): the second's stacks, "
-                    + "each frame coloured by how its share of the samples moved from the first's (red grew, "
-                    + "blue shrank, grey within one point).", ""]
+        return [
+            "## Difference", "",
+            "[\(names[1]) against \(names[0])](diff/flamegraph.svg): the second's stacks, "
+                + "each frame coloured by how its share of the samples moved from the first's (red grew, "
+                + "blue shrank, grey within one point).", "",
+        ]
     }
 }

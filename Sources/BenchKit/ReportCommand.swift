@@ -71,14 +71,16 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help:
+    @Argument(
+        help:
             """
             A results.json written by `bench run` (or a run's journal.jsonl, or its directory); \
             several results files, one per machine, for a report across machines.
             """)
     var files: [String]
 
-    @Option(help:
+    @Option(
+        help:
             """
             Directory to write into (default: the results file's directory; required with several files). \
             Created if missing; another directory must be new or empty.
@@ -89,15 +91,22 @@ struct ReportCommand: ParsableCommand {
     var overwrite = false
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give a results.json, or several for a report across machines") }
+        guard !files.isEmpty else {
+            throw ValidationError("give a results.json, or several for a report across machines")
+        }
         if files.count > 1 {
-            guard let out else { throw ValidationError("\(files.count) results files make one report across machines: say where it goes with --out DIR") }
+            guard let out else {
+                throw ValidationError(
+                    "\(files.count) results files make one report across machines: say where it goes with --out DIR")
+            }
             try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
             return
         }
         // Writing beside its own results file is what `report` is for; anywhere else, another
         // run's results there would be replaced without a word.
-        if let out, !CommandFiles.sameFile(files[0], out + "/results.json") { try ExitStatus.refuseReuse(of: out, overwrite: overwrite) }
+        if let out, !CommandFiles.sameFile(files[0], out + "/results.json") {
+            try ExitStatus.refuseReuse(of: out, overwrite: overwrite)
+        }
     }
 
     func run() throws {
@@ -110,11 +119,13 @@ struct ReportCommand: ParsableCommand {
             print("bench report: rebuilt from \(results)\(run.interrupted.map { ": \($0)" } ?? "")")
         } else {
             do {
-                run = try ResultsJSON.decode(try CommandFiles.readText(results), olderFilesMetrics: MeasurementOptions.described)
+                run = try ResultsJSON.decode(
+                    try CommandFiles.readText(results), olderFilesMetrics: MeasurementOptions.described)
             } catch let error as ValidationError {
                 throw Self.failure(error.message)
             } catch {
-                throw Self.failure("\(results) is not a results file this bench can read: \(CommandFiles.describe(error))")
+                throw Self.failure(
+                    "\(results) is not a results file this bench can read: \(CommandFiles.describe(error))")
             }
         }
         let written: [String]
@@ -122,8 +133,9 @@ struct ReportCommand: ParsableCommand {
             if overwrite, out != nil, !CommandFiles.sameFile(results, directory + "/results.json") {
                 try OutputDirectory.prepareForRun(directory, overwrite: true)
             }
-            written = try ResultsWriter.write(run, to: directory,
-                                              includingResultsJSON: fromJournal || !CommandFiles.sameFile(results, directory + "/results.json"))
+            written = try ResultsWriter.write(
+                run, to: directory,
+                includingResultsJSON: fromJournal || !CommandFiles.sameFile(results, directory + "/results.json"))
         } catch {
             throw Self.failure("cannot write the report to \(directory): \(error)")
         }
@@ -152,8 +164,9 @@ struct ReportCommand: ParsableCommand {
             throw Self.failure("cannot write the report to \(directory): \(error)")
         }
         let statements = comparison.winners + comparison.allocators
-        print("bench report: \(comparison.machines.count) machines; \(statements.filter(\.holdsEverywhere).count) of "
-            + "\(statements.count) statements hold on every machine")
+        print(
+            "bench report: \(comparison.machines.count) machines; \(statements.filter(\.holdsEverywhere).count) of "
+                + "\(statements.count) statements hold on every machine")
         print("bench: wrote \(directory)/: \(ResultsWriter.summary(written))")
     }
 

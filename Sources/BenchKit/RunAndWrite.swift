@@ -21,12 +21,16 @@ enum RunAndWrite {
     ///   interruption, with what finished written.
     ///   With `resuming` (the journal of `directory`, same plan), the run continues it: its
     ///   finished repetitions are kept, with the calibration they were measured with.
-    static func run(_ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
-                    label: String, profiling: Profiling? = nil, resuming: RunJournal? = nil) async throws -> RunAnalysis {
+    static func run(
+        _ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
+        label: String, profiling: Profiling? = nil, resuming: RunJournal? = nil
+    ) async throws -> RunAnalysis {
         try measurement.requireCounting(besides: [ChildProcess.ownExecutable()], label: label)
         let journal: ResultsJournal
         if resuming != nil {
-            do { journal = try ResultsJournal(path: directory + "/" + RunJournal.fileName) } catch { throw ExitStatus.fail(label, .unwritable(error)) }
+            do { journal = try ResultsJournal(path: directory + "/" + RunJournal.fileName) } catch {
+                throw ExitStatus.fail(label, .unwritable(error))
+            }
         } else {
             journal = try output.openJournal(in: directory, label: label)
         }
@@ -37,8 +41,9 @@ enum RunAndWrite {
         let engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
         let progress = ProgressReporter()
         if let resuming {
-            print("\(label): resuming \(directory): \(resuming.finished.count) of \(resuming.planned) repetitions "
-                + "finished before; running the rest")
+            print(
+                "\(label): resuming \(directory): \(resuming.finished.count) of \(resuming.planned) repetitions "
+                    + "finished before; running the rest")
         } else {
             print("\(label): \(plan.cases.count) cases × \(plan.repetitions) repetitions → \(directory)")
         }
@@ -46,28 +51,35 @@ enum RunAndWrite {
         print("\(label): body costs use \(spin) ns per spin round, measured once for every case of this run")
         var run: RunResults
         do {
-            run = try await engine.run(.init(executable: ChildProcess.ownExecutable(), environment: BuildStamp.environment()),
-                                       journal: journal, resuming: resuming, progress: progress.report)
+            run = try await engine.run(
+                .init(executable: ChildProcess.ownExecutable(), environment: BuildStamp.environment()),
+                journal: journal, resuming: resuming, progress: progress.report)
         } catch let error as FileError {
             // The journal could not grow (a full disk, a removed directory): stop here, with
             // every line written before still on disk.
-            throw ExitStatus.fileProblem(label, "\(error); the run stopped. The repetitions that finished before are in \(journal.path), "
-                + "one JSON record per line")
+            throw ExitStatus.fileProblem(
+                label,
+                "\(error); the run stopped. The repetitions that finished before are in \(journal.path), "
+                    + "one JSON record per line")
         }
         if let profiling, run.interrupted == nil {
-            run.profiles = try await profile(plan, with: profiling, calibration: calibration, into: directory, label: label)
+            run.profiles = try await profile(
+                plan, with: profiling, calibration: calibration, into: directory, label: label)
         }
         let analysis = RunAnalysis(run)
         let written: [String]
         do {
             written = try ResultsWriter.write(analysis, to: directory)
         } catch {
-            throw ExitStatus.fileProblem(label, "cannot write the results: \(error). The \(progress.finished) finished repetitions are kept in "
-                + "\(journal.path), one JSON record per line")
+            throw ExitStatus.fileProblem(
+                label,
+                "cannot write the results: \(error). The \(progress.finished) finished repetitions are kept in "
+                    + "\(journal.path), one JSON record per line")
         }
         print("\(label): wrote \(directory)/: \(ResultsWriter.summary(written)), journal.jsonl")
         if let what = run.interrupted, let signal = Interruption.signal {
-            writeToStandardError("\(label): interrupted (\(what)); the results and reports hold the cases that finished\n")
+            writeToStandardError(
+                "\(label): interrupted (\(what)); the results and reports hold the cases that finished\n")
             throw ExitStatus.interrupted(by: signal)
         }
         return analysis
@@ -75,8 +87,10 @@ enum RunAndWrite {
 
     /// Profiles the plan's cases that `profiling` selects into DIR/profiles, one at a time, after
     /// every measurement (a profiled child runs slower and must not share the machine with one).
-    static func profile(_ plan: RunPlan, with profiling: Profiling, calibration: [String: Double], into directory: String,
-                        label: String) async throws -> [ProfileSummary] {
+    static func profile(
+        _ plan: RunPlan, with profiling: Profiling, calibration: [String: Double], into directory: String,
+        label: String
+    ) async throws -> [ProfileSummary] {
         let selected = plan.cases.filter { $0.id.contains(profiling.cases) }
         guard !selected.isEmpty else {
             writeToStandardError("\(label): --profile selects none of this run's cases; nothing profiled\n")

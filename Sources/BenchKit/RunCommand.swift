@@ -31,14 +31,17 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var selection: CaseSelection
 
-    @Option(parsing: .unconditional, help: "Child processes per case (default: 3 for the smoke suite, 4 for the quick suite, 5 for the full suite).")
+    @Option(
+        parsing: .unconditional,
+        help: "Child processes per case (default: 3 for the smoke suite, 4 for the quick suite, 5 for the full suite).")
     var repetitions: Int?
 
     @OptionGroup var measurement: MeasurementOptions
 
     @OptionGroup var output: RunOutput
 
-    @Option(help:
+    @Option(
+        help:
             """
             Continue the run in DIR, killed or interrupted before its end (SIGKILL, a lost machine): \
             its finished repetitions are kept and the rest run. \
@@ -46,7 +49,8 @@ struct RunCommand: ParsableCommand {
             """)
     var resume: String?
 
-    @Option(help:
+    @Option(
+        help:
             """
             Also profile the cases whose id matches this regular expression, once each under perf after the run \
             (as `bench profile` does); report.md shows where their time goes.
@@ -56,13 +60,19 @@ struct RunCommand: ParsableCommand {
     private var repetitionsPerCase: Int { repetitions ?? selection.chosenSuite.defaultRepetitions }
 
     func validate() throws {
-        guard repetitionsPerCase >= 1 else { throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)") }
+        guard repetitionsPerCase >= 1 else {
+            throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)")
+        }
         if resume != nil, output.out != nil {
             throw ValidationError("--resume DIR continues the run in DIR: it takes no --out")
         }
         if let profile {
-            if let problem = RegexPattern.problem(with: profile) { throw ValidationError("--profile '\(RegexPattern.shown(profile))' \(problem)") }
-            guard (try? Regex(profile)) != nil else { throw ValidationError("--profile '\(RegexPattern.shown(profile))' is not a valid regular expression") }
+            if let problem = RegexPattern.problem(with: profile) {
+                throw ValidationError("--profile '\(RegexPattern.shown(profile))' \(problem)")
+            }
+            guard (try? Regex(profile)) != nil else {
+                throw ValidationError("--profile '\(RegexPattern.shown(profile))' is not a valid regular expression")
+            }
         }
     }
 
@@ -79,13 +89,16 @@ struct RunCommand: ParsableCommand {
         }
         let planned = journal.header.plan.map(\.id), selected = plan.cases.map(\.id)
         guard planned == selected, journal.header.run.repetitions == plan.repetitions else {
-            let differences = planned == selected
+            let differences =
+                planned == selected
                 ? "\(journal.header.run.repetitions) repetitions per case there, \(plan.repetitions) here"
                 : "\(planned.count) cases there (suite \(journal.header.run.suite)), \(selected.count) here"
-            throw ValidationError("--resume \(directory): this selection is not the run's (\(differences)); give the options the run had")
+            throw ValidationError(
+                "--resume \(directory): this selection is not the run's (\(differences)); give the options the run had")
         }
         if journal.finished.count >= journal.planned {
-            writeToStandardError("bench run --resume: \(directory) finished every repetition already; its outputs are written again\n")
+            writeToStandardError(
+                "bench run --resume: \(directory) finished every repetition already; its outputs are written again\n")
         }
         return journal
     }
@@ -97,23 +110,27 @@ struct RunCommand: ParsableCommand {
         var profiling: RunAndWrite.Profiling?
         if let profile {
             do {
-                profiling = .init(profiler: try await CaseProfiler(frequency: 999, callGraph: .fp, executable: ChildProcess.ownExecutable(),
-                                                                    samples: 10, sampleTime: .milliseconds(100), deadline: .seconds(120)),
-                                  cases: try Regex(profile))
+                profiling = .init(
+                    profiler: try await CaseProfiler(
+                        frequency: 999, callGraph: .fp, executable: ChildProcess.ownExecutable(),
+                        samples: 10, sampleTime: .milliseconds(100), deadline: .seconds(120)),
+                    cases: try Regex(profile))
             } catch let error as PerfRecorder.Unavailable {
                 throw ExitStatus.fileProblem("bench: --profile", "\(error)")
             }
         }
-        let analysis = try await RunAndWrite.run(plan, suite: selection.chosenSuite, measurement: measurement, output: output,
-                                                 directory: directory, label: "bench", profiling: profiling, resuming: resuming)
+        let analysis = try await RunAndWrite.run(
+            plan, suite: selection.chosenSuite, measurement: measurement, output: output,
+            directory: directory, label: "bench", profiling: profiling, resuming: resuming)
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {
             print("\nClaims of the dispatch guide, as this run measured them (`bench claims` reprints them):")
             VerdictList.print(analysis.verdicts)
         }
-        print("bench: read \(directory)/report.md first; `bench report \(directory)/results.json` "
-            + "writes the outputs again")
+        print(
+            "bench: read \(directory)/report.md first; `bench report \(directory)/results.json` "
+                + "writes the outputs again")
         let failed = run.cases.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
         if !failed.isEmpty {
             print("bench: \(failed.count) case(s) had failures")

@@ -8,14 +8,16 @@ import Glibc
 /// Where a command that measures writes (`run`, `check`, `fidelity`, `ab`): a new or empty
 /// directory, so two runs never mix, unless `--overwrite` replaces bench's files in it.
 struct RunOutput: ParsableArguments {
-    @Option(help:
+    @Option(
+        help:
             """
             Directory to write into (default: a new one under bench-results/, named by the time). \
             It must be new or empty, so runs never mix.
             """)
     var out: String?
 
-    @Flag(help:
+    @Flag(
+        help:
             """
             Write into an --out that already holds a run: bench's files in it (results, reports, charts, \
             journal) are removed first.
@@ -30,8 +32,12 @@ struct RunOutput: ParsableArguments {
     /// `directory` prepared for a run (`OutputDirectory.prepareForRun`) and its journal opened;
     /// exit 2 or 64 (`ExitStatus.fail`) before anything runs when it cannot take the run.
     func openJournal(in directory: String, label: String) throws -> ResultsJournal {
-        do { try OutputDirectory.prepareForRun(directory, overwrite: overwrite) } catch { throw ExitStatus.fail(label, error) }
-        do { return try ResultsJournal(path: directory + "/journal.jsonl") } catch { throw ExitStatus.fail(label, .unwritable(error)) }
+        do { try OutputDirectory.prepareForRun(directory, overwrite: overwrite) } catch {
+            throw ExitStatus.fail(label, error)
+        }
+        do { return try ResultsJournal(path: directory + "/journal.jsonl") } catch {
+            throw ExitStatus.fail(label, .unwritable(error))
+        }
     }
 
     /// The time in UTC as a directory name sorts: 20261124-214835.

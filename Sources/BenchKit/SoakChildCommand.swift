@@ -32,9 +32,12 @@ struct SoakChildCommand: ParsableCommand {
 
     func run() throws {
         guard let backend = Backends.named(backend) else { throw ValidationError("unknown backend '\(self.backend)'") }
-        let settings = SoakSettings(duration: .seconds(duration), warmUp: .seconds(warmUp), workers: workers,
-                                    seed: seed, waitTimeout: .seconds(waitTimeout))
-        if FaultInjection.enabled, let fault = getenv(Self.faultVariable).map({ String(cString: $0) }), fault == "trap:\(backend.id)" {
+        let settings = SoakSettings(
+            duration: .seconds(duration), warmUp: .seconds(warmUp), workers: workers,
+            seed: seed, waitTimeout: .seconds(waitTimeout))
+        if FaultInjection.enabled, let fault = getenv(Self.faultVariable).map({ String(cString: $0) }),
+            fault == "trap:\(backend.id)"
+        {
             fatalError("injected soak trap (\(Self.faultVariable))")
         }
         let report = Soak.run(backend, settings: settings)

@@ -53,7 +53,9 @@ struct SoakCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds of soak per backend.")
     var duration: Double = 120
 
-    @Option(name: .customLong("warm-up"), parsing: .unconditional, help: "Seconds after which the reference resident set is read (default: a tenth of --duration, at most 10).")
+    @Option(
+        name: .customLong("warm-up"), parsing: .unconditional,
+        help: "Seconds after which the reference resident set is read (default: a tenth of --duration, at most 10).")
     var warmUp: Double?
 
     @Option(parsing: .unconditional, help: "Worker threads, for backends that take a count (0: one per CPU).")
@@ -64,23 +66,33 @@ struct SoakCommand: ParsableCommand {
 
     /// 4 MiB: well above the growth a sound soak shows after its warm-up (README, "Soak every
     /// backend"), while one leaked 48-byte node per block would be gigabytes.
-    @Option(name: .customLong("max-growth"), parsing: .unconditional, help: "MiB the resident set may grow after the warm-up before the soak fails.")
+    @Option(
+        name: .customLong("max-growth"), parsing: .unconditional,
+        help: "MiB the resident set may grow after the warm-up before the soak fails.")
     var maxGrowth: Double = 4
 
-    @Option(name: .customLong("wait-timeout"), parsing: .unconditional, help: "Seconds a round waits for any one thing before it reports a hang.")
+    @Option(
+        name: .customLong("wait-timeout"), parsing: .unconditional,
+        help: "Seconds a round waits for any one thing before it reports a hang.")
     var waitTimeout: Double = 30
 
     @Option(help: "Also write every backend's report and verdict to this JSON file.")
     var json: String?
 
     func validate() throws {
-        guard duration > 0, duration <= 86_400 else { throw ValidationError("--duration must be between 0 and 86400 seconds, got \(duration)") }
+        guard duration > 0, duration <= 86_400 else {
+            throw ValidationError("--duration must be between 0 and 86400 seconds, got \(duration)")
+        }
         if let warmUp, !(warmUp >= 0 && warmUp < duration) {
             throw ValidationError("--warm-up must be at least 0 and less than --duration (\(duration)), got \(warmUp)")
         }
         guard workers >= 0 else { throw ValidationError("--workers must be 0 or more, got \(workers)") }
-        guard maxGrowth >= 0, maxGrowth.isFinite else { throw ValidationError("--max-growth must be 0 or more MiB, got \(maxGrowth)") }
-        guard waitTimeout > 0, waitTimeout <= 3_600 else { throw ValidationError("--wait-timeout must be between 0 and 3600 seconds, got \(waitTimeout)") }
+        guard maxGrowth >= 0, maxGrowth.isFinite else {
+            throw ValidationError("--max-growth must be 0 or more MiB, got \(maxGrowth)")
+        }
+        guard waitTimeout > 0, waitTimeout <= 3_600 else {
+            throw ValidationError("--wait-timeout must be between 0 and 3600 seconds, got \(waitTimeout)")
+        }
         do { _ = try selectedBackends() } catch { throw ValidationError(error.description) }
     }
 
@@ -92,12 +104,15 @@ struct SoakCommand: ParsableCommand {
         let selected = try selectedBackends()  // validate() has checked every name
         try CommandFiles(command: "soak").checkWritable(json, option: "--json")
         let warmUp = self.warmUp.map { Duration.seconds($0) } ?? SoakSettings.defaultWarmUp(for: .seconds(duration))
-        let settings = SoakSettings(duration: .seconds(duration), warmUp: warmUp, workers: workers, seed: seed,
-                                    waitTimeout: .seconds(waitTimeout))
-        let parent = SoakParent(executable: ChildProcess.ownExecutable(), settings: settings,
-                                maximumGrowth: Int(maxGrowth * 1_048_576))
-        print("soak: \(selected.count) backend(s), \(SoakParent.format(settings.duration)) each "
-            + "(warm-up \(SoakParent.format(warmUp))), seed \(seed), memory may grow \(maxGrowth) MiB")
+        let settings = SoakSettings(
+            duration: .seconds(duration), warmUp: warmUp, workers: workers, seed: seed,
+            waitTimeout: .seconds(waitTimeout))
+        let parent = SoakParent(
+            executable: ChildProcess.ownExecutable(), settings: settings,
+            maximumGrowth: Int(maxGrowth * 1_048_576))
+        print(
+            "soak: \(selected.count) backend(s), \(SoakParent.format(settings.duration)) each "
+                + "(warm-up \(SoakParent.format(warmUp))), seed \(seed), memory may grow \(maxGrowth) MiB")
         Interruption.install()
         let verdicts = try runBlocking { try await parent.run(selected) { writeToStandardError($0 + "\n") } }
 
@@ -105,9 +120,11 @@ struct SoakCommand: ParsableCommand {
         if let json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            let file = SoakFile(settings: .init(duration: duration, warmUp: Double(warmUp.nanosecondsSaturating) / 1e9, workers: workers,
-                                                seed: seed, maximumGrowthMiB: maxGrowth, waitTimeout: waitTimeout),
-                                interrupted: Interruption.signal.map { Interruption.describe($0).name }, backends: verdicts)
+            let file = SoakFile(
+                settings: .init(
+                    duration: duration, warmUp: Double(warmUp.nanosecondsSaturating) / 1e9, workers: workers,
+                    seed: seed, maximumGrowthMiB: maxGrowth, waitTimeout: waitTimeout),
+                interrupted: Interruption.signal.map { Interruption.describe($0).name }, backends: verdicts)
             do {
                 try writeAtomically(String(decoding: try encoder.encode(file), as: UTF8.self) + "\n", to: json)
             } catch {
@@ -116,13 +133,15 @@ struct SoakCommand: ParsableCommand {
             print("soak: wrote \(json)")
         }
         if let signal = Interruption.signal {
-            writeToStandardError("soak: interrupted by \(Interruption.describe(signal).name) after \(verdicts.count) of "
-                + "\(selected.count) backends; the table holds those that finished\n")
+            writeToStandardError(
+                "soak: interrupted by \(Interruption.describe(signal).name) after \(verdicts.count) of "
+                    + "\(selected.count) backends; the table holds those that finished\n")
             throw ExitStatus.interrupted(by: signal)
         }
         let failed = verdicts.filter { !$0.passed }
         if !failed.isEmpty {
-            writeToStandardError("soak: \(failed.count) backend(s) failed: \(failed.map(\.backend).joined(separator: ", "))\n")
+            writeToStandardError(
+                "soak: \(failed.count) backend(s) failed: \(failed.map(\.backend).joined(separator: ", "))\n")
             throw ExitStatus.foundSomethingWrong
         }
     }

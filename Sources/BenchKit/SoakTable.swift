@@ -15,12 +15,16 @@ enum SoakTable {
                 continue
             }
             let perSecond = report.seconds > 0 ? Int((Double(report.operations.total) / report.seconds).rounded()) : 0
-            operations.append([report.backend, "\(report.rounds)"] + report.operations.byKind.map { "\($0.count)" }
-                              + ["\(report.operations.total)", "\(perSecond)"])
+            operations.append(
+                [report.backend, "\(report.rounds)"] + report.operations.byKind.map { "\($0.count)" }
+                    + ["\(report.operations.total)", "\(perSecond)"])
             let mib = { (bytes: Int?) in bytes.map { SoakVerdict.mebibytes($0) } ?? "not measured" }
-            memory.append([report.backend, mib(report.residentBefore), mib(report.residentAfterWarmUp), mib(report.residentAtEnd),
-                           mib(report.residentPeak), report.residentGrowth.map { SoakVerdict.mebibytes($0, signed: true) } ?? "—",
-                           verdict.passed ? "passed" + (verdict.reason.map { " (\($0))" } ?? "") : "FAILED: \(verdict.reason ?? "")"])
+            memory.append([
+                report.backend, mib(report.residentBefore), mib(report.residentAfterWarmUp), mib(report.residentAtEnd),
+                mib(report.residentPeak), report.residentGrowth.map { SoakVerdict.mebibytes($0, signed: true) } ?? "—",
+                verdict.passed
+                    ? "passed" + (verdict.reason.map { " (\($0))" } ?? "") : "FAILED: \(verdict.reason ?? "")",
+            ])
         }
         TextTable(rows: operations) { $0 > 0 }.lines.forEach { Swift.print($0) }
         Swift.print("")

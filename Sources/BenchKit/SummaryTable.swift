@@ -10,13 +10,19 @@ enum SummaryTable {
 
     static func print(_ results: [CaseResult], estimates: RunEstimates) {
         guard results.count <= largestTable else { return printCounts(results) }
-        var table = TextTable([("case", false), ("ns/op", true), ("a repeat run", true), ("processes", false), ("status", false)])
+        var table = TextTable([
+            ("case", false), ("ns/op", true), ("a repeat run", true), ("processes", false), ("status", false),
+        ])
         table.rows = results.map { result -> [String] in
-            guard let estimate = estimates[result.benchmarkCase.id] else { return [result.benchmarkCase.id, "—", "—", "0", result.status] }
+            guard let estimate = estimates[result.benchmarkCase.id] else {
+                return [result.benchmarkCase.id, "—", "—", "0", result.status]
+            }
             let interval = estimate.repeatInterval
-            return [result.benchmarkCase.id, Figures.value(estimate.value),
-                    Figures.interval(interval),
-                    "\(result.records.count)", result.status]
+            return [
+                result.benchmarkCase.id, Figures.value(estimate.value),
+                Figures.interval(interval),
+                "\(result.records.count)", result.status,
+            ]
         }
         table.lines.forEach { Swift.print($0) }
     }
@@ -25,9 +31,10 @@ enum SummaryTable {
         let notApplicable = results.filter { $0.notApplicable != nil }
         let failing = results.filter { $0.notApplicable == nil && !$0.failures.isEmpty }
         let measured = results.filter { $0.notApplicable == nil && !$0.records.isEmpty }
-        Swift.print("\(results.count) cases: \(measured.count) measured, \(failing.count) with failures, "
-            + "\(notApplicable.count) not applicable here. Every figure, "
-            + "its interval and the reasons are in report.md (a table per family) and results.csv.")
+        Swift.print(
+            "\(results.count) cases: \(measured.count) measured, \(failing.count) with failures, "
+                + "\(notApplicable.count) not applicable here. Every figure, "
+                + "its interval and the reasons are in report.md (a table per family) and results.csv.")
         for result in failing { Swift.print("  \(result.benchmarkCase.id): \(result.status)") }
     }
 }

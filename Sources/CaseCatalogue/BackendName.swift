@@ -19,5 +19,7 @@ public struct BackendName: Hashable, Sendable, CustomStringConvertible {
     public static let swiftConcurrency = BackendName("swift-concurrency")
 
     /// The built-in backends, in report order.
-    public static let builtIn: [BackendName] = [.pthreadMutex, .workStealing, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency]
+    public static let builtIn: [BackendName] = [
+        .pthreadMutex, .workStealing, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency,
+    ]
 }

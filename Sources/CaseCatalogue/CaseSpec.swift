@@ -11,7 +11,9 @@ public struct CaseSpec: Sendable, Hashable, CustomStringConvertible {
     public let backend: BackendName
     public let parameters: [Parameter]
 
-    public init(_ workload: WorkloadName, on backend: BackendName, _ parameters: KeyValuePairs<ParameterName, String> = [:]) {
+    public init(
+        _ workload: WorkloadName, on backend: BackendName, _ parameters: KeyValuePairs<ParameterName, String> = [:]
+    ) {
         self.init(workload, on: backend, parameters.map { ($0.key, $0.value) })
     }
 
@@ -28,7 +30,8 @@ public struct CaseSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// The case under `allocator`.
     public func benchmarkCase(allocator: Allocator) -> BenchmarkCase {
-        BenchmarkCase(workload: workload.rawValue, backend: backend.rawValue, parameters: parameters, allocator: allocator)
+        BenchmarkCase(
+            workload: workload.rawValue, backend: backend.rawValue, parameters: parameters, allocator: allocator)
     }
 
     /// "queue-vs-lock/libdispatch/guard=queue-sync,threads=1,...": for messages, as in a case id.
@@ -38,11 +41,15 @@ public struct CaseSpec: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension CaseSpec {
-    public static func queueVsLock(_ guarding: QueueVsLockGuard, on backend: BackendName, _ setting: QueueVsLockSetting) -> CaseSpec {
+    public static func queueVsLock(_ guarding: QueueVsLockGuard, on backend: BackendName, _ setting: QueueVsLockSetting)
+        -> CaseSpec
+    {
         CaseSpec(.queueVsLock, on: backend, [(.guard, guarding.rawValue)] + setting.parameters)
     }
 
-    public static func semaphore(_ pattern: SemaphorePattern, _ kind: SemaphoreKind, on backend: BackendName) -> CaseSpec {
+    public static func semaphore(_ pattern: SemaphorePattern, _ kind: SemaphoreKind, on backend: BackendName)
+        -> CaseSpec
+    {
         CaseSpec(.semaphore, on: backend, [.pattern: pattern.rawValue, .semaphore: kind.rawValue])
     }
 
@@ -62,7 +69,9 @@ extension CaseSpec {
     public static let threadSpawn = CaseSpec(.threadSpawn, on: .none)
 
     /// A parallel loop on `backend` with this body cost and stride ("1", "auto", a number).
-    public static func applyStride(body: String, stride: String, on backend: BackendName, iterations: String? = nil) -> CaseSpec {
+    public static func applyStride(body: String, stride: String, on backend: BackendName, iterations: String? = nil)
+        -> CaseSpec
+    {
         let loop: [(ParameterName, String)] = iterations.map { [(.iterations, $0)] } ?? []
         return CaseSpec(.applyStride, on: backend, [(.body, body), (.stride, stride)] + loop)
     }

@@ -31,47 +31,82 @@ struct ChartFrame {
 
     /// The whole document: style, background, title, then `content` (axes, series, legend).
     func document(title: String, description: String, content: [SVGElement]) -> String {
-        let root = SVGElement("svg", [
-            ("xmlns", "http://www.w3.org/2000/svg"), ("width", coordinate(width)), ("height", coordinate(height)),
-            ("viewBox", "0 0 \(coordinate(width)) \(coordinate(height))"), ("role", "img"), ("aria-labelledby", "chart-title chart-description"),
-        ], children: [
-            SVGElement("title", [("id", "chart-title")], text: title),
-            SVGElement("desc", [("id", "chart-description")], text: description),
-            SVGElement("style", text: ChartStyle.styleSheet),
-            SVGElement("rect", [("class", "background"), ("fill", "#FFFFFF"), ("x", "0"), ("y", "0"), ("width", "100%"), ("height", "100%")]),
-            SVGElement("text", [("class", "title"), ("x", coordinate(left)), ("y", "28")], text: title),
-        ] + content)
+        let root = SVGElement(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("width", coordinate(width)), ("height", coordinate(height)),
+                ("viewBox", "0 0 \(coordinate(width)) \(coordinate(height))"), ("role", "img"),
+                ("aria-labelledby", "chart-title chart-description"),
+            ],
+            children: [
+                SVGElement("title", [("id", "chart-title")], text: title),
+                SVGElement("desc", [("id", "chart-description")], text: description),
+                SVGElement("style", text: ChartStyle.styleSheet),
+                SVGElement(
+                    "rect",
+                    [
+                        ("class", "background"), ("fill", "#FFFFFF"), ("x", "0"), ("y", "0"), ("width", "100%"),
+                        ("height", "100%"),
+                    ]),
+                SVGElement("text", [("class", "title"), ("x", coordinate(left)), ("y", "28")], text: title),
+            ] + content)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root.render() + "\n"
     }
 
     /// The horizontal axis: a line along the bottom, a tick, grid line and label per value, and
     /// the axis's label (what and in which unit) centred below.
     func xAxis(_ scale: Scale, ticks: [(Double, String)], label: String) -> SVGElement {
-        var children = [SVGElement("path", [("class", "axis"), ("d", "M\(coordinate(left)),\(coordinate(bottom))H\(coordinate(right))")])]
+        var children = [
+            SVGElement(
+                "path", [("class", "axis"), ("d", "M\(coordinate(left)),\(coordinate(bottom))H\(coordinate(right))")])
+        ]
         for (value, text) in ticks {
             let x = coordinate(scale.position(value))
-            children.append(SVGElement("path", [("class", "grid"), ("d", "M\(x),\(coordinate(top))V\(coordinate(bottom))")]))
+            children.append(
+                SVGElement("path", [("class", "grid"), ("d", "M\(x),\(coordinate(top))V\(coordinate(bottom))")]))
             children.append(SVGElement("path", [("class", "axis"), ("d", "M\(x),\(coordinate(bottom))v5")]))
-            children.append(SVGElement("text", [("class", "tick"), ("x", x), ("y", coordinate(bottom + 18)), ("text-anchor", "middle")], text: text))
+            children.append(
+                SVGElement(
+                    "text", [("class", "tick"), ("x", x), ("y", coordinate(bottom + 18)), ("text-anchor", "middle")],
+                    text: text))
         }
-        children.append(SVGElement("text", [("class", "axis-label"), ("x", coordinate((left + right) / 2)), ("y", coordinate(bottom + 42)),
-                                             ("text-anchor", "middle")], text: label))
+        children.append(
+            SVGElement(
+                "text",
+                [
+                    ("class", "axis-label"), ("x", coordinate((left + right) / 2)), ("y", coordinate(bottom + 42)),
+                    ("text-anchor", "middle"),
+                ], text: label))
         return SVGElement("g", [("class", "x-axis")], children: children)
     }
 
     /// The vertical axis: as `xAxis`, with its label turned to read bottom to top.
     func yAxis(_ scale: Scale, ticks: [(Double, String)], label: String) -> SVGElement {
-        var children = [SVGElement("path", [("class", "axis"), ("d", "M\(coordinate(left)),\(coordinate(top))V\(coordinate(bottom))")])]
+        var children = [
+            SVGElement(
+                "path", [("class", "axis"), ("d", "M\(coordinate(left)),\(coordinate(top))V\(coordinate(bottom))")])
+        ]
         for (value, text) in ticks {
             let y = coordinate(scale.position(value))
-            children.append(SVGElement("path", [("class", "grid"), ("d", "M\(coordinate(left)),\(y)H\(coordinate(right))")]))
+            children.append(
+                SVGElement("path", [("class", "grid"), ("d", "M\(coordinate(left)),\(y)H\(coordinate(right))")]))
             children.append(SVGElement("path", [("class", "axis"), ("d", "M\(coordinate(left)),\(y)h-5")]))
-            children.append(SVGElement("text", [("class", "tick"), ("x", coordinate(left - 8)), ("y", coordinate(scale.position(value) + 4)),
-                                                ("text-anchor", "end")], text: text))
+            children.append(
+                SVGElement(
+                    "text",
+                    [
+                        ("class", "tick"), ("x", coordinate(left - 8)), ("y", coordinate(scale.position(value) + 4)),
+                        ("text-anchor", "end"),
+                    ], text: text))
         }
         let middle = coordinate((top + bottom) / 2)
-        children.append(SVGElement("text", [("class", "axis-label"), ("x", "18"), ("y", middle), ("text-anchor", "middle"),
-                                             ("transform", "rotate(-90 18 \(middle))")], text: label))
+        children.append(
+            SVGElement(
+                "text",
+                [
+                    ("class", "axis-label"), ("x", "18"), ("y", middle), ("text-anchor", "middle"),
+                    ("transform", "rotate(-90 18 \(middle))"),
+                ], text: label))
         return SVGElement("g", [("class", "y-axis")], children: children)
     }
 
@@ -86,13 +121,20 @@ struct ChartFrame {
             let y = top + 8 + Double(index) * Self.legendRowHeight
             var swatch: [SVGElement] = []
             if kind != .marker {
-                swatch.append(SVGElement("path", [("class", ChartStyle.seriesClass(index, "line") + (kind == .reference ? " reference" : "")),
-                                                  ("d", "M\(coordinate(x)),\(coordinate(y))h24")]))
+                swatch.append(
+                    SVGElement(
+                        "path",
+                        [
+                            ("class", ChartStyle.seriesClass(index, "line") + (kind == .reference ? " reference" : "")),
+                            ("d", "M\(coordinate(x)),\(coordinate(y))h24"),
+                        ]))
             }
             if kind != .reference { swatch.append(ChartStyle.markerElement(index, x: x + 12, y: y)) }
-            return SVGElement("g", [("class", "legend-entry"), ("data-series", name)], children: swatch + [
-                SVGElement("text", [("x", coordinate(x + 32)), ("y", coordinate(y + 4))], text: name),
-            ])
+            return SVGElement(
+                "g", [("class", "legend-entry"), ("data-series", name)],
+                children: swatch + [
+                    SVGElement("text", [("x", coordinate(x + 32)), ("y", coordinate(y + 4))], text: name)
+                ])
         }
         return SVGElement("g", [("class", "legend")], children: rows)
     }

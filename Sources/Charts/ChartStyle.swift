@@ -34,16 +34,20 @@ enum ChartStyle {
             ".dashed { stroke-dasharray: 6 4; }",
             ".reference { stroke-dasharray: 2 3; }",
         ]
-        rules += lightColours.indices.map { ".c\($0) { stroke: \(lightColours[$0]); fill: \(lightColours[$0]); } "
-            + ".line.c\($0), .range.c\($0) { fill: none; }" }
+        rules += lightColours.indices.map {
+            ".c\($0) { stroke: \(lightColours[$0]); fill: \(lightColours[$0]); } "
+                + ".line.c\($0), .range.c\($0) { fill: none; }"
+        }
         var dark = [
             ".background { fill: #0D1117; }",
             "text { fill: #E6EDF3; }",
             ".axis { stroke: #8B949E; }",
             ".grid { stroke: #30363D; }",
         ]
-        dark += darkColours.indices.map { ".c\($0) { stroke: \(darkColours[$0]); fill: \(darkColours[$0]); } "
-            + ".line.c\($0), .range.c\($0) { fill: none; }" }
+        dark += darkColours.indices.map {
+            ".c\($0) { stroke: \(darkColours[$0]); fill: \(darkColours[$0]); } "
+                + ".line.c\($0), .range.c\($0) { fill: none; }"
+        }
         rules.append("@media (prefers-color-scheme: dark) {\n" + dark.map { "  " + $0 }.joined(separator: "\n") + "\n}")
         return "\n" + rules.joined(separator: "\n") + "\n"
     }
@@ -54,24 +58,37 @@ enum ChartStyle {
     }
 
     /// A marker of series `index` centred on (x, y), `size` pixels across.
-    static func markerElement(_ index: Int, x: Double, y: Double, size: Double = 7, tooltip: String? = nil) -> SVGElement {
+    static func markerElement(_ index: Int, x: Double, y: Double, size: Double = 7, tooltip: String? = nil)
+        -> SVGElement
+    {
         let r = size / 2
         let colour = [("class", "c\(index % lightColours.count)")]
         let children = tooltip.map { [SVGElement("title", text: $0)] } ?? []
         switch marker(index) {
         case .circle:
-            return SVGElement("circle", [("cx", coordinate(x)), ("cy", coordinate(y)), ("r", coordinate(r))] + colour, children: children)
+            return SVGElement(
+                "circle", [("cx", coordinate(x)), ("cy", coordinate(y)), ("r", coordinate(r))] + colour,
+                children: children)
         case .square:
-            return SVGElement("rect", [("x", coordinate(x - r)), ("y", coordinate(y - r)), ("width", coordinate(size)), ("height", coordinate(size))] + colour,
-                              children: children)
+            return SVGElement(
+                "rect",
+                [
+                    ("x", coordinate(x - r)), ("y", coordinate(y - r)), ("width", coordinate(size)),
+                    ("height", coordinate(size)),
+                ] + colour,
+                children: children)
         case .diamond:
             let points = [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)]
-            return SVGElement("polygon", [("points", points.map { "\(coordinate($0.0)),\(coordinate($0.1))" }.joined(separator: " "))] + colour,
-                              children: children)
+            return SVGElement(
+                "polygon",
+                [("points", points.map { "\(coordinate($0.0)),\(coordinate($0.1))" }.joined(separator: " "))] + colour,
+                children: children)
         case .triangle:
             let points = [(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)]
-            return SVGElement("polygon", [("points", points.map { "\(coordinate($0.0)),\(coordinate($0.1))" }.joined(separator: " "))] + colour,
-                              children: children)
+            return SVGElement(
+                "polygon",
+                [("points", points.map { "\(coordinate($0.0)),\(coordinate($0.1))" }.joined(separator: " "))] + colour,
+                children: children)
         }
     }
 }

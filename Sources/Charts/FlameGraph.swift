@@ -83,33 +83,56 @@ public struct FlameGraph: Sendable {
             let y = height - 30 - Double(level + 1) * Self.frameHeight
             frames[index].attributes.append(("transform", "translate(0,\(coordinate(y)))"))
         }
-        let svg = SVGElement("svg", [("xmlns", "http://www.w3.org/2000/svg"), ("width", coordinate(Self.width)),
-                                     ("height", coordinate(height)), ("viewBox", "0 0 \(coordinate(Self.width)) \(coordinate(height))"),
-                                     ("font-family", "monospace"), ("font-size", "11")],
-                             children: [SVGElement("style", text: Self.style),
-                                        SVGElement("rect", [("class", "background"), ("width", "100%"), ("height", "100%")]),
-                                        SVGElement("text", [("x", "10"), ("y", "20"), ("class", "title")], text: title),
-                                        SVGElement("text", [("x", "10"), ("y", "38"), ("class", "subtitle")], text: subtitle),
-                                        SVGElement("text", [("id", "reset"), ("x", "10"), ("y", "54"), ("class", "control")], text: "Reset zoom"),
-                                        SVGElement("text", [("id", "search"), ("x", "110"), ("y", "54"), ("class", "control")], text: "Search"),
-                                        SVGElement("text", [("id", "matched"), ("x", "180"), ("y", "54"), ("class", "subtitle")], text: " "),
-                                        SVGElement("text", [("id", "details"), ("x", "10"), ("y", coordinate(height - 10)), ("class", "subtitle")], text: " "),
-                                        SVGElement("g", [("id", "frames")], children: frames),
-                                        SVGElement("script", text: Self.script)])
+        let svg = SVGElement(
+            "svg",
+            [
+                ("xmlns", "http://www.w3.org/2000/svg"), ("width", coordinate(Self.width)),
+                ("height", coordinate(height)), ("viewBox", "0 0 \(coordinate(Self.width)) \(coordinate(height))"),
+                ("font-family", "monospace"), ("font-size", "11"),
+            ],
+            children: [
+                SVGElement("style", text: Self.style),
+                SVGElement("rect", [("class", "background"), ("width", "100%"), ("height", "100%")]),
+                SVGElement("text", [("x", "10"), ("y", "20"), ("class", "title")], text: title),
+                SVGElement("text", [("x", "10"), ("y", "38"), ("class", "subtitle")], text: subtitle),
+                SVGElement(
+                    "text", [("id", "reset"), ("x", "10"), ("y", "54"), ("class", "control")], text: "Reset zoom"),
+                SVGElement(
+                    "text", [("id", "search"), ("x", "110"), ("y", "54"), ("class", "control")], text: "Search"),
+                SVGElement("text", [("id", "matched"), ("x", "180"), ("y", "54"), ("class", "subtitle")], text: " "),
+                SVGElement(
+                    "text", [("id", "details"), ("x", "10"), ("y", coordinate(height - 10)), ("class", "subtitle")],
+                    text: " "),
+                SVGElement("g", [("id", "frames")], children: frames),
+                SVGElement("script", text: Self.script),
+            ])
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg.render() + "\n"
     }
 
     private func frame(_ node: Node, x: Double, width: Double, level: Int, total: Int, change: Double?) -> SVGElement {
         let share = total == 0 ? 0 : 100 * Double(node.samples) / Double(total)
         var tooltip = "\(node.name) (\(node.samples) sample\(node.samples == 1 ? "" : "s"), \(Self.percent(share)))"
-        if let change { tooltip += ", \(change >= 0 ? "+" : "−")\(Self.percent(abs(change) * 100)) of the samples against the baseline" }
-        return SVGElement("g", [("class", "f"), ("data-level", "\(level)"), ("data-x", coordinate(x)), ("data-w", coordinate(width)),
-                                ("data-name", node.name), ("data-samples", "\(node.samples)")],
-                          children: [SVGElement("title", text: tooltip),
-                                     SVGElement("rect", [("x", coordinate(x)), ("width", coordinate(max(width - 0.5, 0.1))),
-                                                         ("height", coordinate(Self.frameHeight - 1)), ("rx", "2"),
-                                                         ("class", change.map(Self.changeClass) ?? "h\(Self.hue(node.name))")]),
-                                     SVGElement("text", [("x", coordinate(x + 3)), ("y", "12")], text: Self.label(node.name, width: width))])
+        if let change {
+            tooltip +=
+                ", \(change >= 0 ? "+" : "−")\(Self.percent(abs(change) * 100)) of the samples against the baseline"
+        }
+        return SVGElement(
+            "g",
+            [
+                ("class", "f"), ("data-level", "\(level)"), ("data-x", coordinate(x)), ("data-w", coordinate(width)),
+                ("data-name", node.name), ("data-samples", "\(node.samples)"),
+            ],
+            children: [
+                SVGElement("title", text: tooltip),
+                SVGElement(
+                    "rect",
+                    [
+                        ("x", coordinate(x)), ("width", coordinate(max(width - 0.5, 0.1))),
+                        ("height", coordinate(Self.frameHeight - 1)), ("rx", "2"),
+                        ("class", change.map(Self.changeClass) ?? "h\(Self.hue(node.name))"),
+                    ]),
+                SVGElement("text", [("x", coordinate(x + 3)), ("y", "12")], text: Self.label(node.name, width: width)),
+            ])
     }
 
     static func percent(_ value: Double) -> String {

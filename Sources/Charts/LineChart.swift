@@ -58,33 +58,45 @@ public struct LineChart: Sendable {
         precondition(!xValues.isEmpty && !yValues.isEmpty, "a line chart needs at least one point")
         let provisionalY = Scale(y.scale, covering: yValues, pixels: 0...1, inverted: true)
         let yTicks = y.ticks ?? provisionalY.ticks().map { ($0, tickLabel($0)) }
-        let frame = ChartFrame(title: title, legend: series.map(\.name), leftLabelCharacters: yTicks.map(\.1.count).max() ?? 3)
+        let frame = ChartFrame(
+            title: title, legend: series.map(\.name), leftLabelCharacters: yTicks.map(\.1.count).max() ?? 3)
         let xScale = Scale(x.scale, covering: xValues, pixels: frame.left...frame.right, inverted: false)
         let yScale = Scale(y.scale, covering: yValues, pixels: frame.top...frame.bottom, inverted: true)
         let xTicks = x.ticks ?? xScale.ticks().map { ($0, tickLabel($0)) }
 
-        var content = [frame.xAxis(xScale, ticks: xTicks, label: x.label), frame.yAxis(yScale, ticks: yTicks, label: y.label)]
+        var content = [
+            frame.xAxis(xScale, ticks: xTicks, label: x.label), frame.yAxis(yScale, ticks: yTicks, label: y.label),
+        ]
         for (index, one) in series.enumerated() {
             var children: [SVGElement] = []
             if let level = one.reference {
                 let at = coordinate(yScale.position(level))
-                children.append(SVGElement("path", [("class", ChartStyle.seriesClass(index, "line") + " reference"),
-                                                    ("d", "M\(coordinate(frame.left)),\(at)H\(coordinate(frame.right))")],
-                                           children: [SVGElement("title", text: "\(one.name): \(tickLabel(level))")]))
+                children.append(
+                    SVGElement(
+                        "path",
+                        [
+                            ("class", ChartStyle.seriesClass(index, "line") + " reference"),
+                            ("d", "M\(coordinate(frame.left)),\(at)H\(coordinate(frame.right))"),
+                        ],
+                        children: [SVGElement("title", text: "\(one.name): \(tickLabel(level))")]))
             } else {
                 let path = one.points.enumerated().map { step, point in
-                    (step == 0 ? "M" : "L") + coordinate(xScale.position(point.x)) + "," + coordinate(yScale.position(point.y))
+                    (step == 0 ? "M" : "L") + coordinate(xScale.position(point.x)) + ","
+                        + coordinate(yScale.position(point.y))
                 }.joined()
                 children.append(SVGElement("path", [("class", ChartStyle.seriesClass(index, "line")), ("d", path)]))
                 children += one.points.map { point in
-                    ChartStyle.markerElement(index, x: xScale.position(point.x), y: yScale.position(point.y),
-                                             tooltip: "\(one.name): \(tickLabel(point.x)) → \(tickLabel(point.y))")
+                    ChartStyle.markerElement(
+                        index, x: xScale.position(point.x), y: yScale.position(point.y),
+                        tooltip: "\(one.name): \(tickLabel(point.x)) → \(tickLabel(point.y))")
                 }
             }
             content.append(SVGElement("g", [("class", "series"), ("data-series", one.name)], children: children))
         }
         content.append(frame.legend(series.map { ($0.name, $0.reference == nil ? .line : .reference) }))
-        return frame.document(title: title, description: "\(y.label) against \(x.label); series: \(series.map(\.name).joined(separator: ", "))",
-                              content: content)
+        return frame.document(
+            title: title,
+            description: "\(y.label) against \(x.label); series: \(series.map(\.name).joined(separator: ", "))",
+            content: content)
     }
 }

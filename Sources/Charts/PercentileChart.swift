@@ -35,28 +35,48 @@ public struct PercentileChart: Sendable {
     public func svg() -> String {
         let values = rows.flatMap { $0.values.compactMap { $0 } }
         precondition(!values.isEmpty, "a percentile chart needs at least one value")
-        let frame = ChartFrame(title: title, legend: marks, leftLabelCharacters: rows.map(\.name.count).max() ?? 3, rows: rows.count)
+        let frame = ChartFrame(
+            title: title, legend: marks, leftLabelCharacters: rows.map(\.name.count).max() ?? 3, rows: rows.count)
         let axis = Scale(scale, covering: values, pixels: frame.left...frame.right, inverted: false)
         var content = [frame.xAxis(axis, ticks: axis.ticks().map { ($0, tickLabel($0)) }, label: axisLabel)]
         let step = (frame.bottom - frame.top) / Double(max(rows.count, 1))
         for (index, row) in rows.enumerated() {
             let y = frame.top + step * (Double(index) + 0.5)
-            var children = [SVGElement("text", [("class", "row-label"), ("x", coordinate(frame.left - 10)), ("y", coordinate(y + 4)),
-                                                ("text-anchor", "end")], text: row.name)]
+            var children = [
+                SVGElement(
+                    "text",
+                    [
+                        ("class", "row-label"), ("x", coordinate(frame.left - 10)), ("y", coordinate(y + 4)),
+                        ("text-anchor", "end"),
+                    ], text: row.name)
+            ]
             let present = row.values.compactMap { $0 }
             if let low = present.min(), let high = present.max(), high > low {
-                children.append(SVGElement("path", [("class", "range c\(ChartStyle.lightColours.count - 1)"),
-                                                    ("d", "M\(coordinate(axis.position(low))),\(coordinate(y))H\(coordinate(axis.position(high)))")]))
+                children.append(
+                    SVGElement(
+                        "path",
+                        [
+                            ("class", "range c\(ChartStyle.lightColours.count - 1)"),
+                            (
+                                "d",
+                                "M\(coordinate(axis.position(low))),\(coordinate(y))H\(coordinate(axis.position(high)))"
+                            ),
+                        ]))
             }
             for (mark, value) in zip(marks.indices, row.values) {
                 guard let value else { continue }
-                children.append(ChartStyle.markerElement(mark, x: axis.position(value), y: y, size: 9,
-                                                         tooltip: "\(row.name) \(marks[mark]): \(tickLabel(value))"))
+                children.append(
+                    ChartStyle.markerElement(
+                        mark, x: axis.position(value), y: y, size: 9,
+                        tooltip: "\(row.name) \(marks[mark]): \(tickLabel(value))"))
             }
             content.append(SVGElement("g", [("class", "series"), ("data-series", row.name)], children: children))
         }
         content.append(frame.legend(marks.map { ($0, .marker) }))
-        return frame.document(title: title, description: "\(marks.joined(separator: " and ")) of \(axisLabel) for \(rows.map(\.name).joined(separator: ", "))",
-                              content: content)
+        return frame.document(
+            title: title,
+            description:
+                "\(marks.joined(separator: " and ")) of \(axisLabel) for \(rows.map(\.name).joined(separator: ", "))",
+            content: content)
     }
 }

@@ -7,7 +7,8 @@ public struct SVGElement: Sendable, Equatable {
     public var children: [SVGElement]
     public var text: String?
 
-    public init(_ name: String, _ attributes: [(String, String)] = [], text: String? = nil, children: [SVGElement] = []) {
+    public init(_ name: String, _ attributes: [(String, String)] = [], text: String? = nil, children: [SVGElement] = [])
+    {
         self.name = name
         self.attributes = attributes
         self.text = text

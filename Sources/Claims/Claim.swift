@@ -29,12 +29,16 @@ public struct Claim: Sendable {
     }
 
     /// Every claim's verdict for `run`, in `GuideClaims.all` order.
-    public static func verdicts(for run: RunResults, estimates: RunEstimates? = nil, claims: [Claim] = GuideClaims.all) -> [ClaimVerdict] {
+    public static func verdicts(for run: RunResults, estimates: RunEstimates? = nil, claims: [Claim] = GuideClaims.all)
+        -> [ClaimVerdict]
+    {
         let evidence = Evidence(run, estimates: estimates)
         return claims.map { claim in
             let judgement = claim.judge(evidence)
-            return ClaimVerdict(claim: claim.id, layer: claim.layer, statement: claim.statement, verdict: judgement.verdict, evidence: judgement.evidence,
-                                conditions: claim.conditions, reason: judgement.reason)
+            return ClaimVerdict(
+                claim: claim.id, layer: claim.layer, statement: claim.statement, verdict: judgement.verdict,
+                evidence: judgement.evidence,
+                conditions: claim.conditions, reason: judgement.reason)
         }
     }
 }
@@ -61,8 +65,14 @@ extension Claim {
     /// "`claimed` is faster than `other`": supported when its comparison interval lies wholly below
     /// the other's, refuted when wholly above, inconclusive when they overlap. With several
     /// candidates for the claimed side, the fastest figure speaks for it (and says so).
-    static func faster(id: String, layer: ClaimLayer, statement: String, conditions: String, claimed candidates: [Side], than other: Side) -> Claim {
-        Claim(id: id, layer: layer, statement: statement, conditions: conditions, cited: (candidates + [other]).map(\.spec)) { evidence in
+    static func faster(
+        id: String, layer: ClaimLayer, statement: String, conditions: String, claimed candidates: [Side],
+        than other: Side
+    ) -> Claim {
+        Claim(
+            id: id, layer: layer, statement: statement, conditions: conditions,
+            cited: (candidates + [other]).map(\.spec)
+        ) { evidence in
             let found = candidates.map { evidence.find($0.spec, label: $0.label) }
             let measured = found.compactMap { try? $0.get() }
             guard let claimed = measured.min(by: { $0.estimate.value < $1.estimate.value }) else {
@@ -72,7 +82,8 @@ extension Claim {
             let baseline: Evidence.Measured
             switch evidence.find(other.spec, label: other.label) {
             case .success(let found): baseline = found
-            case .failure(let missing): return Judgement(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
+            case .failure(let missing):
+                return Judgement(.inconclusive, [claimed.timing], "not measured: \(missing.reason)")
             }
             let ratio = baseline.estimate.value / claimed.estimate.value
             var lines = [claimed.timing, baseline.timing, "\(other.label) / \(claimed.label): \(Figures.ratio(ratio))"]
@@ -80,9 +91,16 @@ extension Claim {
                 lines.append("the fastest of \(measured.map(\.label).joined(separator: ", ")) speaks for the claim")
             }
             switch Faster(claimed.estimate, baseline.estimate) {
-            case .first: return Judgement(.supported, lines, "\(claimed.label) is faster by more than their processes' spread allows")
-            case .second: return Judgement(.refuted, lines, "\(other.label) is faster by more than their processes' spread allows")
-            case .neither: return Judgement(.inconclusive, lines, "they differ by less than their processes' spread allows: a repeat run could order them either way")
+            case .first:
+                return Judgement(
+                    .supported, lines, "\(claimed.label) is faster by more than their processes' spread allows")
+            case .second:
+                return Judgement(
+                    .refuted, lines, "\(other.label) is faster by more than their processes' spread allows")
+            case .neither:
+                return Judgement(
+                    .inconclusive, lines,
+                    "they differ by less than their processes' spread allows: a repeat run could order them either way")
             }
         }
     }

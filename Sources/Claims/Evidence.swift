@@ -38,14 +38,20 @@ public struct Evidence: Sendable {
     /// the system allocator, with samples; otherwise the reason it cannot be used.
     func find(_ spec: CaseSpec, label: String) -> Result<Measured, Missing> {
         let matching = cases.filter { $0.benchmarkCase.allocator == .system && spec.matches($0.benchmarkCase) }
-        guard let result = matching.first else { return .failure(Missing("\(spec) was not run (it is in the quick suite)")) }
-        guard let estimate = estimates[result.benchmarkCase.id] else { return .failure(Missing("\(result.benchmarkCase.id) has no samples: \(result.status)")) }
+        guard let result = matching.first else {
+            return .failure(Missing("\(spec) was not run (it is in the quick suite)"))
+        }
+        guard let estimate = estimates[result.benchmarkCase.id] else {
+            return .failure(Missing("\(result.benchmarkCase.id) has no samples: \(result.status)"))
+        }
         return .success(Measured(id: result.benchmarkCase.id, label: label, estimate: estimate, result: result))
     }
 
     /// Why `counter` has no value in `measured`: the run's reason, or "not recorded".
     func whyUnavailable(_ counter: String) -> String {
-        counterAvailability[counter].map { $0.isAvailable ? "\(counter) was not recorded for this case" : "\(counter) \($0)" }
+        counterAvailability[counter].map {
+            $0.isAvailable ? "\(counter) was not recorded for this case" : "\(counter) \($0)"
+        }
             ?? "\(counter) was not recorded in this run"
     }
 

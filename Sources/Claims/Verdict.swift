@@ -26,7 +26,10 @@ public struct ClaimVerdict: Sendable, Codable, Equatable {
     /// Why the verdict is what it is, in one sentence.
     public let reason: String
 
-    public init(claim: String, layer: ClaimLayer, statement: String, verdict: Verdict, evidence: [String], conditions: String, reason: String) {
+    public init(
+        claim: String, layer: ClaimLayer, statement: String, verdict: Verdict, evidence: [String], conditions: String,
+        reason: String
+    ) {
         self.claim = claim
         self.layer = layer
         self.statement = statement

@@ -32,7 +32,9 @@ enum ApplyScenarios {
             ConformanceScenario(.apply, "zero iterations never call the body, in either form, at any stride") {
                 try zeroIterationsNeverCallBody($0)
             },
-            ConformanceScenario(.apply, "a trailing closure that ignores its argument runs once per index, not once per piece") {
+            ConformanceScenario(
+                .apply, "a trailing closure that ignores its argument runs once per index, not once per piece"
+            ) {
                 try ignoredArgumentStillPerIndex($0)
             },
             ConformanceScenario(.apply, "nested apply: 32 × 32 × 32 increments reach 32,768") { try nestedApply($0) },
@@ -59,30 +61,38 @@ enum ApplyScenarios {
             let firstLower = Atomic<Int>(-1), firstUpper = Atomic<Int>(-1)
             let iterations = loop.iterations
             let stride: Int? = if case .fixed(let n) = loop.stride { n } else { nil }
-            runtime.apply(iterations: iterations, stride: loop.stride, pieces: { range in
-                calls.wrappingAdd(1, ordering: .relaxed)
-                let wellShaped: Bool
-                if let stride {
-                    wellShaped = range.lowerBound % stride == 0 && range.count == min(stride, iterations - range.lowerBound)
-                } else {
-                    wellShaped = !range.isEmpty
-                }
-                if !wellShaped {
-                    misshapen.wrappingAdd(1, ordering: .relaxed)
-                    if firstLower.compareExchange(expected: -1, desired: range.lowerBound, ordering: .relaxed).exchanged {
-                        firstUpper.store(range.upperBound, ordering: .relaxed)
+            runtime.apply(
+                iterations: iterations, stride: loop.stride,
+                pieces: { range in
+                    calls.wrappingAdd(1, ordering: .relaxed)
+                    let wellShaped: Bool
+                    if let stride {
+                        wellShaped =
+                            range.lowerBound % stride == 0 && range.count == min(stride, iterations - range.lowerBound)
+                    } else {
+                        wellShaped = !range.isEmpty
                     }
-                }
-                for index in range { ledger.record(index) }
-            })
+                    if !wellShaped {
+                        misshapen.wrappingAdd(1, ordering: .relaxed)
+                        if firstLower.compareExchange(expected: -1, desired: range.lowerBound, ordering: .relaxed)
+                            .exchanged
+                        {
+                            firstUpper.store(range.upperBound, ordering: .relaxed)
+                        }
+                    }
+                    for index in range { ledger.record(index) }
+                })
             try require(ledger.mistakes() == nil, ledger.mistakes() ?? "")
             let bad = misshapen.load(ordering: .relaxed)
-            try require(bad == 0, "\(bad) ranges do not fit stride \(loop.stride), "
-                + "the first \(firstLower.load(ordering: .relaxed))..<\(firstUpper.load(ordering: .relaxed))")
+            try require(
+                bad == 0,
+                "\(bad) ranges do not fit stride \(loop.stride), "
+                    + "the first \(firstLower.load(ordering: .relaxed))..<\(firstUpper.load(ordering: .relaxed))")
             if let stride {
                 let expected = (iterations + stride - 1) / stride
                 let made = calls.load(ordering: .relaxed)
-                try require(made == expected, "the body was called \(made) times, not once for each of the \(expected) pieces")
+                try require(
+                    made == expected, "the body was called \(made) times, not once for each of the \(expected) pieces")
             }
         }
     }
@@ -106,7 +116,8 @@ enum ApplyScenarios {
             let calls = Atomic<Int>(0)
             runtime.apply(iterations: 1_000, stride: .fixed(7)) { _ in calls.wrappingAdd(1, ordering: .relaxed) }
             let made = calls.load(ordering: .relaxed)
-            try require(made == 1_000, "apply(iterations: 1000, stride: 7) { _ in } ran its body \(made) times, not 1,000")
+            try require(
+                made == 1_000, "apply(iterations: 1000, stride: 7) { _ in } ran its body \(made) times, not 1,000")
         }
     }
 

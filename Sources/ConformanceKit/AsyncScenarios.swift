@@ -5,8 +5,12 @@ enum AsyncScenarios {
     static let blocks = 100_000
 
     static let all: [ConformanceScenario] = [
-        ConformanceScenario(.async, "100,000 blocks submitted from outside each run once") { try everyBlockRunsOnce($0) },
-        ConformanceScenario(.async, "blocks submitted from inside blocks each run once") { try blocksFromBlocksRunOnce($0) },
+        ConformanceScenario(.async, "100,000 blocks submitted from outside each run once") {
+            try everyBlockRunsOnce($0)
+        },
+        ConformanceScenario(.async, "blocks submitted from inside blocks each run once") {
+            try blocksFromBlocksRunOnce($0)
+        },
     ]
 
     private static func everyBlockRunsOnce<R: ConcurrencyRuntime>(_ type: R.Type) throws {

@@ -8,30 +8,35 @@ import Synchronization
 /// to go wrong fails in some rounds only; the watchdog in `runScenario` turns a hang into a
 /// failure that names the operation and the runtime.
 enum BlockingScenarios {
-    static let all: [ConformanceScenario] = [
-        ConformanceScenario(
-            .blocking,
-            "sync: every worker waits on a queue with blocks queued ahead of them",
-            requires: [.blockingWaitInsideWork]
-        ) { try syncBehindQueuedBlocks($0) },
-        ConformanceScenario(
-            .blocking,
-            "nested sync: blocks on two queues each sync onto a third whose block syncs onto a fourth",
-            requires: [.blockingWaitInsideWork]
-        ) { try nestedSync($0) },
-        ConformanceScenario(
-            .blocking,
-            "async then sync onto one queue from every worker at once",
-            requires: [.blockingWaitInsideWork]
-        ) { try asyncThenSync($0) },
-    ]
+    static let all: [ConformanceScenario] =
+        [
+            ConformanceScenario(
+                .blocking,
+                "sync: every worker waits on a queue with blocks queued ahead of them",
+                requires: [.blockingWaitInsideWork]
+            ) { try syncBehindQueuedBlocks($0) },
+            ConformanceScenario(
+                .blocking,
+                "nested sync: blocks on two queues each sync onto a third whose block syncs onto a fourth",
+                requires: [.blockingWaitInsideWork]
+            ) { try nestedSync($0) },
+            ConformanceScenario(
+                .blocking,
+                "async then sync onto one queue from every worker at once",
+                requires: [.blockingWaitInsideWork]
+            ) { try asyncThenSync($0) },
+        ]
         + [StridePolicy.fixed(1), .fixed(5), .automatic].map { stride in
-            ConformanceScenario(.blocking, "apply (stride \(stride)) from outside the pool returns while every worker is busy") {
+            ConformanceScenario(
+                .blocking, "apply (stride \(stride)) from outside the pool returns while every worker is busy"
+            ) {
                 try applyFromOutsideEveryWorkerBusy($0, stride: stride)
             }
         }
         + [StridePolicy.fixed(1), .automatic].map { stride in
-            ConformanceScenario(.blocking, "apply (stride \(stride)) from a block returns while every other worker is busy") {
+            ConformanceScenario(
+                .blocking, "apply (stride \(stride)) from a block returns while every other worker is busy"
+            ) {
                 try applyFromInsideOtherWorkersBusy($0, stride: stride)
             }
         }
@@ -85,8 +90,11 @@ enum BlockingScenarios {
                 }
                 crew.waitUntilFinished()
                 let seen = queue.sync { order.value }
-                try require(seen.first == -1, "round \(round): a sync ran before the block queued ahead of it (order \(seen))")
-                try require(seen.dropFirst().sorted() == Array(0..<runtime.workers), "round \(round): the syncs did not each run once (order \(seen))")
+                try require(
+                    seen.first == -1, "round \(round): a sync ran before the block queued ahead of it (order \(seen))")
+                try require(
+                    seen.dropFirst().sorted() == Array(0..<runtime.workers),
+                    "round \(round): the syncs did not each run once (order \(seen))")
             }
         }
     }
@@ -108,7 +116,9 @@ enum BlockingScenarios {
                 }
                 crew.waitUntilFinished()
                 let total = fourth.sync { tally.value }
-                try require(total == runtime.workers * repetitions, "round \(round): \(total) of \(runtime.workers * repetitions) nested syncs ran")
+                try require(
+                    total == runtime.workers * repetitions,
+                    "round \(round): \(total) of \(runtime.workers * repetitions) nested syncs ran")
             }
         }
     }
@@ -130,14 +140,18 @@ enum BlockingScenarios {
                 }
                 crew.waitUntilFinished()
                 let total = queue.sync { tally.value }
-                try require(total == 2 * runtime.workers * repetitions, "round \(round): \(total) of \(2 * runtime.workers * repetitions) blocks ran")
+                try require(
+                    total == 2 * runtime.workers * repetitions,
+                    "round \(round): \(total) of \(2 * runtime.workers * repetitions) blocks ran")
             }
         }
     }
 
     /// Every worker runs a block that waits for a gate the caller opens only after its `apply`
     /// returns: the caller must run the loop itself.
-    private static func applyFromOutsideEveryWorkerBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy) throws {
+    private static func applyFromOutsideEveryWorkerBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy)
+        throws
+    {
         try withRuntime(type) { runtime in
             for round in 1...Conformance.blockingRounds {
                 let gate = Gate()
@@ -154,7 +168,9 @@ enum BlockingScenarios {
     }
 
     /// One block applies while every other worker waits for a gate opened after that apply.
-    private static func applyFromInsideOtherWorkersBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy) throws {
+    private static func applyFromInsideOtherWorkersBusy<R: ConcurrencyRuntime>(_ type: R.Type, stride: StridePolicy)
+        throws
+    {
         try withRuntime(type) { runtime in
             for round in 1...Conformance.blockingRounds {
                 let gate = Gate()
@@ -189,7 +205,9 @@ enum BlockingScenarios {
                     gate.open()
                 }
                 crew.waitUntilFinished()
-                try require(opened.load(ordering: .relaxed) == 1, "round \(round): the gate's block ran \(opened.load(ordering: .relaxed)) times")
+                try require(
+                    opened.load(ordering: .relaxed) == 1,
+                    "round \(round): the gate's block ran \(opened.load(ordering: .relaxed)) times")
             }
         }
     }
@@ -209,7 +227,9 @@ enum BlockingScenarios {
                 runtime.async(group: group) { memberRuns.add(1, ordering: .relaxed) }
                 group.leave()
                 crew.waitUntilFinished()
-                try require(memberRuns.load(ordering: .relaxed) == 1, "round \(round): the queued member ran \(memberRuns.load(ordering: .relaxed)) times")
+                try require(
+                    memberRuns.load(ordering: .relaxed) == 1,
+                    "round \(round): the queued member ran \(memberRuns.load(ordering: .relaxed)) times")
             }
         }
     }
@@ -229,7 +249,9 @@ enum BlockingScenarios {
                 let waiters = runtime.workers
                 runtime.async { for _ in 0..<waiters { semaphore.signal() } }
                 crew.waitUntilFinished()
-                try require(woken.load(ordering: .relaxed) == waiters, "round \(round): \(woken.load(ordering: .relaxed)) of \(waiters) waiters returned")
+                try require(
+                    woken.load(ordering: .relaxed) == waiters,
+                    "round \(round): \(woken.load(ordering: .relaxed)) of \(waiters) waiters returned")
             }
         }
     }
@@ -245,12 +267,16 @@ enum BlockingScenarios {
                 let crew = Crew(size: runtime.workers)
                 crew.start(on: runtime) { _ in
                     for _ in 0..<repetitions {
-                        queue.sync { runtime.apply(iterations: 16, stride: .fixed(1)) { _ in counted.add(1, ordering: .relaxed) } }
+                        queue.sync {
+                            runtime.apply(iterations: 16, stride: .fixed(1)) { _ in counted.add(1, ordering: .relaxed) }
+                        }
                     }
                 }
                 crew.waitUntilFinished()
                 let expected = runtime.workers * repetitions * 16
-                try require(counted.load(ordering: .relaxed) == expected, "round \(round): \(counted.load(ordering: .relaxed)) of \(expected) iterations ran")
+                try require(
+                    counted.load(ordering: .relaxed) == expected,
+                    "round \(round): \(counted.load(ordering: .relaxed)) of \(expected) iterations ran")
             }
         }
     }
@@ -290,7 +316,9 @@ enum BlockingScenarios {
                 }
                 crew.waitUntilFinished()
                 let expected = runtime.workers * repetitions
-                try require(members.load(ordering: .relaxed) == expected, "round \(round): \(members.load(ordering: .relaxed)) of \(expected) members ran")
+                try require(
+                    members.load(ordering: .relaxed) == expected,
+                    "round \(round): \(members.load(ordering: .relaxed)) of \(expected) members ran")
             }
         }
     }

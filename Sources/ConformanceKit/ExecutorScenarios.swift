@@ -11,7 +11,9 @@ enum ExecutorScenarios {
     static let callers = 8, callsPerCaller = 12_500
 
     static let all: [ConformanceScenario] = [
-        ConformanceScenario(.executors, "a task group of 10,000 children preferring the runtime's task executor runs each exactly once") {
+        ConformanceScenario(
+            .executors, "a task group of 10,000 children preferring the runtime's task executor runs each exactly once"
+        ) {
             try taskGroupEveryChildOnce($0)
         },
         ConformanceScenario(
@@ -79,7 +81,9 @@ enum ExecutorScenarios {
             guard let executor = runtime.makeSerialExecutor(label: "order") else { return }
             let recorder = OrderActor(executor: executor)
             let order = try runAsync { await recorder.startAndCollect(tasks) }
-            try require(order == Array(0..<tasks), "tasks ran out of the order they were started in: first out of place at \(firstMismatch(order, tasks))")
+            try require(
+                order == Array(0..<tasks),
+                "tasks ran out of the order they were started in: first out of place at \(firstMismatch(order, tasks))")
         }
     }
 
@@ -118,7 +122,9 @@ private func runAsync<T: Sendable>(_ body: @escaping @Sendable () async -> T) th
         done.signal()
     }
     done.wait()
-    guard let value = result.withLock({ $0 }) else { throw ConformanceFailure(description: "the task ended with no result") }
+    guard let value = result.withLock({ $0 }) else {
+        throw ConformanceFailure(description: "the task ended with no result")
+    }
     return value
 }
 

@@ -8,15 +8,18 @@ import Synchronization
 enum FunctionFormScenarios {
     static let blocks = 100_000
 
-    static let all: [ConformanceScenario] = [
-        ConformanceScenario(.functionForms, "one FunctionBlock submitted 100,000 times to the runtime runs 100,000 times") {
-            try runtimeBlockRunsOncePerSubmission($0)
-        },
-        ConformanceScenario(
-            .functionForms,
-            "a FunctionBlock on a serial queue: every submission runs, one at a time, before a later sync"
-        ) { try serialQueueBlockRunsInTurn($0) },
-    ]
+    static let all: [ConformanceScenario] =
+        [
+            ConformanceScenario(
+                .functionForms, "one FunctionBlock submitted 100,000 times to the runtime runs 100,000 times"
+            ) {
+                try runtimeBlockRunsOncePerSubmission($0)
+            },
+            ConformanceScenario(
+                .functionForms,
+                "a FunctionBlock on a serial queue: every submission runs, one at a time, before a later sync"
+            ) { try serialQueueBlockRunsInTurn($0) },
+        ]
         + ApplyCase.all.map { loop in
             ConformanceScenario(.functionForms, "apply with a piece function covers every index once: \(loop)") {
                 try pieceFunctionCoversEveryIndexOnce($0, loop)
@@ -32,7 +35,9 @@ enum FunctionFormScenarios {
 
         static let arrive: WorkFunction = { context in
             let arrivals = Unmanaged<Arrivals>.fromOpaque(context!).takeUnretainedValue()
-            if arrivals.count.wrappingAdd(1, ordering: .relaxed).newValue == arrivals.expected { arrivals.done.signal() }
+            if arrivals.count.wrappingAdd(1, ordering: .relaxed).newValue == arrivals.expected {
+                arrivals.done.signal()
+            }
         }
     }
 
@@ -41,14 +46,16 @@ enum FunctionFormScenarios {
             let arrivals = Arrivals(expected: Self.blocks)
             let block = FunctionBlock(context: Unmanaged.passUnretained(arrivals).toOpaque(), Arrivals.arrive)
             for _ in 0..<Self.blocks { runtime.async(block) }
-            try require(arrivals.done.wait(timeout: .seconds(120)) == .success,
-                        "\(arrivals.count.load(ordering: .relaxed)) of \(Self.blocks) submissions ran within 120 s")
+            try require(
+                arrivals.done.wait(timeout: .seconds(120)) == .success,
+                "\(arrivals.count.load(ordering: .relaxed)) of \(Self.blocks) submissions ran within 120 s")
             // Give a block that would run twice the time to show itself, then count again.
             let settle = runtime.makeGroup()
             runtime.async(group: settle) {}
             settle.wait()
-            try require(arrivals.count.load(ordering: .relaxed) == Self.blocks,
-                        "\(arrivals.count.load(ordering: .relaxed)) runs for \(Self.blocks) submissions")
+            try require(
+                arrivals.count.load(ordering: .relaxed) == Self.blocks,
+                "\(arrivals.count.load(ordering: .relaxed)) runs for \(Self.blocks) submissions")
         }
     }
 
@@ -70,10 +77,14 @@ enum FunctionFormScenarios {
         }
     }
 
-    private static func pieceFunctionCoversEveryIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase) throws {
+    private static func pieceFunctionCoversEveryIndexOnce<R: ConcurrencyRuntime>(_ type: R.Type, _ loop: ApplyCase)
+        throws
+    {
         try withRuntime(type) { runtime in
             let ledger = RunLedger(count: loop.iterations)
-            runtime.apply(iterations: loop.iterations, stride: loop.stride, context: Unmanaged.passUnretained(ledger).toOpaque()) {
+            runtime.apply(
+                iterations: loop.iterations, stride: loop.stride, context: Unmanaged.passUnretained(ledger).toOpaque()
+            ) {
                 context, lower, upper in
                 let ledger = Unmanaged<RunLedger>.fromOpaque(context!).takeUnretainedValue()
                 for index in lower..<upper { ledger.record(index) }

@@ -4,7 +4,9 @@ import Synchronization
 /// group: wait, wait with timeout, notify, reuse, members adding members.
 enum GroupScenarios {
     static let all: [ConformanceScenario] = [
-        ConformanceScenario(.group, "wait() returns only after every block of the group") { try waitCoversEveryBlock($0) },
+        ConformanceScenario(.group, "wait() returns only after every block of the group") {
+            try waitCoversEveryBlock($0)
+        },
         ConformanceScenario(.group, "wait(timeout:) times out while a block runs and succeeds after it ends") {
             try waitWithTimeout($0)
         },
@@ -99,8 +101,9 @@ enum GroupScenarios {
                     }
                 }
                 group.wait()
-                try require(childFinished.load(ordering: .acquiring),
-                            "trial \(trial): wait() returned before a block added by a member of the group finished")
+                try require(
+                    childFinished.load(ordering: .acquiring),
+                    "trial \(trial): wait() returned before a block added by a member of the group finished")
             }
         }
     }

@@ -31,7 +31,8 @@ func runScenario(_ scenario: String, on runtime: String, _ body: @escaping @Send
     }
     guard result == .success else {
         worker.detach()
-        Issue.record("deadlock or hang: scenario '\(scenario)' on \(runtime) did not finish within \(Conformance.deadline)")
+        Issue.record(
+            "deadlock or hang: scenario '\(scenario)' on \(runtime) did not finish within \(Conformance.deadline)")
         return
     }
     worker.join()

@@ -7,12 +7,16 @@ import Synchronization
 /// including one on Swift concurrency, whose pool must not block.
 enum SemaphoreScenarios {
     static let all: [ConformanceScenario] = [
-        ConformanceScenario(.semaphore, "a semaphore with k permits never has more than k holders") { try neverMoreThanKHolders($0) },
+        ConformanceScenario(.semaphore, "a semaphore with k permits never has more than k holders") {
+            try neverMoreThanKHolders($0)
+        },
         ConformanceScenario(
             .semaphore,
             "wait(timeout:) times out without a permit and succeeds with one; signal() with no waiter says so"
         ) { try timeoutAndIdleSignal($0) },
-        ConformanceScenario(.semaphore, "signal() reports true when it wakes a blocked waiter") { try signalReportsWokenWaiter($0) },
+        ConformanceScenario(.semaphore, "signal() reports true when it wakes a blocked waiter") {
+            try signalReportsWokenWaiter($0)
+        },
     ]
 
     private static func neverMoreThanKHolders<R: ConcurrencyRuntime>(_ type: R.Type) throws {
@@ -38,7 +42,9 @@ enum SemaphoreScenarios {
             users.forEach { $0.join() }
             let most = mostHolders.load(ordering: .relaxed)
             try require(most <= permits, "\(most) threads held a semaphore of \(permits) permits at once")
-            try require(uses.load(ordering: .relaxed) == threads * rounds, "\(uses.load(ordering: .relaxed)) of \(threads * rounds) acquisitions completed")
+            try require(
+                uses.load(ordering: .relaxed) == threads * rounds,
+                "\(uses.load(ordering: .relaxed)) of \(threads * rounds) acquisitions completed")
         }
     }
 
@@ -72,7 +78,9 @@ enum SemaphoreScenarios {
                 if semaphore.signal() { reportedWake += 1 } else { pause = min(pause * 2, 1_000) }
                 waiter.join()
             }
-            try require(reportedWake > 0, "signal() never reported waking a waiter in \(attempts) attempts with a thread blocked in wait()")
+            try require(
+                reportedWake > 0,
+                "signal() never reported waking a waiter in \(attempts) attempts with a thread blocked in wait()")
         }
     }
 }

@@ -7,10 +7,14 @@ import Synchronization
 /// serial queue: FIFO, one at a time, writes visible, sync.
 enum SerialQueueScenarios {
     static let all: [ConformanceScenario] = [
-        ConformanceScenario(.serialQueue, "blocks run in submission order, never two at once, each seeing the writes before it") {
+        ConformanceScenario(
+            .serialQueue, "blocks run in submission order, never two at once, each seeing the writes before it"
+        ) {
             try fifoOneAtATime($0)
         },
-        ConformanceScenario(.serialQueue, "sync returns the block's value and rethrows its error") { try syncValueAndError($0) },
+        ConformanceScenario(.serialQueue, "sync returns the block's value and rethrows its error") {
+            try syncValueAndError($0)
+        },
         ConformanceScenario(.serialQueue, "sync from the outside waits for the blocks submitted before it") {
             try syncWaitsForEarlierBlocks($0)
         },
@@ -44,11 +48,17 @@ enum SerialQueueScenarios {
             }
             for (number, lane) in lanes.enumerated() {
                 let order = lane.queue.sync { lane.order.value }
-                try require(lane.queue.label == "fifo-\(number)", "label '\(lane.queue.label)' is not the one given, 'fifo-\(number)'")
-                try require(lane.overlaps.load(ordering: .relaxed) == 0, "queue \(number): two blocks ran at once \(lane.overlaps.load(ordering: .relaxed)) times")
-                try require(order == Array(0..<blocksPerQueue), "queue \(number): blocks ran out of order or not exactly once "
-                    + "(\(order.count) of \(blocksPerQueue) recorded; "
-                    + "first out of place at \(firstMismatch(order, blocksPerQueue)))")
+                try require(
+                    lane.queue.label == "fifo-\(number)",
+                    "label '\(lane.queue.label)' is not the one given, 'fifo-\(number)'")
+                try require(
+                    lane.overlaps.load(ordering: .relaxed) == 0,
+                    "queue \(number): two blocks ran at once \(lane.overlaps.load(ordering: .relaxed)) times")
+                try require(
+                    order == Array(0..<blocksPerQueue),
+                    "queue \(number): blocks ran out of order or not exactly once "
+                        + "(\(order.count) of \(blocksPerQueue) recorded; "
+                        + "first out of place at \(firstMismatch(order, blocksPerQueue)))")
             }
         }
     }
@@ -63,8 +73,10 @@ enum SerialQueueScenarios {
             } catch {
                 caught = error  // typed: the error type survives the queue
             }
-            try require(caught == .refused(7), "sync did not rethrow the block's error (got \(String(describing: caught)))")
-            try require(queue.sync { "still usable" } == "still usable", "the queue did not recover after a block threw")
+            try require(
+                caught == .refused(7), "sync did not rethrow the block's error (got \(String(describing: caught)))")
+            try require(
+                queue.sync { "still usable" } == "still usable", "the queue did not recover after a block threw")
         }
     }
 
@@ -78,7 +90,8 @@ enum SerialQueueScenarios {
                     written.value = round
                 }
                 let seen = queue.sync { written.value }
-                try require(seen == round, "round \(round): sync ran before the block submitted ahead of it (saw \(seen))")
+                try require(
+                    seen == round, "round \(round): sync ran before the block submitted ahead of it (saw \(seen))")
             }
         }
     }
@@ -103,11 +116,19 @@ enum SerialQueueScenarios {
                         record.pointee.seen = record.pointee.written.value
                     }
                     let seen = context.pointee
-                    try require(seen.calls == round, "round \(round): the function has run \(seen.calls) times in \(round) syncs")
-                    try require(seen.context == UnsafeMutableRawPointer(context), "round \(round): "
-                        + "the function got context \(String(describing: seen.context)), not the one given")
-                    try require(seen.thread.map { pthread_equal($0, caller) != 0 } == true, "round \(round): the function ran on another thread than the caller's")
-                    try require(seen.seen == round, "round \(round): the function ran before the block submitted ahead of it (saw \(seen.seen))")
+                    try require(
+                        seen.calls == round,
+                        "round \(round): the function has run \(seen.calls) times in \(round) syncs")
+                    try require(
+                        seen.context == UnsafeMutableRawPointer(context),
+                        "round \(round): "
+                            + "the function got context \(String(describing: seen.context)), not the one given")
+                    try require(
+                        seen.thread.map { pthread_equal($0, caller) != 0 } == true,
+                        "round \(round): the function ran on another thread than the caller's")
+                    try require(
+                        seen.seen == round,
+                        "round \(round): the function ran before the block submitted ahead of it (saw \(seen.seen))")
                 }
             }
         }
@@ -139,7 +160,9 @@ enum SerialQueueScenarios {
             }
             if busy { gate.open() }
             done.wait()
-            try require(answer.value == 42, "the inner sync saw \(answer.value - 41) instead of the write of the block before it")
+            try require(
+                answer.value == 42,
+                "the inner sync saw \(answer.value - 41) instead of the write of the block before it")
         }
     }
 }

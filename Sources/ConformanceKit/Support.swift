@@ -27,7 +27,8 @@ final class RunLedger: @unchecked Sendable {
             badCount += 1
             if bad.count < 5 { bad.append("index \(index) ran \(count) times") }
         }
-        return badCount == 0 ? nil : "\(badCount) of \(counts.count) indices did not run exactly once: " + bad.joined(separator: ", ")
+        return badCount == 0
+            ? nil : "\(badCount) of \(counts.count) indices did not run exactly once: " + bad.joined(separator: ", ")
     }
 }
 

@@ -17,7 +17,8 @@ public final class CounterSet {
     /// entry here. The backend's own events (`RuntimeEventCounters`) come after every source,
     /// opened for the case's backend.
     static let builtIn: [any CounterSource.Type] = [
-        PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self, InterposerCounters.self,
+        PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self,
+        InterposerCounters.self,
         RuntimeEventCounters.self,
     ]
 
@@ -56,7 +57,9 @@ public final class CounterSet {
     ///     scheduling events the `events.` metrics read.
     ///   - events: the events the run asked for by name (`--events`), counted as `event.NAME`.
     public init(backend: String? = nil, events: [String] = []) {
-        sources = Self.all.map { $0.init(backend: backend) } + (events.isEmpty ? [] : [RequestedEventCounters(events: events)])
+        sources =
+            Self.all.map { $0.init(backend: backend) }
+            + (events.isEmpty ? [] : [RequestedEventCounters(events: events)])
         slotCounts = sources.map(\.metrics.count)
     }
 

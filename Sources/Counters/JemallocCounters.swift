@@ -15,8 +15,11 @@ public final class JemallocCounters: CounterSource {
     public let id = "jemalloc"
     public let availability: [String: Availability]
 
-    typealias Mallctl = @convention(c) (UnsafePointer<CChar>, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?,
-                                        UnsafeMutableRawPointer?, Int) -> Int32
+    typealias Mallctl =
+        @convention(c) (
+            UnsafePointer<CChar>, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?,
+            UnsafeMutableRawPointer?, Int
+        ) -> Int32
     private let mallctl: Mallctl?
     /// Control names as C strings made once: building them per read would allocate, and be counted.
     private let threadAllocated = Array("thread.allocated".utf8CString)
@@ -28,7 +31,9 @@ public final class JemallocCounters: CounterSource {
     static let allArenas = 4096
     /// In the order `read(into:)` writes them. Both are counts that do not depend on timing.
     public static let catalogue = [
-        Metric("jemalloc.thread-allocated-bytes", unit: .bytes, kind: .count, heading: "bytes allocated/op", tableColumn: true),
+        Metric(
+            "jemalloc.thread-allocated-bytes", unit: .bytes, kind: .count, heading: "bytes allocated/op",
+            tableColumn: true),
         Metric("jemalloc.arena-requests", unit: .allocations, kind: .count, heading: "arena requests/op"),
     ]
     static let names = catalogue.map(\.name)
@@ -38,18 +43,29 @@ public final class JemallocCounters: CounterSource {
             // A sanitized build routes malloc to the sanitizer's allocator: a preloaded jemalloc is
             // loaded but never called, and would read 0 bytes per operation.
             mallctl = nil
-            availability = Dictionary(uniqueKeysWithValues: Self.names.map {
-                ($0, .unavailable(reason: "\(sanitizer) replaces malloc in this build, so jemalloc never sees the allocations"))
-            })
+            availability = Dictionary(
+                uniqueKeysWithValues: Self.names.map {
+                    (
+                        $0,
+                        .unavailable(
+                            reason: "\(sanitizer) replaces malloc in this build, so jemalloc never sees the allocations"
+                        )
+                    )
+                })
         } else if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") {  // RTLD_DEFAULT
             mallctl = unsafeBitCast(symbol, to: Mallctl.self)
             availability = Dictionary(uniqueKeysWithValues: Self.names.map { ($0, .available) })
         } else {
             mallctl = nil
-            availability = Dictionary(uniqueKeysWithValues: Self.names.map {
-                ($0, .unavailable(reason: "jemalloc not preloaded (run with --allocator jemalloc"
-                    + (JemallocLibrary.locate() == nil ? "; tools/install-deps.sh installs it)" : ")")))
-            })
+            availability = Dictionary(
+                uniqueKeysWithValues: Self.names.map {
+                    (
+                        $0,
+                        .unavailable(
+                            reason: "jemalloc not preloaded (run with --allocator jemalloc"
+                                + (JemallocLibrary.locate() == nil ? "; tools/install-deps.sh installs it)" : ")"))
+                    )
+                })
         }
     }
 

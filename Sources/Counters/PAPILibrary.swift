@@ -72,7 +72,8 @@ final class PAPILibrary: @unchecked Sendable {
         }
         for candidate in candidates {
             guard let handle = dlopen(candidate.path, RTLD_NOW | RTLD_LOCAL) else { continue }
-            guard let initialize = dlsym(handle, "PAPI_library_init").map({ unsafeBitCast($0, to: Initialize.self) }) else {
+            guard let initialize = dlsym(handle, "PAPI_library_init").map({ unsafeBitCast($0, to: Initialize.self) })
+            else {
                 return .failure(Unavailable(description: "\(candidate.path) lacks PAPI_library_init"))
             }
             // PAPI_VER_CURRENT = (major << 24) | (minor << 16); on success init returns it back.
@@ -85,10 +86,15 @@ final class PAPILibrary: @unchecked Sendable {
                     return .failure(error)
                 }
             }
-            return .failure(Unavailable(description: "PAPI_library_init refused every version this bench knows (\(candidate.path))"))
+            return .failure(
+                Unavailable(description: "PAPI_library_init refused every version this bench knows (\(candidate.path))")
+            )
         }
-        return .failure(Unavailable(description: "PAPI not installed (none of \(candidates.map(\.path).joined(separator: ", ")) could be loaded; "
-            + "tools/install-deps.sh installs libpapi-dev)"))
+        return .failure(
+            Unavailable(
+                description:
+                    "PAPI not installed (none of \(candidates.map(\.path).joined(separator: ", ")) could be loaded; "
+                    + "tools/install-deps.sh installs libpapi-dev)"))
     }
 
     /// Whether PAPI knows `name` (a preset such as PAPI_TOT_INS, or a native event), or PAPI's reason.

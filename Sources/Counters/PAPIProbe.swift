@@ -44,24 +44,29 @@ public struct PAPIProbe: Sendable, Equatable {
         case .failed(let why): "unavailable: \(why)"
         case .ready(let version): "available (PAPI \(version), perf_event component enabled)"
         case .componentDisabled(let why): "unavailable: PAPI's perf_event component is disabled: \(why)"
-        case .noHardwareEvents(let why): "unavailable: PAPI loads, but cannot count cycles (PAPI_add_event(PAPI_TOT_CYC): \(why)): no PMU"
+        case .noHardwareEvents(let why):
+            "unavailable: PAPI loads, but cannot count cycles (PAPI_add_event(PAPI_TOT_CYC): \(why)): no PMU"
         }
     }
 
     private static func probe() -> State {
-        guard let (handle, major, minor) = libraries.lazy.compactMap({ entry in
-            dlopen(entry.soname, RTLD_NOW | RTLD_LOCAL).map { ($0, entry.major, entry.minor) }
-        }).first else {
-            return .notInstalled("none of \(libraries.map(\.soname).joined(separator: ", ")) could be loaded; "
-                + "tools/install-deps.sh installs libpapi-dev")
+        guard
+            let (handle, major, minor) = libraries.lazy.compactMap({ entry in
+                dlopen(entry.soname, RTLD_NOW | RTLD_LOCAL).map { ($0, entry.major, entry.minor) }
+            }).first
+        else {
+            return .notInstalled(
+                "none of \(libraries.map(\.soname).joined(separator: ", ")) could be loaded; "
+                    + "tools/install-deps.sh installs libpapi-dev")
         }
         typealias LibraryInit = @convention(c) (Int32) -> Int32
         typealias ComponentCount = @convention(c) () -> Int32
         typealias ComponentInfo = @convention(c) (Int32) -> UnsafeRawPointer?
         typealias ComponentIndex = @convention(c) (UnsafePointer<CChar>) -> Int32
         guard let initSymbol = dlsym(handle, "PAPI_library_init"),
-              let infoSymbol = dlsym(handle, "PAPI_get_component_info"),
-              let indexSymbol = dlsym(handle, "PAPI_get_component_index") else {
+            let infoSymbol = dlsym(handle, "PAPI_get_component_info"),
+            let indexSymbol = dlsym(handle, "PAPI_get_component_index")
+        else {
             return .failed("libpapi lacks PAPI_library_init / PAPI_get_component_info")
         }
         // PAPI_VER_CURRENT = (major << 24) | (minor << 16); on success init returns it back.
@@ -94,8 +99,9 @@ public struct PAPIProbe: Sendable, Equatable {
         typealias Cleanup = @convention(c) (Int32) -> Int32
         typealias Describe = @convention(c) (Int32) -> UnsafePointer<CChar>?
         guard let create = dlsym(handle, "PAPI_create_eventset"), let add = dlsym(handle, "PAPI_add_event"),
-              let cleanup = dlsym(handle, "PAPI_cleanup_eventset"), let destroy = dlsym(handle, "PAPI_destroy_eventset"),
-              let describe = dlsym(handle, "PAPI_strerror") else {
+            let cleanup = dlsym(handle, "PAPI_cleanup_eventset"), let destroy = dlsym(handle, "PAPI_destroy_eventset"),
+            let describe = dlsym(handle, "PAPI_strerror")
+        else {
             return .failed("libpapi lacks the event-set functions")
         }
         var set = noEventSet

@@ -22,23 +22,32 @@ public final class PerfEventCounters: CounterSource {
     }
 
     static let events: [Event] = [
-        Event(metric: Metric("task-clock", unit: .nanoseconds, kind: .cpu, heading: "CPU ns/op", tableColumn: true),
-              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_TASK_CLOCK), kernelOnly: false),
-        Event(metric: Metric("context-switches", unit: .events, kind: .event, heading: "context switches/op", tableColumn: true),
-              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CONTEXT_SWITCHES), kernelOnly: true),
-        Event(metric: Metric("cpu-migrations", unit: .events, kind: .event, heading: "CPU migrations/op"),
-              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CPU_MIGRATIONS), kernelOnly: true),
-        Event(metric: Metric("page-faults", unit: .events, kind: .event, heading: "page faults/op", tableColumn: true),
-              type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_PAGE_FAULTS), kernelOnly: false),
-        Event(metric: Metric("cycles", unit: .cycles, kind: .cpu, heading: "cycles/op", tableColumn: true),
-              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CPU_CYCLES), kernelOnly: false),
+        Event(
+            metric: Metric("task-clock", unit: .nanoseconds, kind: .cpu, heading: "CPU ns/op", tableColumn: true),
+            type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_TASK_CLOCK), kernelOnly: false),
+        Event(
+            metric: Metric(
+                "context-switches", unit: .events, kind: .event, heading: "context switches/op", tableColumn: true),
+            type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CONTEXT_SWITCHES), kernelOnly: true),
+        Event(
+            metric: Metric("cpu-migrations", unit: .events, kind: .event, heading: "CPU migrations/op"),
+            type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_CPU_MIGRATIONS), kernelOnly: true),
+        Event(
+            metric: Metric("page-faults", unit: .events, kind: .event, heading: "page faults/op", tableColumn: true),
+            type: UInt32(RB_PERF_TYPE_SOFTWARE), config: UInt64(RB_PERF_COUNT_SW_PAGE_FAULTS), kernelOnly: false),
+        Event(
+            metric: Metric("cycles", unit: .cycles, kind: .cpu, heading: "cycles/op", tableColumn: true),
+            type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CPU_CYCLES), kernelOnly: false),
         // Instructions do not depend on timing (where no spin loop waits): a count, gated tightly.
-        Event(metric: Metric("instructions", unit: .events, kind: .count, heading: "instructions/op", tableColumn: true),
-              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_INSTRUCTIONS), kernelOnly: false),
-        Event(metric: Metric("cache-misses", unit: .events, kind: .event, heading: "cache misses/op"),
-              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CACHE_MISSES), kernelOnly: false),
-        Event(metric: Metric("branch-misses", unit: .events, kind: .event, heading: "branch misses/op"),
-              type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_BRANCH_MISSES), kernelOnly: false),
+        Event(
+            metric: Metric("instructions", unit: .events, kind: .count, heading: "instructions/op", tableColumn: true),
+            type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_INSTRUCTIONS), kernelOnly: false),
+        Event(
+            metric: Metric("cache-misses", unit: .events, kind: .event, heading: "cache misses/op"),
+            type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_CACHE_MISSES), kernelOnly: false),
+        Event(
+            metric: Metric("branch-misses", unit: .events, kind: .event, heading: "branch misses/op"),
+            type: UInt32(RB_PERF_TYPE_HARDWARE), config: UInt64(RB_PERF_COUNT_HW_BRANCH_MISSES), kernelOnly: false),
     ]
 
     public static var catalogue: [Metric] { events.map(\.metric) }
@@ -58,9 +67,10 @@ public final class PerfEventCounters: CounterSource {
         let excludeKernel = Self.excludesKernel(paranoid: paranoid)
         for event in Self.events {
             if excludeKernel && event.kernelOnly {
-                availability[event.name] = .unavailable(reason: "kernel events excluded "
-                    + "(perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
-                    + Self.withoutKernelEvents(event.name))
+                availability[event.name] = .unavailable(
+                    reason: "kernel events excluded "
+                        + "(perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root); "
+                        + Self.withoutKernelEvents(event.name))
                 continue
             }
             let fd = rb_perf_event_open(event.type, event.config, excludeKernel ? 1 : 0)
@@ -68,7 +78,9 @@ public final class PerfEventCounters: CounterSource {
                 open.append((event.name, fd))
                 availability[event.name] = .available
             } else {
-                availability[event.name] = .unavailable(reason: Self.reason(errno: -fd, hardware: event.type == UInt32(RB_PERF_TYPE_HARDWARE), paranoid: paranoid))
+                availability[event.name] = .unavailable(
+                    reason: Self.reason(
+                        errno: -fd, hardware: event.type == UInt32(RB_PERF_TYPE_HARDWARE), paranoid: paranoid))
             }
         }
     }
@@ -123,7 +135,12 @@ public final class PerfEventCounters: CounterSource {
 /// Reads one decimal integer from `file`.
 func fscanfInt(_ file: UnsafeMutablePointer<FILE>, _ value: UnsafeMutablePointer<Int32>) -> Bool {
     var buffer = [CChar](repeating: 0, count: 32)
-    guard fgets(&buffer, 32, file) != nil, let parsed = Int32(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter { !$0.isWhitespace }) else { return false }
+    guard fgets(&buffer, 32, file) != nil,
+        let parsed = Int32(
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter {
+                !$0.isWhitespace
+            })
+    else { return false }
     value.pointee = parsed
     return true
 }

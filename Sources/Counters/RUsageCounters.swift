@@ -8,7 +8,8 @@ import Results
 /// come from here when perf may not count kernel events.
 public final class RUsageCounters: CounterSource {
     public let id = "rusage"
-    public let availability: [String: Availability] = Dictionary(uniqueKeysWithValues: RUsageCounters.names.map { ($0, .available) })
+    public let availability: [String: Availability] = Dictionary(
+        uniqueKeysWithValues: RUsageCounters.names.map { ($0, .available) })
 
     /// In the order `read(into:)` writes them.
     public static let catalogue = [

@@ -19,8 +19,11 @@ public final class RequestedEventCounters: CounterSource {
 
     /// The descriptions results.json carries for `events`.
     public static func metrics(for events: [String]) -> [Metric] {
-        events.map { Metric(metricName($0), unit: .events, kind: .event, heading: "\($0)/op", tableColumn: true,
-                            note: "requested with --events: through PAPI where it could count it, else perf_event_open") }
+        events.map {
+            Metric(
+                metricName($0), unit: .events, kind: .event, heading: "\($0)/op", tableColumn: true,
+                note: "requested with --events: through PAPI where it could count it, else perf_event_open")
+        }
     }
 
     /// Why each name no program could count here is refused before a run (nil when all can be
@@ -76,7 +79,9 @@ public final class RequestedEventCounters: CounterSource {
                 let hardware = events.filter { !SoftwareDefinedEvents.isSoftwareDefined($0) }
                 let software = softwareDefined.filter { reasons[$0] == nil }
                 for (names, inherited) in [(hardware, true), (software, false)] where !names.isEmpty {
-                    if let set = Self.openSet(loaded, names, inherited: inherited, reasons: &reasons) { sets.append(set) }
+                    if let set = Self.openSet(loaded, names, inherited: inherited, reasons: &reasons) {
+                        sets.append(set)
+                    }
                 }
             }
         }
@@ -92,8 +97,9 @@ public final class RequestedEventCounters: CounterSource {
                 continue
             }
             if excludeKernel && perf.kernelOnly {
-                availability[Self.metricName(event)] = .unavailable(reason: viaPAPI + "; perf: kernel events excluded "
-                    + "(perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root)")
+                availability[Self.metricName(event)] = .unavailable(
+                    reason: viaPAPI + "; perf: kernel events excluded "
+                        + "(perf_event_paranoid \(paranoid.map(String.init) ?? "unknown"), not root)")
                 continue
             }
             let fd = rb_perf_event_open(perf.type, perf.config, excludeKernel ? 1 : 0)
@@ -101,8 +107,10 @@ public final class RequestedEventCounters: CounterSource {
                 perfEvents.append((event, fd))
                 availability[Self.metricName(event)] = .available
             } else {
-                availability[Self.metricName(event)] = .unavailable(reason: viaPAPI + "; perf: "
-                    + PerfEventCounters.reason(errno: -fd, hardware: perf.type == PerfEventNames.hardware, paranoid: paranoid))
+                availability[Self.metricName(event)] = .unavailable(
+                    reason: viaPAPI + "; perf: "
+                        + PerfEventCounters.reason(
+                            errno: -fd, hardware: perf.type == PerfEventNames.hardware, paranoid: paranoid))
             }
         }
         self.availability = availability
@@ -117,7 +125,9 @@ public final class RequestedEventCounters: CounterSource {
     }
 
     /// A started event set of `names` (those PAPI could add), or nil with each name's reason.
-    private static func openSet(_ library: PAPILibrary, _ names: [String], inherited: Bool, reasons: inout [String: String]) -> PAPISet? {
+    private static func openSet(
+        _ library: PAPILibrary, _ names: [String], inherited: Bool, reasons: inout [String: String]
+    ) -> PAPISet? {
         var id = PAPILibrary.noEventSet
         if let problem = newEventSet(library, &id, inherited: inherited) {
             for name in names { reasons[name] = problem }
@@ -126,7 +136,11 @@ public final class RequestedEventCounters: CounterSource {
         var added: [String] = []
         for name in names {
             let status = library.addNamedEvent(id, name)
-            if status == PAPILibrary.ok { added.append(name) } else { reasons[name] = "PAPI_add_named_event: \(library.describe(status))" }
+            if status == PAPILibrary.ok {
+                added.append(name)
+            } else {
+                reasons[name] = "PAPI_add_named_event: \(library.describe(status))"
+            }
         }
         guard !added.isEmpty else { return nil }
         let status = library.start(id)
@@ -153,8 +167,10 @@ public final class RequestedEventCounters: CounterSource {
         option.storeBytes(of: eventSet, toByteOffset: 0, as: Int32.self)
         option.storeBytes(of: PAPILibrary.inheritAll, toByteOffset: 4, as: Int32.self)
         status = library.setOption(PAPILibrary.inheritOption, option)
-        return status == PAPILibrary.ok ? nil : "PAPI_set_opt(PAPI_INHERIT): \(library.describe(status)); "
-            + "without it only the measuring thread would count"
+        return status == PAPILibrary.ok
+            ? nil
+            : "PAPI_set_opt(PAPI_INHERIT): \(library.describe(status)); "
+                + "without it only the measuring thread would count"
     }
 
     public var metrics: [String] { (papiSets.flatMap(\.events) + perfEvents.map(\.name)).map(Self.metricName) }

@@ -15,28 +15,30 @@ public final class RuntimeEventCounters: CounterSource {
     private let totals = UnsafeMutablePointer<UInt64>.allocate(capacity: RuntimeEvent.count)
 
     public static let catalogue: [Metric] = RuntimeEvent.allCases.map { event in
-        Metric(event.metricName, unit: .events, kind: .event, heading: event.name + "/op",
-               tableColumn: event == .steals || event == .parks || event == .syncSlow,
-               note: "counted by \(event.countedBy.joined(separator: " and ")) itself, on every thread (RuntimeEvent)")
+        Metric(
+            event.metricName, unit: .events, kind: .event, heading: event.name + "/op",
+            tableColumn: event == .steals || event == .parks || event == .syncSlow,
+            note: "counted by \(event.countedBy.joined(separator: " and ")) itself, on every thread (RuntimeEvent)")
     }
 
     public convenience init() { self.init(backend: nil) }
 
     public init(backend: String?) {
         counted = RuntimeEvent.allCases.filter { backend.map($0.countedBy.contains) ?? false }
-        availability = Dictionary(uniqueKeysWithValues: RuntimeEvent.allCases.map { event in
-            let reason: String?
-            if let backend, event.countedBy.contains(backend) {
-                reason = nil
-            } else if backend == nil || backend == BenchmarkCase.noBackend {
-                reason = "the case uses no backend"
-            } else if RuntimeEvent.countingBackends.contains(backend!) {
-                reason = "\(backend!) has no such event (\(event.countedBy.joined(separator: " and ")) counts it)"
-            } else {
-                reason = "\(backend!) does not count its own scheduling events (only our own backends do)"
-            }
-            return (event.metricName, Availability(unavailableBecause: reason))
-        })
+        availability = Dictionary(
+            uniqueKeysWithValues: RuntimeEvent.allCases.map { event in
+                let reason: String?
+                if let backend, event.countedBy.contains(backend) {
+                    reason = nil
+                } else if backend == nil || backend == BenchmarkCase.noBackend {
+                    reason = "the case uses no backend"
+                } else if RuntimeEvent.countingBackends.contains(backend!) {
+                    reason = "\(backend!) has no such event (\(event.countedBy.joined(separator: " and ")) counts it)"
+                } else {
+                    reason = "\(backend!) does not count its own scheduling events (only our own backends do)"
+                }
+                return (event.metricName, Availability(unavailableBecause: reason))
+            })
     }
 
     deinit { totals.deallocate() }

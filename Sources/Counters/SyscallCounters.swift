@@ -31,10 +31,14 @@ public final class SyscallCounters: CounterSource {
         }
     }
 
-    public static let catalogue = [Metric("syscalls", unit: .events, kind: .event, heading: "syscalls/op", tableColumn: true)]
+    public static let catalogue = [
+        Metric("syscalls", unit: .events, kind: .event, heading: "syscalls/op", tableColumn: true)
+    ]
 
-    static let idFiles = ["/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
-                          "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id"]
+    static let idFiles = [
+        "/sys/kernel/tracing/events/raw_syscalls/sys_enter/id",
+        "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id",
+    ]
 
     public init() {
         if let tracepoint = Self.idFiles.lazy.compactMap(Self.readID).first {
@@ -63,6 +67,9 @@ public final class SyscallCounters: CounterSource {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 32)
         guard fgets(&buffer, 32, file) != nil else { return nil }
-        return UInt64(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter { !$0.isWhitespace })
+        return UInt64(
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter {
+                !$0.isWhitespace
+            })
     }
 }

@@ -15,7 +15,8 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
     public typealias Group = FIFOGroup
 
     public static let id = "fifo-dispatch"
-    public static let summary = "our libdispatch-style queues: lock-free lists, one state word per queue, futex semaphores, "
+    public static let summary =
+        "our libdispatch-style queues: lock-free lists, one state word per queue, futex semaphores, "
         + "spare workers for blocked blocks"
 
     @usableFromInline let pool: WorkerPool
@@ -70,7 +71,8 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
         global(.default).apply(iterations: iterations, stride: stride, pieces: body)
     }
 
-    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction)
+    {
         global(.default).apply(iterations: iterations, stride: stride, context: context, piece)
     }
 
@@ -82,7 +84,9 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
 
     /// A new queue: serial unless `concurrent`; running through `target` (default: the global
     /// queue of its `qos`, or of `.default`).
-    public func makeQueue(label: String, concurrent: Bool = false, qos: Priority? = nil, target: FIFOQueue? = nil) -> FIFOQueue {
+    public func makeQueue(label: String, concurrent: Bool = false, qos: Priority? = nil, target: FIFOQueue? = nil)
+        -> FIFOQueue
+    {
         FIFOQueue(label: label, kind: concurrent ? .concurrent : .serial, qos: qos, target: target, pool: pool)
     }
 
@@ -122,9 +126,11 @@ extension FIFOQueue {
     /// pieces form below, looping over each piece.
     @inlinable
     public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
-        apply(iterations: iterations, stride: stride, pieces: { range in
-            for index in range { body(index) }
-        })
+        apply(
+            iterations: iterations, stride: stride,
+            pieces: { range in
+                for index in range { body(index) }
+            })
     }
 
     /// Calls `body` once per piece of `stride` iterations (`ApplyPlan`) with the piece's indices,
@@ -144,13 +150,15 @@ extension FIFOQueue {
     /// The pieces form with a C piece function, `piece(context, lower, upper)` once per piece:
     /// what the closure form comes down to, and what a caller with a C function (the suite's
     /// apply, as `dispatch_apply_f` takes one) calls without a closure per piece.
-    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction)
+    {
         precondition(iterations >= 0, "apply over \(iterations) iterations: the count must be zero or more")
         let width = pool._withUnsafeGuaranteedRef { $0.width }
         switch kind {
         case .root:
-            ParallelLoop.run(iterations: iterations, stride: stride, workers: width, submit: { self.async($0) },
-                             context: context, piece)
+            ParallelLoop.run(
+                iterations: iterations, stride: stride, workers: width, submit: { self.async($0) },
+                context: context, piece)
         case .mainRoot:
             Self.applyInOrder(iterations: iterations, stride: stride, workers: width, context: context, piece)
         case .serial, .concurrent:
@@ -160,8 +168,9 @@ extension FIFOQueue {
                     Self.applyInOrder(iterations: iterations, stride: stride, workers: width, context: context, piece)
                     return
                 }
-                ParallelLoop.run(iterations: iterations, stride: stride, workers: width, submit: { root.async($0) },
-                                 context: context, piece)
+                ParallelLoop.run(
+                    iterations: iterations, stride: stride, workers: width, submit: { root.async($0) },
+                    context: context, piece)
             }
         }
     }

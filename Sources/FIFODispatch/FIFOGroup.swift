@@ -68,7 +68,8 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
             let desired = s & Self.countMask == 1 ? (s & ~Self.countMask) &+ Self.generationOne : s - 1
             // acquiringAndReleasing: the member's writes happen before whatever a waiter or a
             // notification does after seeing zero; sequentially consistent for the checks below.
-            let (done, current) = word.pointee.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            let (done, current) = word.pointee.compareExchange(
+                expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done {
                 if desired & Self.countMask == 0 { becameEmpty() }
                 return

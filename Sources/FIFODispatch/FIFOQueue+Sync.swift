@@ -33,8 +33,11 @@ extension FIFOQueue {
         let outer = DrainFrame.current
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }
         let target = targetAddressValue
-        if target != 0, Self.unretained(target)._withUnsafeGuaranteedRef({ $0.isRoot }), tryAcquire(exclusive: exclusive) {
-            var frame = DrainFrame(queue: Unmanaged.passUnretained(self), hold: exclusive ? .lock : .member, parent: outer)
+        if target != 0, Self.unretained(target)._withUnsafeGuaranteedRef({ $0.isRoot }),
+            tryAcquire(exclusive: exclusive)
+        {
+            var frame = DrainFrame(
+                queue: Unmanaged.passUnretained(self), hold: exclusive ? .lock : .member, parent: outer)
             return try withUnsafeMutablePointer(to: &frame) { (frame) throws(E) -> T in
                 DrainFrame.setCurrent(frame)
                 defer {
@@ -74,7 +77,8 @@ extension FIFOQueue {
                 guard s & (QueueState.busy | QueueState.dirty) == 0 else { return false }
                 desired = s + QueueState.inUseOne
             }
-            let (done, current) = state.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            let (done, current) = state.compareExchange(
+                expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done { return true }
             s = current
         }
@@ -85,14 +89,18 @@ extension FIFOQueue {
     /// DIRTY already, making the exchange fail, or will find the queue idle and schedule it.
     @inlinable
     func releaseAfterSync() {
-        if state.compareExchange(expected: QueueState.locked, desired: 0, ordering: .sequentiallyConsistent).exchanged { return }
+        if state.compareExchange(expected: QueueState.locked, desired: 0, ordering: .sequentiallyConsistent).exchanged {
+            return
+        }
         _ = release()
     }
 
     /// The general path: take every queue on the way to the root if they are all free at once
     /// (a queue targeting a serial queue holds that one too), else wait in line.
     @usableFromInline
-    func syncSlowly<T, E: Error>(exclusive: Bool, outer: UnsafeMutablePointer<DrainFrame>?, _ work: () throws(E) -> T) throws(E) -> T {
+    func syncSlowly<T, E: Error>(exclusive: Bool, outer: UnsafeMutablePointer<DrainFrame>?, _ work: () throws(E) -> T)
+        throws(E) -> T
+    {
         // A global queue (no target) is not a slow sync: it runs at once, uncounted.
         if targetAddressValue == 0 { return try syncOnRoot(outer: outer, work) }
         // Only the slow path counts: counting the fast one is a measurable share of a fast sync
@@ -153,7 +161,8 @@ extension FIFOQueue {
         defer { frames.deallocate() }
         for index in chain.indices.reversed() {
             let parent = index == chain.count - 1 ? outer : frames + index + 1
-            (frames + index).initialize(to: DrainFrame(queue: chain[index].queue, hold: chain[index].hold, parent: parent))
+            (frames + index).initialize(
+                to: DrainFrame(queue: chain[index].queue, hold: chain[index].hold, parent: parent))
         }
         DrainFrame.setCurrent(chain.isEmpty ? outer : frames)
         defer { DrainFrame.setCurrent(outer) }
@@ -172,7 +181,8 @@ extension FIFOQueue {
                 if current.pointee.queue.toOpaque() == Unmanaged.passUnretained(queue).toOpaque(),
                     current.pointee.hold == .lock || levelExclusive
                 {
-                    let through = queue === self ? "" : " (it runs through '\(queue.label)', which this thread is running)"
+                    let through =
+                        queue === self ? "" : " (it runs through '\(queue.label)', which this thread is running)"
                     preconditionFailure(
                         "sync onto queue '\(label)' from a block running on it\(through): this deadlocks. "
                             + "Use async, or sync from another queue.")

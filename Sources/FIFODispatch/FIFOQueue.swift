@@ -45,7 +45,8 @@ public final class FIFOQueue: @unchecked Sendable {
         self.pool = Unmanaged.passUnretained(pool)
         switch kind {
         case .root, .mainRoot:
-            precondition(qos != nil && target == nil, "internal error: root queue '\(label)' needs a band and no target")
+            precondition(
+                qos != nil && target == nil, "internal error: root queue '\(label)' needs a band and no target")
             poolOwner = nil
             bandValue = Atomic(qos!.rawValue)
         case .serial, .concurrent:
@@ -134,7 +135,10 @@ public final class FIFOQueue: @unchecked Sendable {
     /// `dispatch_group_async`: `work` is a member of `group` until it returns.
     public func async(group: FIFOGroup, qos: Priority? = nil, _ work: @escaping @Sendable () -> Void) {
         group.enter()
-        submit(.closure({ work(); group.leave() }), kind: .block, priority: qos)
+        submit(
+            .closure({
+                work(); group.leave()
+            }), kind: .block, priority: qos)
     }
 
     /// Runs `work` here, then `completion` on `completionQueue` with its result (the guide's
@@ -204,7 +208,8 @@ public final class FIFOQueue: @unchecked Sendable {
                 continue
             }
             let desired = QueueState.with(override: raised, (s & ~QueueState.dirty) | QueueState.enqueued)
-            let (done, current) = state.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            let (done, current) = state.compareExchange(
+                expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done {
                 pushToken(priority: raised)
                 return
@@ -232,7 +237,8 @@ public final class FIFOQueue: @unchecked Sendable {
         var s = state.load(ordering: .relaxed)
         while s & QueueState.enqueued != 0 {
             let desired = QueueState.with(override: .background, (s & ~QueueState.enqueued) | QueueState.locked)
-            let (done, current) = state.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            let (done, current) = state.compareExchange(
+                expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done { return true }
             s = current
         }
@@ -271,7 +277,8 @@ public final class FIFOQueue: @unchecked Sendable {
             } else {
                 desired = QueueState.with(override: .background, s & ~QueueState.locked)
             }
-            let (done, current) = state.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            let (done, current) = state.compareExchange(
+                expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done {
                 if schedule { pushToken(priority: QueueState.override(s)) }
                 return false
@@ -288,10 +295,12 @@ public final class FIFOQueue: @unchecked Sendable {
         var s = after
         while s & QueueState.barrierWait != 0, QueueState.inUse(s) == 0 {
             let schedule = !QueueState.isSuspended(s) && s & (QueueState.locked | QueueState.enqueued) == 0
-            let desired = schedule
+            let desired =
+                schedule
                 ? (s & ~(QueueState.barrierWait | QueueState.dirty)) | QueueState.enqueued
                 : s & ~QueueState.barrierWait
-            let (done, current) = state.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            let (done, current) = state.compareExchange(
+                expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done {
                 if schedule { pushToken(priority: QueueState.override(s)) }
                 return
@@ -306,7 +315,9 @@ public final class FIFOQueue: @unchecked Sendable {
     /// suspends need two resumes.
     public func suspend() {
         let before = state.add(QueueState.suspendOne, ordering: .sequentiallyConsistent).oldValue
-        precondition(before & QueueState.suspendMask != QueueState.suspendMask, "queue '\(label)' suspended 65,535 times without a resume")
+        precondition(
+            before & QueueState.suspendMask != QueueState.suspendMask,
+            "queue '\(label)' suspended 65,535 times without a resume")
     }
 
     /// Undoes one `suspend`. The last one lets the queue run its waiting blocks.
@@ -318,10 +329,12 @@ public final class FIFOQueue: @unchecked Sendable {
                 QueueState.isSuspended(s),
                 "resume of queue '\(label)', which is not suspended: more resumes than suspends")
             var desired = s - QueueState.suspendOne
-            let schedule = !QueueState.isSuspended(desired) && desired & QueueState.dirty != 0
+            let schedule =
+                !QueueState.isSuspended(desired) && desired & QueueState.dirty != 0
                 && desired & (QueueState.locked | QueueState.enqueued | QueueState.barrierWait) == 0
             if schedule { desired = (desired & ~QueueState.dirty) | QueueState.enqueued }
-            let (done, current) = state.compareExchange(expected: s, desired: desired, ordering: .sequentiallyConsistent)
+            let (done, current) = state.compareExchange(
+                expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done {
                 if schedule { pushToken(priority: QueueState.override(s)) }
                 return

@@ -26,5 +26,7 @@ extension TaskNode: CachedBlock {
     static func cacheLink(of node: NodeRef) -> UInt { node.pointee.next.load(ordering: .relaxed) }
 
     @inlinable
-    static func setCacheLink(of node: NodeRef, to address: UInt) { node.pointee.next.store(address, ordering: .relaxed) }
+    static func setCacheLink(of node: NodeRef, to address: UInt) {
+        node.pointee.next.store(address, ordering: .relaxed)
+    }
 }

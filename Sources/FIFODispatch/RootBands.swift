@@ -99,11 +99,15 @@ struct RootBands: @unchecked Sendable {
                 if owner.pointee.load(ordering: .relaxed) != 0 { return .contended }
                 // acquiring/releasing: the previous owner's pops (its writes of `head`) happen
                 // before this owner's.
-                guard owner.pointee.compareExchange(
-                    expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
-                ).exchanged else { return .contended }
+                guard
+                    owner.pointee.compareExchange(
+                        expected: 0, desired: 1, successOrdering: .acquiring, failureOrdering: .relaxed
+                    ).exchanged
+                else { return .contended }
                 let node = list.pop()
-                if node != nil { list.pops.pointee.store(list.pops.pointee.load(ordering: .relaxed) &+ 1, ordering: .relaxed) }
+                if node != nil {
+                    list.pops.pointee.store(list.pops.pointee.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+                }
                 owner.pointee.store(0, ordering: .releasing)
                 return node.map(Take.node) ?? .empty
             }

@@ -247,7 +247,8 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     private func retireIfSurplus() -> Bool {
         var count = threads.load(ordering: .relaxed)
         while count - blocked.load(ordering: .relaxed) > width {
-            let (done, current) = threads.compareExchange(expected: count, desired: count - 1, ordering: .sequentiallyConsistent)
+            let (done, current) = threads.compareExchange(
+                expected: count, desired: count - 1, ordering: .sequentiallyConsistent)
             if done { return true }
             count = current
         }
@@ -319,7 +320,9 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
         handlesLock.withLock { handles }.reduce(.zero) { total, thread in
             var clock = clockid_t()
             var spec = timespec()
-            guard pthread_getcpuclockid(thread.handle, &clock) == 0, clock_gettime(clock, &spec) == 0 else { return total }
+            guard pthread_getcpuclockid(thread.handle, &clock) == 0, clock_gettime(clock, &spec) == 0 else {
+                return total
+            }
             return total + .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
         }
     }

@@ -88,13 +88,16 @@ public struct FidelityRow: Sendable, Equatable {
             let direct = figure(of: directResult, units: pair.unitsPerOperation, estimates: estimates)
             let missing = [suite.missing.map { "suite case \($0)" }, direct.missing.map { "direct case \($0)" }]
                 .compactMap { $0 }.joined(separator: "; ")
-            return FidelityRow(pair: pair, suite: suite.value, direct: direct.value,
-                               suiteAllocatedBytes: allocated(by: suiteResult), directAllocatedBytes: allocated(by: directResult),
-                               missing: missing.isEmpty ? nil : missing, bound: bound)
+            return FidelityRow(
+                pair: pair, suite: suite.value, direct: direct.value,
+                suiteAllocatedBytes: allocated(by: suiteResult), directAllocatedBytes: allocated(by: directResult),
+                missing: missing.isEmpty ? nil : missing, bound: bound)
         }
     }
 
-    static func figure(of result: CaseResult?, units: Int, estimates: RunEstimates) -> (value: Figure?, missing: String?) {
+    static func figure(of result: CaseResult?, units: Int, estimates: RunEstimates) -> (
+        value: Figure?, missing: String?
+    ) {
         guard let result else { return (nil, "was not run") }
         if let reason = result.notApplicable { return (nil, "not applicable: \(reason)") }
         guard let estimate = estimates[result.benchmarkCase.id] else {
@@ -102,7 +105,11 @@ public struct FidelityRow: Sendable, Equatable {
         }
         let perUnit = Double(units)
         let interval = estimate.comparisonInterval
-        return (Figure(value: estimate.value / perUnit, interval: RepeatInterval(lower: interval.lower / perUnit, upper: interval.upper / perUnit)), nil)
+        return (
+            Figure(
+                value: estimate.value / perUnit,
+                interval: RepeatInterval(lower: interval.lower / perUnit, upper: interval.upper / perUnit)), nil
+        )
     }
 
     static func allocated(by result: CaseResult?) -> Double? {

@@ -50,8 +50,10 @@ public struct ChangeEstimate: Sendable, Equatable {
 
     public static func == (lhs: ChangeEstimate, rhs: ChangeEstimate) -> Bool {
         lhs.scale == rhs.scale && lhs.base == rhs.base && lhs.new == rhs.new && lhs.relativeChange == rhs.relativeChange
-            && lhs.relativeInterval?.lower == rhs.relativeInterval?.lower && lhs.relativeInterval?.upper == rhs.relativeInterval?.upper
-            && lhs.absoluteChange == rhs.absoluteChange && lhs.absoluteInterval == rhs.absoluteInterval && lhs.pValue == rhs.pValue && lhs.degreesOfFreedom == rhs.degreesOfFreedom
+            && lhs.relativeInterval?.lower == rhs.relativeInterval?.lower
+            && lhs.relativeInterval?.upper == rhs.relativeInterval?.upper
+            && lhs.absoluteChange == rhs.absoluteChange && lhs.absoluteInterval == rhs.absoluteInterval
+            && lhs.pValue == rhs.pValue && lhs.degreesOfFreedom == rhs.degreesOfFreedom
     }
 
     /// Yuen–Welch; nil unless each side has at least 2 values.
@@ -63,12 +65,15 @@ public struct ChangeEstimate: Sendable, Equatable {
         let squaredError = baseSide.squaredStandardError + newSide.squaredStandardError
         // Welch–Satterthwaite on the trimmed samples; with no spread on either side the
         // difference is exact.
-        let denominator = baseSide.squaredStandardError * baseSide.squaredStandardError / Double(baseSide.kept - 1)
+        let denominator =
+            baseSide.squaredStandardError * baseSide.squaredStandardError / Double(baseSide.kept - 1)
             + newSide.squaredStandardError * newSide.squaredStandardError / Double(newSide.kept - 1)
-        let degrees = denominator > 0 ? squaredError * squaredError / denominator : Double(baseSide.kept + newSide.kept - 2)
-        return make(scale: scale, baseCentre: baseSide.trimmedMean, newCentre: newSide.trimmedMean,
-                    difference: newSide.trimmedMean - baseSide.trimmedMean, standardError: squaredError.squareRoot(),
-                    degreesOfFreedom: degrees)
+        let degrees =
+            denominator > 0 ? squaredError * squaredError / denominator : Double(baseSide.kept + newSide.kept - 2)
+        return make(
+            scale: scale, baseCentre: baseSide.trimmedMean, newCentre: newSide.trimmedMean,
+            difference: newSide.trimmedMean - baseSide.trimmedMean, standardError: squaredError.squareRoot(),
+            degreesOfFreedom: degrees)
     }
 
     /// The paired test over the repetitions both sides have (pair i = base[i] with new[i]); nil
@@ -80,19 +85,23 @@ public struct ChangeEstimate: Sendable, Equatable {
         let transform: (Double) -> Double = scale == .ratio ? { log($0) } : { $0 }
         let differences = TrimmedSample(pairs.map { transform($0.1) - transform($0.0) })
         let baseCentre = TrimmedSample(pairs.map { transform($0.0) }).trimmedMean
-        return make(scale: scale, baseCentre: baseCentre, newCentre: baseCentre + differences.trimmedMean,
-                    difference: differences.trimmedMean, standardError: differences.squaredStandardError.squareRoot(),
-                    degreesOfFreedom: Double(differences.kept - 1))
+        return make(
+            scale: scale, baseCentre: baseCentre, newCentre: baseCentre + differences.trimmedMean,
+            difference: differences.trimmedMean, standardError: differences.squaredStandardError.squareRoot(),
+            degreesOfFreedom: Double(differences.kept - 1))
     }
 
     /// From the difference of the transformed centres and its standard error.
-    private static func make(scale: Scale, baseCentre: Double, newCentre: Double, difference: Double,
-                             standardError: Double, degreesOfFreedom: Double) -> ChangeEstimate {
+    private static func make(
+        scale: Scale, baseCentre: Double, newCentre: Double, difference: Double,
+        standardError: Double, degreesOfFreedom: Double
+    ) -> ChangeEstimate {
         let pValue: Double
         let halfWidth: Double
         if standardError > 0 {
             pValue = StudentT.twoSidedTail(difference / standardError, degreesOfFreedom: degreesOfFreedom)
-            halfWidth = StudentT.twoSidedCritical(tail: 1 - confidence, degreesOfFreedom: degreesOfFreedom) * standardError
+            halfWidth =
+                StudentT.twoSidedCritical(tail: 1 - confidence, degreesOfFreedom: degreesOfFreedom) * standardError
         } else {
             // Every value identical on each side: the change is exactly the difference.
             pValue = difference == 0 ? 1 : 0
@@ -101,17 +110,21 @@ public struct ChangeEstimate: Sendable, Equatable {
         switch scale {
         case .ratio:
             let base = exp(baseCentre), new = exp(newCentre)
-            return ChangeEstimate(scale: scale, base: base, new: new, relativeChange: expm1(difference),
-                                  relativeInterval: (expm1(difference - halfWidth), expm1(difference + halfWidth)),
-                                  absoluteChange: new - base,
-                                  absoluteInterval: (base * expm1(difference - halfWidth), base * expm1(difference + halfWidth)), pValue: pValue, degreesOfFreedom: degreesOfFreedom)
+            return ChangeEstimate(
+                scale: scale, base: base, new: new, relativeChange: expm1(difference),
+                relativeInterval: (expm1(difference - halfWidth), expm1(difference + halfWidth)),
+                absoluteChange: new - base,
+                absoluteInterval: (base * expm1(difference - halfWidth), base * expm1(difference + halfWidth)),
+                pValue: pValue, degreesOfFreedom: degreesOfFreedom)
         case .difference:
             let relative = baseCentre > 0 ? difference / baseCentre : nil
-            let interval = baseCentre > 0 ? ((difference - halfWidth) / baseCentre, (difference + halfWidth) / baseCentre) : nil
-            return ChangeEstimate(scale: scale, base: baseCentre, new: newCentre, relativeChange: relative,
-                                  relativeInterval: interval, absoluteChange: difference,
-                                  absoluteInterval: (difference - halfWidth, difference + halfWidth), pValue: pValue,
-                                  degreesOfFreedom: degreesOfFreedom)
+            let interval =
+                baseCentre > 0 ? ((difference - halfWidth) / baseCentre, (difference + halfWidth) / baseCentre) : nil
+            return ChangeEstimate(
+                scale: scale, base: baseCentre, new: newCentre, relativeChange: relative,
+                relativeInterval: interval, absoluteChange: difference,
+                absoluteInterval: (difference - halfWidth, difference + halfWidth), pValue: pValue,
+                degreesOfFreedom: degreesOfFreedom)
         }
     }
 }

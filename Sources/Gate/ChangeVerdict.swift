@@ -19,7 +19,8 @@ public enum ChangeVerdict: Sendable, Equatable {
     /// The verdict without its reason: what tables count and filter by. Its raw value is the
     /// name printed in the first column.
     public enum Kind: String, Sendable, CaseIterable {
-        case regression, newFailure = "new failure", improvement, noChange = "no change", undecided, notComparable = "not comparable"
+        case regression, newFailure = "new failure", improvement, noChange = "no change", undecided, notComparable =
+            "not comparable"
     }
 
     public var kind: Kind {

@@ -72,40 +72,55 @@ public struct Comparison: Sendable {
     /// - Parameter sequential: the looks that decided the pairs (`bench ab --budget`): each row is
     ///   tested on its p-value over those looks (`SequentialRecord.pValue`), not on the last one's.
     /// - Throws: `Problem` when the two runs have no case in common.
-    public init(base: RunResults, new: RunResults, thresholds: Thresholds = Thresholds(), pairing: Pairing = .unpaired,
-                force: Bool = false, sequential: SequentialRecord? = nil) throws(Problem) {
-        let baseCases = Dictionary(base.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
+    public init(
+        base: RunResults, new: RunResults, thresholds: Thresholds = Thresholds(), pairing: Pairing = .unpaired,
+        force: Bool = false, sequential: SequentialRecord? = nil
+    ) throws(Problem) {
+        let baseCases = Dictionary(
+            base.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
         let newCases = Dictionary(new.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
         let common = base.cases.map(\.benchmarkCase.id).filter { newCases[$0] != nil }
         guard !common.isEmpty else {
-            throw Problem(description: "the two runs have no case in common (\(base.cases.count) cases in the base, "
-                + "\(new.cases.count) in the new run)")
+            throw Problem(
+                description: "the two runs have no case in common (\(base.cases.count) cases in the base, "
+                    + "\(new.cases.count) in the new run)")
         }
         let difference = MachineFingerprint(base.environment).differences(from: MachineFingerprint(new.environment))
         let catalogue = MetricCatalogue(new).merged(with: MetricCatalogue(base))
         let time = Metric.nanosecondsPerOperation
         self.pairing = pairing
         machineDifference = difference
-        let counting = (base.countedAllocations == true) == (new.countedAllocations == true) ? nil
+        let counting =
+            (base.countedAllocations == true) == (new.countedAllocations == true)
+            ? nil
             : "allocations were counted in the \(base.countedAllocations == true ? "base" : "new run") only, "
                 + "so its timings include the interposer's cost"
         countingDifference = counting
         forced = force
         self.sequential = sequential
 
-        struct Pending { let caseID, metric: String; let described: Metric?; let limits: ResolvedLimits; let estimate: ChangeEstimate?
-                         let verdict: ChangeVerdict?; let baseCount, newCount: Int }
+        struct Pending {
+            let caseID, metric: String; let described: Metric?; let limits: ResolvedLimits;
+            let estimate: ChangeEstimate?
+            let verdict: ChangeVerdict?; let baseCount, newCount: Int
+        }
         var pending: [Pending] = []
         var excluded = 0, unmeasured = 0, notApplicableInBoth = 0
         for id in base.cases.map(\.benchmarkCase.id) where newCases[id] == nil {
             let limits = thresholds.limits(caseID: id, workload: baseCases[id]!.benchmarkCase.workload, metric: time)
-            pending.append(Pending(caseID: id, metric: "all", described: nil, limits: limits, estimate: nil,
-                                   verdict: .notComparable("only in the base run"), baseCount: baseCases[id]!.records.count, newCount: 0))
+            pending.append(
+                Pending(
+                    caseID: id, metric: "all", described: nil, limits: limits, estimate: nil,
+                    verdict: .notComparable("only in the base run"), baseCount: baseCases[id]!.records.count,
+                    newCount: 0))
         }
         for id in new.cases.map(\.benchmarkCase.id) where baseCases[id] == nil {
             let limits = thresholds.limits(caseID: id, workload: newCases[id]!.benchmarkCase.workload, metric: time)
-            pending.append(Pending(caseID: id, metric: "all", described: nil, limits: limits, estimate: nil,
-                                   verdict: .notComparable("only in the new run"), baseCount: 0, newCount: newCases[id]!.records.count))
+            pending.append(
+                Pending(
+                    caseID: id, metric: "all", described: nil, limits: limits, estimate: nil,
+                    verdict: .notComparable("only in the new run"), baseCount: 0, newCount: newCases[id]!.records.count)
+            )
         }
         for id in common {
             let baseCase = baseCases[id]!, newCase = newCases[id]!
@@ -114,29 +129,37 @@ public struct Comparison: Sendable {
                 // The new build broke the case: worse than any slowdown, and no test is needed.
                 let limits = thresholds.limits(caseID: id, workload: workload, metric: time)
                 let total = newCase.failures.count + newCase.records.count
-                pending.append(Pending(caseID: id, metric: "processes", described: nil, limits: limits, estimate: nil,
-                                       verdict: .newFailure("\(newCase.failures.count) of \(total) processes failed in the new run, "
-                                           + "none in the base: \(newCase.failures[0])"),
-                                       baseCount: baseCase.records.count, newCount: newCase.records.count))
+                pending.append(
+                    Pending(
+                        caseID: id, metric: "processes", described: nil, limits: limits, estimate: nil,
+                        verdict: .newFailure(
+                            "\(newCase.failures.count) of \(total) processes failed in the new run, "
+                                + "none in the base: \(newCase.failures[0])"),
+                        baseCount: baseCase.records.count, newCount: newCase.records.count))
             }
             let baseMetrics = ProcessValues.metrics(of: baseCase)
             let metrics = baseMetrics + ProcessValues.metrics(of: newCase).filter { !baseMetrics.contains($0) }
             for metric in metrics {
-                let baseValues = ProcessValues(baseCase, metric: metric), newValues = ProcessValues(newCase, metric: metric)
+                let baseValues = ProcessValues(baseCase, metric: metric),
+                    newValues = ProcessValues(newCase, metric: metric)
                 guard let described = catalogue[metric] else {
                     // Its kind decides its limits and whether it compares across machines: a
                     // guess could gate a timing-driven event as tightly as an allocation count.
                     let limits = thresholds.limits(caseID: id, workload: workload, metric: time)
-                    pending.append(Pending(caseID: id, metric: metric, described: nil, limits: limits, estimate: nil,
-                                           verdict: .notComparable(MetricCatalogue.undescribed(metric)),
-                                           baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count))
+                    pending.append(
+                        Pending(
+                            caseID: id, metric: metric, described: nil, limits: limits, estimate: nil,
+                            verdict: .notComparable(MetricCatalogue.undescribed(metric)),
+                            baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count))
                     continue
                 }
                 let limits = thresholds.limits(caseID: id, workload: workload, metric: described)
                 guard limits.compare else { excluded += 1; continue }
                 func row(_ verdict: ChangeVerdict?, _ estimate: ChangeEstimate? = nil) -> Pending {
-                    Pending(caseID: id, metric: metric, described: described, limits: limits, estimate: estimate, verdict: verdict,
-                            baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count)
+                    Pending(
+                        caseID: id, metric: metric, described: described, limits: limits, estimate: estimate,
+                        verdict: verdict,
+                        baseCount: baseValues.byRepetition.count, newCount: newValues.byRepetition.count)
                 }
                 if baseCase.notApplicable != nil && newCase.notApplicable != nil {
                     if metric == time.name { notApplicableInBoth += 1 }
@@ -148,15 +171,19 @@ public struct Comparison: Sendable {
                 }
                 if baseValues.byRepetition.isEmpty && newValues.byRepetition.isEmpty {
                     if metric == time.name {
-                        pending.append(row(.notComparable("no process finished in either run: "
-                            + "\(baseCase.failures.first ?? newCase.failures.first ?? "no record")")))
+                        pending.append(
+                            row(
+                                .notComparable(
+                                    "no process finished in either run: "
+                                        + "\(baseCase.failures.first ?? newCase.failures.first ?? "no record")")))
                     } else {
                         unmeasured += 1
                     }
                     continue
                 }
                 if let difference, described.kind.dependsOnMachine, !force {
-                    pending.append(row(.notComparable("measured on another machine (\(difference)); --force compares anyway")))
+                    pending.append(
+                        row(.notComparable("measured on another machine (\(difference)); --force compares anyway")))
                     continue
                 }
                 // Counts do not depend on timing; everything that does moved with the interposer.
@@ -165,38 +192,52 @@ public struct Comparison: Sendable {
                     continue
                 }
                 if baseValues.byRepetition.isEmpty || newValues.byRepetition.isEmpty {
-                    let (side, values, result) = baseValues.byRepetition.isEmpty ? ("base", baseValues, baseCase) : ("new run", newValues, newCase)
-                    pending.append(row(.notComparable("no value in the \(side): "
-                        + "\(values.unavailable ?? result.failures.first ?? "no process finished")")))
+                    let (side, values, result) =
+                        baseValues.byRepetition.isEmpty
+                        ? ("base", baseValues, baseCase) : ("new run", newValues, newCase)
+                    pending.append(
+                        row(
+                            .notComparable(
+                                "no value in the \(side): "
+                                    + "\(values.unavailable ?? result.failures.first ?? "no process finished")")))
                     continue
                 }
-                let estimate: ChangeEstimate? = switch pairing {
-                case .unpaired: ChangeEstimate.unpaired(base: baseValues.values, new: newValues.values)
-                case .paired: ChangeEstimate.paired(base: baseValues.byRepetition, new: newValues.byRepetition)
-                }
+                let estimate: ChangeEstimate? =
+                    switch pairing {
+                    case .unpaired: ChangeEstimate.unpaired(base: baseValues.values, new: newValues.values)
+                    case .paired: ChangeEstimate.paired(base: baseValues.byRepetition, new: newValues.byRepetition)
+                    }
                 guard let estimate else {
                     let need = pairing == .paired ? "2 pairs of processes" : "2 processes on each side"
-                    pending.append(row(.notComparable("a test needs at least \(need); base has \(baseValues.byRepetition.count), "
-                        + "new has \(newValues.byRepetition.count)")))
+                    pending.append(
+                        row(
+                            .notComparable(
+                                "a test needs at least \(need); base has \(baseValues.byRepetition.count), "
+                                    + "new has \(newValues.byRepetition.count)")))
                     continue
                 }
                 pending.append(row(nil, estimate))
             }
         }
         let tested = pending.indices.filter { pending[$0].verdict == nil }
-        let adjusted = HolmCorrection.adjust(tested.map {
-            sequential?.pValue(caseID: pending[$0].caseID, metric: pending[$0].metric) ?? pending[$0].estimate!.pValue
-        })
+        let adjusted = HolmCorrection.adjust(
+            tested.map {
+                sequential?.pValue(caseID: pending[$0].caseID, metric: pending[$0].metric)
+                    ?? pending[$0].estimate!.pValue
+            })
         var adjustedByIndex: [Int: Double] = [:]
         for (position, index) in tested.enumerated() { adjustedByIndex[index] = adjusted[position] }
 
         rows = pending.indices.map { index in
             let item = pending[index]
             let adjustedP = adjustedByIndex[index]
-            let verdict = item.verdict ?? Self.decide(item.estimate!, adjustedPValue: adjustedP!, limits: item.limits, metric: item.described!)
-            return Row(caseID: item.caseID, metric: item.metric, described: item.described, limits: item.limits,
-                       estimate: item.estimate, adjustedPValue: adjustedP, verdict: verdict,
-                       baseCount: item.baseCount, newCount: item.newCount)
+            let verdict =
+                item.verdict
+                ?? Self.decide(item.estimate!, adjustedPValue: adjustedP!, limits: item.limits, metric: item.described!)
+            return Row(
+                caseID: item.caseID, metric: item.metric, described: item.described, limits: item.limits,
+                estimate: item.estimate, adjustedPValue: adjustedP, verdict: verdict,
+                baseCount: item.baseCount, newCount: item.newCount)
         }.sorted { ($0.verdict.order, $0.caseID, $0.metric) < ($1.verdict.order, $1.caseID, $1.metric) }
         self.excluded = excluded
         self.unmeasured = unmeasured
@@ -204,22 +245,29 @@ public struct Comparison: Sendable {
     }
 
     /// The decision rule's step 3, for one tested row.
-    public static func decide(_ estimate: ChangeEstimate, adjustedPValue: Double, limits: ResolvedLimits, metric: Metric) -> ChangeVerdict {
+    public static func decide(
+        _ estimate: ChangeEstimate, adjustedPValue: Double, limits: ResolvedLimits, metric: Metric
+    ) -> ChangeVerdict {
         // Oriented so that positive is worse: for a higher-is-better metric a fall is the regression.
         let worse: Double = metric.polarity == .lowerIsBetter ? 1 : -1
         let absolute = worse * estimate.absoluteChange
-        let change = estimate.relativeChange ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
+        let change =
+            estimate.relativeChange
+            ?? (estimate.absoluteChange > 0 ? .infinity : estimate.absoluteChange < 0 ? -.infinity : 0)
         let relative = worse * change
         guard adjustedPValue < limits.significanceLevel else {
-            let notSignificant = "not significant: adjusted p = \(Figures.value(adjustedPValue)) ≥ α = "
+            let notSignificant =
+                "not significant: adjusted p = \(Figures.value(adjustedPValue)) ≥ α = "
                 + "\(Figures.value(limits.significanceLevel))"
             // A move beyond the limits, either way, that the test cannot tell from the spread: the
             // runs were too small to decide, which "no change" would hide.
-            let beyondLimits = abs(relative) >= limits.minimumEffect && abs(relative) > limits.maximumRelativeRegression
+            let beyondLimits =
+                abs(relative) >= limits.minimumEffect && abs(relative) > limits.maximumRelativeRegression
                 && abs(absolute) > limits.maximumAbsoluteRegression
             guard !beyondLimits else {
-                return .undecided("\(percent(change)), but \(notSignificant): too few processes to tell it from "
-                    + "their spread; more decide")
+                return .undecided(
+                    "\(percent(change)), but \(notSignificant): too few processes to tell it from "
+                        + "their spread; more decide")
             }
             return .noChange(notSignificant)
         }
@@ -232,8 +280,9 @@ public struct Comparison: Sendable {
             return .noChange("within the limit: \(percent(relative)) ≤ \(percent(limits.maximumRelativeRegression))")
         }
         if absolute <= limits.maximumAbsoluteRegression {
-            return .noChange("within the limit: +\(Figures.value(absolute)) \(unit) ≤ "
-                + "\(Figures.value(limits.maximumAbsoluteRegression)) \(unit)")
+            return .noChange(
+                "within the limit: +\(Figures.value(absolute)) \(unit) ≤ "
+                    + "\(Figures.value(limits.maximumAbsoluteRegression)) \(unit)")
         }
         return .regression
     }

@@ -11,10 +11,12 @@ public struct MachineFingerprint: Sendable, Equatable {
     public let fields: [(name: String, value: String?)]
 
     public init(_ environment: RunEnvironment) {
-        fields = [("CPU", environment.cpuModel), ("online CPUs", "\(environment.onlineCPUs)"),
-                  ("usable CPUs", environment.usableCPUs?.description),
-                  ("virtual machine", environment.virtualMachine), ("kernel", environment.kernel),
-                  ("Swift", environment.swiftCompiler)]
+        fields = [
+            ("CPU", environment.cpuModel), ("online CPUs", "\(environment.onlineCPUs)"),
+            ("usable CPUs", environment.usableCPUs?.description),
+            ("virtual machine", environment.virtualMachine), ("kernel", environment.kernel),
+            ("Swift", environment.swiftCompiler),
+        ]
     }
 
     /// "CPU: X vs Y; online CPUs: 2 vs 8", the fields that differ, or nil when none does.
@@ -26,5 +28,7 @@ public struct MachineFingerprint: Sendable, Equatable {
         return different.isEmpty ? nil : different.joined(separator: "; ")
     }
 
-    public static func == (lhs: MachineFingerprint, rhs: MachineFingerprint) -> Bool { lhs.differences(from: rhs) == nil }
+    public static func == (lhs: MachineFingerprint, rhs: MachineFingerprint) -> Bool {
+        lhs.differences(from: rhs) == nil
+    }
 }

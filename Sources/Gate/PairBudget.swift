@@ -22,7 +22,9 @@ public final class PairBudget: @unchecked Sendable {
         public let elapsedSeconds: Double
 
         public init(a: RunResults, b: RunResults, pairs: [Int], secondsPerPair: [Double], elapsedSeconds: Double) {
-            (self.a, self.b, self.pairs, self.secondsPerPair, self.elapsedSeconds) = (a, b, pairs, secondsPerPair, elapsedSeconds)
+            (self.a, self.b, self.pairs, self.secondsPerPair, self.elapsedSeconds) = (
+                a, b, pairs, secondsPerPair, elapsedSeconds
+            )
         }
     }
 
@@ -61,7 +63,8 @@ public final class PairBudget: @unchecked Sendable {
 
     /// The next round after `look`, or nil to stop. `report` gets a line about the look.
     public func next(after look: Look, report: (String) -> Void) -> Round? {
-        guard let comparison = try? Comparison(base: look.a, new: look.b, thresholds: thresholds, pairing: .paired) else {
+        guard let comparison = try? Comparison(base: look.a, new: look.b, thresholds: thresholds, pairing: .paired)
+        else {
             ending = .everyCaseSettled  // nothing in common to compare: more pairs cannot help
             return nil
         }
@@ -87,7 +90,9 @@ public final class PairBudget: @unchecked Sendable {
         }
         // The likeliest changes first: the smallest p-value of any of the case's rows.
         var smallestP: [String: Double] = [:]
-        for row in comparison.rows { if let p = row.estimate?.pValue { smallestP[row.caseID] = min(p, smallestP[row.caseID] ?? 1) } }
+        for row in comparison.rows {
+            if let p = row.estimate?.pValue { smallestP[row.caseID] = min(p, smallestP[row.caseID] ?? 1) }
+        }
         let left = budget.seconds - elapsed
         var chosen: [Int] = [], cost = 0.0
         for position in open.sorted(by: { smallestP[caseIDs[$0]] ?? 1 < smallestP[caseIDs[$1]] ?? 1 }) {
@@ -100,9 +105,10 @@ public final class PairBudget: @unchecked Sendable {
             return nil
         }
         lastRound = chosen.count < open.count
-        report("bench ab: \(open.count) of \(caseIDs.count) cases open after \(current) pairs; "
-            + "\(chosen.count == open.count ? "all" : "\(chosen.count) that fit the budget") go on to "
-            + "\(nextPairs) pairs (about \(TimeBudget.spelled(cost))); \(used)")
+        report(
+            "bench ab: \(open.count) of \(caseIDs.count) cases open after \(current) pairs; "
+                + "\(chosen.count == open.count ? "all" : "\(chosen.count) that fit the budget") go on to "
+                + "\(nextPairs) pairs (about \(TimeBudget.spelled(cost))); \(used)")
         return Round(cases: chosen.sorted(), pairs: current..<nextPairs)
     }
 }

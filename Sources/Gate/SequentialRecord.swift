@@ -27,7 +27,7 @@ public struct SequentialRecord: Sendable {
         let states = rule.states(comparison)
         for row in comparison.rows {
             guard let estimate = row.estimate, settled[row.caseID] == nil, let count = pairs[row.caseID],
-                  self.pairs[row.caseID] != count
+                self.pairs[row.caseID] != count
             else { continue }
             pValues[row.caseID, default: [:]][row.metric, default: []].append(estimate.pValue)
         }
@@ -44,7 +44,8 @@ public struct SequentialRecord: Sendable {
     /// One line for a report: the looks, how many cases stopped early, and how α was spent.
     public var summary: String {
         let interim = Figures.value(rule.share(last: false) * 100), final = Figures.value(rule.share(last: true) * 100)
-        return "Pairs were decided as they came: looks at \(rule.looks.map(String.init).joined(separator: ", ")) pairs; "
+        return
+            "Pairs were decided as they came: looks at \(rule.looks.map(String.init).joined(separator: ", ")) pairs; "
             + "\(settled.count) of \(cases) cases settled early, \(cases - settled.count) open to the end"
             + (ending.map { " (\($0))" } ?? "") + ". Each adj. p counts every look its case had: "
             + "an interim look tests at \(interim)% of α, a case's last look at \(final)% (SequentialRule)."

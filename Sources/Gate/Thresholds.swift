@@ -19,8 +19,10 @@ public struct Limits: Sendable, Codable, Equatable {
     /// what does not depend on timing).
     public var compare: Bool?
 
-    public init(significanceLevel: Double? = nil, minimumEffect: Double? = nil, maximumRelativeRegression: Double? = nil,
-                maximumAbsoluteRegression: Double? = nil, compare: Bool? = nil) {
+    public init(
+        significanceLevel: Double? = nil, minimumEffect: Double? = nil, maximumRelativeRegression: Double? = nil,
+        maximumAbsoluteRegression: Double? = nil, compare: Bool? = nil
+    ) {
         self.significanceLevel = significanceLevel
         self.minimumEffect = minimumEffect
         self.maximumRelativeRegression = maximumRelativeRegression
@@ -30,14 +32,17 @@ public struct Limits: Sendable, Codable, Equatable {
 
     /// These limits with every field `other` sets replaced by its value.
     func overridden(by other: Limits) -> Limits {
-        Limits(significanceLevel: other.significanceLevel ?? significanceLevel,
-               minimumEffect: other.minimumEffect ?? minimumEffect,
-               maximumRelativeRegression: other.maximumRelativeRegression ?? maximumRelativeRegression,
-               maximumAbsoluteRegression: other.maximumAbsoluteRegression ?? maximumAbsoluteRegression,
-               compare: other.compare ?? compare)
+        Limits(
+            significanceLevel: other.significanceLevel ?? significanceLevel,
+            minimumEffect: other.minimumEffect ?? minimumEffect,
+            maximumRelativeRegression: other.maximumRelativeRegression ?? maximumRelativeRegression,
+            maximumAbsoluteRegression: other.maximumAbsoluteRegression ?? maximumAbsoluteRegression,
+            compare: other.compare ?? compare)
     }
 
-    static let fields = ["significanceLevel", "minimumEffect", "maximumRelativeRegression", "maximumAbsoluteRegression", "compare"]
+    static let fields = [
+        "significanceLevel", "minimumEffect", "maximumRelativeRegression", "maximumAbsoluteRegression", "compare",
+    ]
 }
 
 /// Limits with every field decided: what a comparison applies.
@@ -62,14 +67,18 @@ public struct Thresholds: Sendable, Equatable {
     /// allocation more per operation is a regression however fast the machine); CPU time and
     /// timing-driven events are not compared unless a file turns them on (`"compare": true`).
     public static let builtIn: [MetricKind: ResolvedLimits] = [
-        .time: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.03, maximumRelativeRegression: 0.05,
-                              maximumAbsoluteRegression: 0.25, compare: true),
-        .count: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.01, maximumRelativeRegression: 0.01,
-                               maximumAbsoluteRegression: 0.05, compare: true),
-        .cpu: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.03, maximumRelativeRegression: 0.05,
-                             maximumAbsoluteRegression: 0.25, compare: false),
-        .event: ResolvedLimits(significanceLevel: 0.01, minimumEffect: 0.10, maximumRelativeRegression: 0.25,
-                               maximumAbsoluteRegression: 0.1, compare: false),
+        .time: ResolvedLimits(
+            significanceLevel: 0.01, minimumEffect: 0.03, maximumRelativeRegression: 0.05,
+            maximumAbsoluteRegression: 0.25, compare: true),
+        .count: ResolvedLimits(
+            significanceLevel: 0.01, minimumEffect: 0.01, maximumRelativeRegression: 0.01,
+            maximumAbsoluteRegression: 0.05, compare: true),
+        .cpu: ResolvedLimits(
+            significanceLevel: 0.01, minimumEffect: 0.03, maximumRelativeRegression: 0.05,
+            maximumAbsoluteRegression: 0.25, compare: false),
+        .event: ResolvedLimits(
+            significanceLevel: 0.01, minimumEffect: 0.10, maximumRelativeRegression: 0.25,
+            maximumAbsoluteRegression: 0.1, compare: false),
     ]
 
     /// Built-in absolute limits for units that make their kind's absolute limit meaningless:
@@ -88,9 +97,10 @@ public struct Thresholds: Sendable, Equatable {
     public func limits(caseID: String, workload: String, metric: Metric) -> ResolvedLimits {
         let kind = metric.kind
         let builtIn = Self.builtIn[kind]!
-        var limits = Limits(significanceLevel: builtIn.significanceLevel, minimumEffect: builtIn.minimumEffect,
-                            maximumRelativeRegression: builtIn.maximumRelativeRegression,
-                            maximumAbsoluteRegression: builtIn.maximumAbsoluteRegression, compare: builtIn.compare)
+        var limits = Limits(
+            significanceLevel: builtIn.significanceLevel, minimumEffect: builtIn.minimumEffect,
+            maximumRelativeRegression: builtIn.maximumRelativeRegression,
+            maximumAbsoluteRegression: builtIn.maximumAbsoluteRegression, compare: builtIn.compare)
         if let absolute = Self.builtInAbsoluteByUnit[metric.unit] {
             limits = limits.overridden(by: Limits(maximumAbsoluteRegression: absolute))
         }
@@ -98,9 +108,10 @@ public struct Thresholds: Sendable, Equatable {
         for override in overrides where override.matches(caseID: caseID, workload: workload, metric: metric) {
             limits = limits.overridden(by: override.limits)
         }
-        return ResolvedLimits(significanceLevel: limits.significanceLevel!, minimumEffect: limits.minimumEffect!,
-                              maximumRelativeRegression: limits.maximumRelativeRegression!,
-                              maximumAbsoluteRegression: limits.maximumAbsoluteRegression!, compare: limits.compare!)
+        return ResolvedLimits(
+            significanceLevel: limits.significanceLevel!, minimumEffect: limits.minimumEffect!,
+            maximumRelativeRegression: limits.maximumRelativeRegression!,
+            maximumAbsoluteRegression: limits.maximumAbsoluteRegression!, compare: limits.compare!)
     }
 
     /// One override: which cases and metrics it applies to (every given selector must match) and
@@ -126,7 +137,9 @@ public struct Thresholds: Sendable, Equatable {
             if let wanted = self.metric, wanted != metric.name, wanted != metric.kind.rawValue { return false }
             if let casePattern {
                 // Checked when the file was read: it compiles.
-                guard let regex = try? Regex(casePattern), (try? regex.firstMatch(in: caseID)) != nil else { return false }
+                guard let regex = try? Regex(casePattern), (try? regex.firstMatch(in: caseID)) != nil else {
+                    return false
+                }
             }
             return true
         }

@@ -58,8 +58,9 @@ private func where_(_ decoder: any Decoder) -> String {
 private func object(_ decoder: any Decoder, known: [String]) throws -> KeyedDecodingContainer<AnyKey> {
     let container = try decoder.container(keyedBy: AnyKey.self)
     if let unknown = container.allKeys.map(\.stringValue).sorted().first(where: { !known.contains($0) }) {
-        throw Thresholds.FileProblem("\(where_(decoder))\(RegexPattern.shown(unknown)): unknown field; "
-            + "valid here: \(known.joined(separator: ", "))")
+        throw Thresholds.FileProblem(
+            "\(where_(decoder))\(RegexPattern.shown(unknown)): unknown field; "
+                + "valid here: \(known.joined(separator: ", "))")
     }
     return container
 }
@@ -70,22 +71,26 @@ private struct FileContents: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try object(decoder, known: ["schema", "description", "defaults", "overrides"])
         guard container.contains(AnyKey("schema")) else {
-            throw Thresholds.FileProblem("missing field 'schema' (this bench reads thresholds schema \(Thresholds.currentSchema))")
+            throw Thresholds.FileProblem(
+                "missing field 'schema' (this bench reads thresholds schema \(Thresholds.currentSchema))")
         }
         let schema = try container.decode(Int.self, forKey: AnyKey("schema"))
         guard schema == Thresholds.currentSchema else {
-            throw Thresholds.FileProblem("schema \(schema); this bench reads thresholds schema \(Thresholds.currentSchema)")
+            throw Thresholds.FileProblem(
+                "schema \(schema); this bench reads thresholds schema \(Thresholds.currentSchema)")
         }
         var thresholds = Thresholds()
         let defaults = try container.decodeIfPresent([String: LimitsEntry].self, forKey: AnyKey("defaults")) ?? [:]
         for (key, entry) in defaults {
             guard let kind = MetricKind(rawValue: key) else {
-                throw Thresholds.FileProblem("defaults.\(RegexPattern.shown(key)): unknown metric kind; "
-                    + "valid: \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw Thresholds.FileProblem(
+                    "defaults.\(RegexPattern.shown(key)): unknown metric kind; "
+                        + "valid: \(MetricKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             thresholds.defaults[kind] = entry.limits
         }
-        thresholds.overrides = try container.decodeIfPresent([OverrideEntry].self, forKey: AnyKey("overrides"))?.map(\.override) ?? []
+        thresholds.overrides =
+            try container.decodeIfPresent([OverrideEntry].self, forKey: AnyKey("overrides"))?.map(\.override) ?? []
         self.thresholds = thresholds
     }
 }
@@ -109,19 +114,22 @@ private struct OverrideEntry: Decodable {
             guard !value.isEmpty else { throw Thresholds.FileProblem("\(place)\(name): must not be empty") }
             return value
         }
-        let override = Thresholds.Override(workload: try text("workload"), casePattern: try text("case"),
-                                           metric: try text("metric"), limits: try decodeLimits(container, at: place))
+        let override = Thresholds.Override(
+            workload: try text("workload"), casePattern: try text("case"),
+            metric: try text("metric"), limits: try decodeLimits(container, at: place))
         if let pattern = override.casePattern {
             if let problem = RegexPattern.problem(with: pattern) {
                 throw Thresholds.FileProblem("\(place)case: '\(RegexPattern.shown(pattern))' \(problem)")
             }
             if (try? Regex(pattern)) == nil {
-                throw Thresholds.FileProblem("\(place)case: '\(RegexPattern.shown(pattern))' is not a valid regular expression")
+                throw Thresholds.FileProblem(
+                    "\(place)case: '\(RegexPattern.shown(pattern))' is not a valid regular expression")
             }
         }
         guard override.workload != nil || override.casePattern != nil || override.metric != nil else {
-            throw Thresholds.FileProblem("\(place.dropLast()) selects nothing: give 'workload', 'case' or 'metric' "
-                + "(limits for every case go under 'defaults')")
+            throw Thresholds.FileProblem(
+                "\(place.dropLast()) selects nothing: give 'workload', 'case' or 'metric' "
+                    + "(limits for every case go under 'defaults')")
         }
         self.override = override
     }
@@ -130,13 +138,17 @@ private struct OverrideEntry: Decodable {
 private func decodeLimits(_ container: KeyedDecodingContainer<AnyKey>, at place: String) throws -> Limits {
     func number(_ name: String, _ valid: (Double) -> Bool, _ range: String) throws -> Double? {
         guard let value = try container.decodeIfPresent(Double.self, forKey: AnyKey(name)) else { return nil }
-        guard value.isFinite, valid(value) else { throw Thresholds.FileProblem("\(place)\(name): must be \(range), got \(value)") }
+        guard value.isFinite, valid(value) else {
+            throw Thresholds.FileProblem("\(place)\(name): must be \(range), got \(value)")
+        }
         return value
     }
-    return Limits(significanceLevel: try number("significanceLevel", { $0 > 0 && $0 < 1 }, "between 0 and 1 (exclusive)"),
-                  minimumEffect: try number("minimumEffect", { $0 >= 0 }, "≥ 0 (0.03 = 3%)"),
-                  maximumRelativeRegression: try number("maximumRelativeRegression", { $0 >= 0 }, "≥ 0 (0.05 = 5%)"),
-                  maximumAbsoluteRegression: try number("maximumAbsoluteRegression", { $0 >= 0 },
-                                                        "≥ 0 (in the metric's unit per operation)"),
-                  compare: try container.decodeIfPresent(Bool.self, forKey: AnyKey("compare")))
+    return Limits(
+        significanceLevel: try number("significanceLevel", { $0 > 0 && $0 < 1 }, "between 0 and 1 (exclusive)"),
+        minimumEffect: try number("minimumEffect", { $0 >= 0 }, "≥ 0 (0.03 = 3%)"),
+        maximumRelativeRegression: try number("maximumRelativeRegression", { $0 >= 0 }, "≥ 0 (0.05 = 5%)"),
+        maximumAbsoluteRegression: try number(
+            "maximumAbsoluteRegression", { $0 >= 0 },
+            "≥ 0 (in the metric's unit per operation)"),
+        compare: try container.decodeIfPresent(Bool.self, forKey: AnyKey("compare")))
 }

@@ -7,7 +7,8 @@ extension BenchmarkCase {
     /// The parameter `name` as one of `Choice`'s values; `fallback` when the case does not give it
     /// (an error when there is none).
     public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, default fallback: Choice? = nil)
-        throws(WorkloadError) -> Choice where Choice.RawValue == String {
+        throws(WorkloadError) -> Choice where Choice.RawValue == String
+    {
         let text = parameter(name)
         if let text, let value = Choice(rawValue: text) { return value }
         if text == nil, let fallback { return fallback }
@@ -15,7 +16,9 @@ extension BenchmarkCase {
     }
 
     /// The parameter `name` as a whole number in `range`; `fallback` when the case does not give it.
-    public func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int? = nil) throws(WorkloadError) -> Int {
+    public func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int? = nil) throws(WorkloadError)
+        -> Int
+    {
         guard let value = try optionalInteger(name, in: range) ?? fallback else {
             throw badParameter(name, valid: "\(range.lowerBound)...\(range.upperBound)", got: nil)
         }

@@ -16,7 +16,9 @@ public enum Calibration {
     /// then scales to the target from that measurement.
     /// - Complexity: about log2(target / cost of one operation) probe batches, whose total time
     ///   is under a fifth of the target.
-    public static func batchSize(target: Duration = defaultSampleTime, timeBatch: (Int) throws -> Duration) rethrows -> Int {
+    public static func batchSize(target: Duration = defaultSampleTime, timeBatch: (Int) throws -> Duration) rethrows
+        -> Int
+    {
         precondition(target > .zero, "a sample must last some time")
         var batch = 1
         while true {

@@ -19,8 +19,10 @@ public struct CaseChild {
     /// perf events count only threads created after they were opened.
     public let openCounters: (_ backend: String, _ events: [String]) -> any SampleCounters
 
-    public init(workload: @escaping (String) -> (any Workload)?, calibrate: @escaping ([String: Double]) throws -> Void,
-                openCounters: @escaping (_ backend: String, _ events: [String]) -> any SampleCounters) {
+    public init(
+        workload: @escaping (String) -> (any Workload)?, calibrate: @escaping ([String: Double]) throws -> Void,
+        openCounters: @escaping (_ backend: String, _ events: [String]) -> any SampleCounters
+    ) {
         self.workload = workload
         self.calibrate = calibrate
         self.openCounters = openCounters
@@ -69,11 +71,13 @@ public struct CaseChild {
             let window = try request.profile.map { paths throws(FileError) in try ProfileWindow(paths) }
             let measured = try request.sampler.measure(operation, counters: counters, profile: window)
             try operation.finish()
-            return .record(CaseRecord(
-                version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
-                batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
-                metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable,
-                workloadMetrics: operation.workloadMetrics.isEmpty ? nil : operation.workloadMetrics, cpus: CPUAffinity.current()))
+            return .record(
+                CaseRecord(
+                    version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
+                    batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
+                    metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable,
+                    workloadMetrics: operation.workloadMetrics.isEmpty ? nil : operation.workloadMetrics,
+                    cpus: CPUAffinity.current()))
         } catch WorkloadError.notApplicable(let why) {
             return .notApplicable(why)
         }

@@ -20,8 +20,10 @@ public struct CaseLauncher: Sendable {
     /// Handed to every child (`ChildRequest.calibration`).
     public let calibration: [String: Double]?
 
-    public init(sampler: Sampler, deadline: Duration, jemalloc: String?, countsAllocations: Bool = false, events: [String] = [],
-                cpus: [Int]? = nil, calibration: [String: Double]? = nil) {
+    public init(
+        sampler: Sampler, deadline: Duration, jemalloc: String?, countsAllocations: Bool = false, events: [String] = [],
+        cpus: [Int]? = nil, calibration: [String: Double]? = nil
+    ) {
         self.events = events
         self.sampler = sampler
         self.deadline = deadline
@@ -66,14 +68,17 @@ public struct CaseLauncher: Sendable {
             preload.append(jemalloc)
         }
         let environment = preload.isEmpty ? [:] : ["LD_PRELOAD": preload.joined(separator: ":")]
-        var request = ChildRequest(benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
-                                   calibration: calibration)
+        var request = ChildRequest(
+            benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
+            calibration: calibration)
         if !events.isEmpty { request.events = events }
-        let outcome = try await ChildProcess.run(executable: executable, arguments: ["case", request.encoded()],
-                                                 environment: environment, deadline: deadline)
+        let outcome = try await ChildProcess.run(
+            executable: executable, arguments: ["case", request.encoded()],
+            environment: environment, deadline: deadline)
         if outcome.ending == .interrupted { return .interrupted }
         if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {
-            return .notApplicable(outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
+            return .notApplicable(
+                outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
         }
         switch ChildVerdict(outcome) {
         case .failed(let reason):
@@ -82,12 +87,14 @@ public struct CaseLauncher: Sendable {
             do {
                 let record = try JSONDecoder().decode(CaseRecord.self, from: Data(line.utf8))
                 guard record.version == CaseRecord.currentVersion else {
-                    return .failed("unreadable output: record version \(record.version), "
-                        + "this bench reads \(CaseRecord.currentVersion)")
+                    return .failed(
+                        "unreadable output: record version \(record.version), "
+                            + "this bench reads \(CaseRecord.currentVersion)")
                 }
                 guard record.caseID == benchmarkCase.id, record.repetition == repetition else {
-                    return .failed("unreadable output: record is for \(record.caseID) #\(record.repetition), "
-                        + "not \(benchmarkCase.id) #\(repetition)")
+                    return .failed(
+                        "unreadable output: record is for \(record.caseID) #\(record.repetition), "
+                            + "not \(benchmarkCase.id) #\(repetition)")
                 }
                 return .record(record)
             } catch {

@@ -62,7 +62,8 @@ public enum ChildProcess {
             overrides[backtraceVariable] = crashBacktrace
         }
         let environment = Environment.inherit.updating(
-            Dictionary(uniqueKeysWithValues: overrides.map { (Environment.Key(rawValue: $0.key)!, Optional($0.value)) }))
+            Dictionary(uniqueKeysWithValues: overrides.map { (Environment.Key(rawValue: $0.key)!, Optional($0.value)) })
+        )
         let finished: ChildOutcome? = try await withThrowingTaskGroup(of: ChildOutcome?.self) { group in
             group.addTask {
                 let result = try await Subprocess.run(
@@ -77,8 +78,9 @@ public enum ChildProcess {
                 case .exited(let code): ending = .exited(Int32(code))
                 case .signaled(let signal): ending = .signalled(Int32(signal))
                 }
-                return ChildOutcome(ending: ending, standardOutput: result.standardOutput,
-                                    standardError: result.standardError)
+                return ChildOutcome(
+                    ending: ending, standardOutput: result.standardOutput,
+                    standardError: result.standardError)
             }
             group.addTask {
                 try await Task.sleep(for: deadline)
@@ -93,8 +95,11 @@ public enum ChildProcess {
             group.cancelAll()  // cancelling the run kills the child (Subprocess ends with SIGKILL)
             return first
         }
-        guard let finished else { return ChildOutcome(ending: .timedOut(deadline), standardOutput: "", standardError: "") }
-        return await interruptedByTheSameSignal(finished) ? ChildOutcome(ending: .interrupted, standardOutput: "", standardError: "") : finished
+        guard let finished else {
+            return ChildOutcome(ending: .timedOut(deadline), standardOutput: "", standardError: "")
+        }
+        return await interruptedByTheSameSignal(finished)
+            ? ChildOutcome(ending: .interrupted, standardOutput: "", standardError: "") : finished
     }
 
     /// A terminal's Ctrl-C goes to the whole process group: the child dies of the SIGINT the

@@ -21,19 +21,26 @@ public struct ChildRequest: Sendable, Codable, Equatable {
     /// when none.
     public var events: [String]?
 
-    public init(benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler, cpus: [Int]? = nil,
-                calibration: [String: Double]? = nil) {
+    public init(
+        benchmarkCase: BenchmarkCase, repetition: Int, sampler: Sampler, cpus: [Int]? = nil,
+        calibration: [String: Double]? = nil
+    ) {
         self.cpus = cpus
         self.calibration = calibration
         self.benchmarkCase = benchmarkCase
         self.repetition = repetition
         samples = sampler.samples
-        sampleTimeNanoseconds = Int64(sampler.sampleTime.components.seconds) * 1_000_000_000 + sampler.sampleTime.components.attoseconds / 1_000_000_000
-        warmupNanoseconds = Int64(sampler.warmup.components.seconds) * 1_000_000_000 + sampler.warmup.components.attoseconds / 1_000_000_000
+        sampleTimeNanoseconds =
+            Int64(sampler.sampleTime.components.seconds) * 1_000_000_000 + sampler.sampleTime.components.attoseconds
+            / 1_000_000_000
+        warmupNanoseconds =
+            Int64(sampler.warmup.components.seconds) * 1_000_000_000 + sampler.warmup.components.attoseconds
+            / 1_000_000_000
     }
 
     public var sampler: Sampler {
-        Sampler(sampleTime: .nanoseconds(sampleTimeNanoseconds), samples: samples, warmup: .nanoseconds(warmupNanoseconds))
+        Sampler(
+            sampleTime: .nanoseconds(sampleTimeNanoseconds), samples: samples, warmup: .nanoseconds(warmupNanoseconds))
     }
 
     /// The exit status a child uses to say "this case cannot run here" (with the reason on

@@ -25,7 +25,8 @@ public enum ChildVerdict: Sendable, Equatable {
             if let sanitizer = Self.sanitizerError(outcome.standardError) {
                 // A sanitizer-instrumented build catches the crash itself and exits (ThreadSanitizer
                 // with 66) instead of dying of the signal.
-                self = .failed(reason: "crashed: \(sanitizer) (exit status \(code))" + Self.quote(outcome.standardError))
+                self = .failed(
+                    reason: "crashed: \(sanitizer) (exit status \(code))" + Self.quote(outcome.standardError))
             } else {
                 self = .failed(reason: "exited with status \(code)" + Self.quote(outcome.standardError))
             }
@@ -41,8 +42,10 @@ public enum ChildVerdict: Sendable, Equatable {
 
     /// "SIGSEGV (11)", or "signal N" for one without a name.
     public static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGBUS: "SIGBUS",
-                                      SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP"]
+        let names: [Int32: String] = [
+            SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGBUS: "SIGBUS",
+            SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP",
+        ]
         return names[signal].map { "\($0) (\(signal))" } ?? "signal \(signal)"
     }
 
@@ -57,13 +60,16 @@ public enum ChildVerdict: Sendable, Equatable {
             guard let marker = line.firstRange(of: "Sanitizer:") else { continue }
             // Back from "Sanitizer:" over the name's letters ("Thread", "Address", "Leak", ...).
             var start = marker.lowerBound
-            while start > line.startIndex, line[line.index(before: start)].isLetter { start = line.index(before: start) }
+            while start > line.startIndex, line[line.index(before: start)].isLetter {
+                start = line.index(before: start)
+            }
             // Without the trailing parenthesized details: "(pc 0x… bp 0x… T4242)", "(0x0, 0x0) (tid=2186)".
             var text = String(line[start...])
             while true {
                 while text.last?.isWhitespace == true { text.removeLast() }
                 guard text.last == ")", let open = text.lastIndex(of: "("), open > text.startIndex,
-                      text[text.index(before: open)] == " " else { break }
+                    text[text.index(before: open)] == " "
+                else { break }
                 text = String(text[..<open])
             }
             return text
@@ -78,7 +84,9 @@ public enum ChildVerdict: Sendable, Equatable {
     private static func quote(_ standardError: String) -> String {
         let lines = standardError.split(whereSeparator: \.isNewline).filter { !$0.allSatisfy(\.isWhitespace) }
         let telling = lines.filter { line in
-            ["Fatal error", "Program crashed:", "Precondition failed", "Assertion failed"].contains { line.contains($0) }
+            ["Fatal error", "Program crashed:", "Precondition failed", "Assertion failed"].contains {
+                line.contains($0)
+            }
         }
         let quoted = telling.isEmpty ? lines.suffix(quotedErrorLines) : telling.prefix(quotedErrorLines)
         return quoted.isEmpty ? "" : "; stderr: " + quoted.joined(separator: " | ")

@@ -9,7 +9,8 @@ public enum InterposerLibrary {
 
     /// The library beside `executable`, or why there is none.
     public static func locate(besides executable: String) -> Result<String, Missing> {
-        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let directory = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+            separator: "/")
         let path = (directory.isEmpty ? "." : directory) + "/" + fileName
         return access(path, R_OK) == 0 ? .success(path) : .failure(Missing(path: path))
     }
@@ -22,7 +23,8 @@ public enum InterposerLibrary {
         public init(description: String) { self.description = description }
 
         init(path: String) {
-            description = "\(path) is not built (it is built with the package: `swift build`, "
+            description =
+                "\(path) is not built (it is built with the package: `swift build`, "
                 + "or `swift build -c release --product RuntimeBenchInterposer` beside a release bench)"
         }
     }

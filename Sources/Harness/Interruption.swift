@@ -37,12 +37,13 @@ public enum Interruption {
 
     /// "SIGINT" / "SIGTERM" / "SIGHUP" and the exit status a shell expects (130 / 143 / 129).
     public static func describe(_ signal: Int32) -> (name: String, status: Int32) {
-        let name = switch signal {
-        case SIGINT: "SIGINT"
-        case SIGTERM: "SIGTERM"
-        case SIGHUP: "SIGHUP"
-        default: "signal \(signal)"
-        }
+        let name =
+            switch signal {
+            case SIGINT: "SIGINT"
+            case SIGTERM: "SIGTERM"
+            case SIGHUP: "SIGHUP"
+            default: "signal \(signal)"
+            }
         return (name, 128 + signal)
     }
 

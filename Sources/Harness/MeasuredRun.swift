@@ -17,8 +17,10 @@ public struct MeasuredRun: Sendable {
     /// The optional tools the run looked for, and what it found (`RunResults.tools`).
     public let tools: [String: String]
 
-    public init(plan: RunPlan, launcher: CaseLauncher, suite: Suite, sampleTime: Duration, metrics: [Metric],
-                tools: [String: String]) {
+    public init(
+        plan: RunPlan, launcher: CaseLauncher, suite: Suite, sampleTime: Duration, metrics: [Metric],
+        tools: [String: String]
+    ) {
         self.plan = plan
         self.launcher = launcher
         self.suite = suite
@@ -42,20 +44,26 @@ public struct MeasuredRun: Sendable {
     /// the run's header (`RunJournal`); with `resuming`, the journal of the same plan killed or
     /// interrupted before its end, its finished repetitions are kept and only the others run,
     /// appended to the same journal.
-    public func run(_ build: BuildUnderTest, journal: ResultsJournal, resuming: RunJournal? = nil,
-                    progress: (Runner.Event) -> Void) async throws -> RunResults {
+    public func run(
+        _ build: BuildUnderTest, journal: ResultsJournal, resuming: RunJournal? = nil,
+        progress: (Runner.Event) -> Void
+    ) async throws -> RunResults {
         let started = resuming?.header.run.started ?? .now()
         if resuming == nil {
             var opening = Measured(cases: [[]])
             opening.started = started
-            try journal.append(JournalHeader(run: results([], of: build, executable: nil, opening), plan: plan.cases).line)
+            try journal.append(
+                JournalHeader(run: results([], of: build, executable: nil, opening), plan: plan.cases).line)
         }
         let finished = resuming?.finished ?? []
-        let measured = try await measure(.one(build.executable), planned: plan.cases.count * plan.repetitions, started: started,
-                                         resuming: resuming, journal: journal, progress: progress) { runner, progress, cases in
-            try await runner.run(Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
-                                 on: .one(build.executable), into: &cases, journal: journal, progress: progress,
-                                 skipping: { finished.contains(JournalEntry.Key(caseID: $0.id, repetition: $1)) })
+        let measured = try await measure(
+            .one(build.executable), planned: plan.cases.count * plan.repetitions, started: started,
+            resuming: resuming, journal: journal, progress: progress
+        ) { runner, progress, cases in
+            try await runner.run(
+                Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
+                on: .one(build.executable), into: &cases, journal: journal, progress: progress,
+                skipping: { finished.contains(JournalEntry.Key(caseID: $0.id, repetition: $1)) })
         }
         return results(measured.cases[0], of: build, executable: nil, measured)
     }
@@ -64,33 +72,43 @@ public struct MeasuredRun: Sendable {
     /// executable. Every case runs `plan.repetitions` pairs, unless `next` is given: then the
     /// plan's repetitions are the first round, and after each round `next` sees what was measured
     /// and says which cases run which further pairs, or nil to stop (`bench ab --budget`).
-    public func runPaired(a: BuildUnderTest, b: BuildUnderTest, journal: ResultsJournal,
-                          progress: (Runner.Event) -> Void,
-                          next: ((PairedLook) -> Runner.Round?)? = nil) async throws -> (a: RunResults, b: RunResults) {
+    public func runPaired(
+        a: BuildUnderTest, b: BuildUnderTest, journal: ResultsJournal,
+        progress: (Runner.Event) -> Void,
+        next: ((PairedLook) -> Runner.Round?)? = nil
+    ) async throws -> (a: RunResults, b: RunResults) {
         let executables = Runner.Executables.paired(a: a.executable, b: b.executable)
         // With rounds decided as they come, how many there will be is not known.
         let planned = next == nil ? plan.cases.count * plan.repetitions * 2 : nil
-        let measured = try await measure(executables, planned: planned, started: .now(), journal: journal, progress: progress) { runner, progress, cases in
+        let measured = try await measure(
+            executables, planned: planned, started: .now(), journal: journal, progress: progress
+        ) { runner, progress, cases in
             var round = Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions)
-            var seconds = [Double](repeating: 0, count: plan.cases.count), pairs = [Int](repeating: 0, count: plan.cases.count)
+            var seconds = [Double](repeating: 0, count: plan.cases.count),
+                pairs = [Int](repeating: 0, count: plan.cases.count)
             let clock = ContinuousClock(), start = clock.now
             while true {
-                let complete = try await runner.run(round, of: plan, on: executables, into: &cases, elapsed: { position, duration in
-                    seconds[position] += duration.inSeconds
-                    pairs[position] += 1
-                }, journal: journal, progress: progress)
+                let complete = try await runner.run(
+                    round, of: plan, on: executables, into: &cases,
+                    elapsed: { position, duration in
+                        seconds[position] += duration.inSeconds
+                        pairs[position] += 1
+                    }, journal: journal, progress: progress)
                 guard complete else { return false }
                 guard let next else { return true }
-                let look = PairedLook(a: results(cases[0], of: a, executable: a.executable, Measured(cases: cases)),
-                                      b: results(cases[1], of: b, executable: b.executable, Measured(cases: cases)),
-                                      pairs: pairs, secondsPerPair: zip(seconds, pairs).map { $1 > 0 ? $0 / Double($1) : 0 },
-                                      elapsed: clock.now - start)
+                let look = PairedLook(
+                    a: results(cases[0], of: a, executable: a.executable, Measured(cases: cases)),
+                    b: results(cases[1], of: b, executable: b.executable, Measured(cases: cases)),
+                    pairs: pairs, secondsPerPair: zip(seconds, pairs).map { $1 > 0 ? $0 / Double($1) : 0 },
+                    elapsed: clock.now - start)
                 guard let following = next(look) else { return true }
                 round = following
             }
         }
-        return (results(measured.cases[0], of: a, executable: a.executable, measured),
-                results(measured.cases[1], of: b, executable: b.executable, measured))
+        return (
+            results(measured.cases[0], of: a, executable: a.executable, measured),
+            results(measured.cases[1], of: b, executable: b.executable, measured)
+        )
     }
 
     /// What a paired run has measured after a round: each build's results so far, and per case
@@ -117,9 +135,11 @@ public struct MeasuredRun: Sendable {
     /// finished; reads the machine's load around it. `planned` children, when known, for the note
     /// of an interrupted run. `rounds` runs the children (with this
     /// progress, which counts them) into the cases, and returns false when interrupted.
-    private func measure(_ executables: Runner.Executables, planned: Int?, started: RunResults.Instant, resuming: RunJournal? = nil,
-                         journal: ResultsJournal, progress: (Runner.Event) -> Void,
-                         rounds: (Runner, (Runner.Event) -> Void, inout [[CaseResult]]) async throws -> Bool) async throws -> Measured {
+    private func measure(
+        _ executables: Runner.Executables, planned: Int?, started: RunResults.Instant, resuming: RunJournal? = nil,
+        journal: ResultsJournal, progress: (Runner.Event) -> Void,
+        rounds: (Runner, (Runner.Event) -> Void, inout [[CaseResult]]) async throws -> Bool
+    ) async throws -> Measured {
         Interruption.install()
         let loadBefore = MachineLoad.Reading.now()
         var cases = Runner.empty(plan, on: executables)
@@ -128,27 +148,38 @@ public struct MeasuredRun: Sendable {
         var finished = 0
         if let resuming { (cases[0], finished) = resuming.filed(into: plan.cases) }
         let complete = try await withoutActuallyEscaping(progress) { progress in
-            try await rounds(Runner(launcher: launcher), { event in
-                if case .finished = event { finished += 1 }
-                progress(event)
-            }, &cases)
+            try await rounds(
+                Runner(launcher: launcher),
+                { event in
+                    if case .finished = event { finished += 1 }
+                    progress(event)
+                }, &cases)
         }
         var measured = Measured(cases: complete ? cases : cases.map(\.finished))
         measured.started = started
-        if let loadBefore, let loadAfter = MachineLoad.Reading.now() { measured.load = MachineLoad(from: loadBefore, to: loadAfter) }
+        if let loadBefore, let loadAfter = MachineLoad.Reading.now() {
+            measured.load = MachineLoad(from: loadBefore, to: loadAfter)
+        }
         if let signal = Interruption.signal {
-            measured.interrupted = "\(Interruption.describe(signal).name) after \(finished)" + (planned.map { " of \($0)" } ?? "") + " repetitions"
+            measured.interrupted =
+                "\(Interruption.describe(signal).name) after \(finished)" + (planned.map { " of \($0)" } ?? "")
+                + " repetitions"
         }
         return measured
     }
 
-    private func results(_ cases: [CaseResult], of build: BuildUnderTest, executable: String?, _ measured: Measured) -> RunResults {
+    private func results(_ cases: [CaseResult], of build: BuildUnderTest, executable: String?, _ measured: Measured)
+        -> RunResults
+    {
         var environment = build.environment
         // Every child ran pinned to --cpus: those are the CPUs its figures had.
-        if let cpus = launcher.cpus { environment.usableCPUs = (environment.usableCPUs ?? UsableCPUs.ofThisProcess()).pinned(to: cpus) }
-        var run = RunResults(environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
-                             metrics: metrics, suite: suite, repetitions: plan.repetitions,
-                             sampleTimeNanoseconds: sampleTime.nanosecondsSaturating, cases: cases)
+        if let cpus = launcher.cpus {
+            environment.usableCPUs = (environment.usableCPUs ?? UsableCPUs.ofThisProcess()).pinned(to: cpus)
+        }
+        var run = RunResults(
+            environment: environment, counterAvailability: RunResults.counterAvailability(of: cases),
+            metrics: metrics, suite: suite, repetitions: plan.repetitions,
+            sampleTimeNanoseconds: sampleTime.nanosecondsSaturating, cases: cases)
         run.calibration = launcher.calibration
         run.countedAllocations = launcher.countsAllocations ? true : nil
         run.tools = tools

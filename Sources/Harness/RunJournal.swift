@@ -36,8 +36,9 @@ public struct RunJournal: Sendable {
             }
         }
         guard let header else {
-            throw Problem(description: "\(path) has no header line: it is a paired run's journal (`bench ab`) "
-                + "or was written by a bench before journals had one, and cannot be rebuilt")
+            throw Problem(
+                description: "\(path) has no header line: it is a paired run's journal (`bench ab`) "
+                    + "or was written by a bench before journals had one, and cannot be rebuilt")
         }
         self.header = header
         self.entries = entries
@@ -62,7 +63,8 @@ public struct RunJournal: Sendable {
         run.cases = cases.finished
         run.counterAvailability = RunResults.counterAvailability(of: run.cases)
         if kept < planned {
-            run.interrupted = run.interrupted
+            run.interrupted =
+                run.interrupted
                 ?? "killed, or still running, after \(kept) of \(planned) repetitions; rebuilt from its journal"
         }
         return run

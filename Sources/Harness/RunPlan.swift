@@ -33,7 +33,8 @@ public struct RunPlan: Sendable {
                 let backendIDs = workload.usesBackend(for: parameters) ? backends.map(\.id) : [BenchmarkCase.noBackend]
                 for backend in backendIDs {
                     for allocator in allocators {
-                        let candidate = BenchmarkCase(workload: workload.name, backend: backend, parameters: parameters, allocator: allocator)
+                        let candidate = BenchmarkCase(
+                            workload: workload.name, backend: backend, parameters: parameters, allocator: allocator)
                         if let pattern, (try? pattern.firstMatch(in: candidate.id)) == nil { continue }
                         cases.append(candidate)
                     }
@@ -41,7 +42,9 @@ public struct RunPlan: Sendable {
             }
         }
         guard !cases.isEmpty else {
-            throw .invalid("no case matches" + (filter.map { " --filter '\($0)'" } ?? "") + "; `bench list` shows the workloads and backends")
+            throw .invalid(
+                "no case matches" + (filter.map { " --filter '\($0)'" } ?? "")
+                    + "; `bench list` shows the workloads and backends")
         }
         self.cases = cases
         self.repetitions = repetitions
@@ -72,7 +75,9 @@ public struct RunPlan: Sendable {
     }
 
     /// Looks names up, failing with the list of valid ones.
-    public static func select<T>(_ names: [String], from all: [T], kind: String, name: (T) -> String) throws(PlanError) -> [T] {
+    public static func select<T>(_ names: [String], from all: [T], kind: String, name: (T) -> String) throws(PlanError)
+        -> [T]
+    {
         guard !names.isEmpty else { return all }
         return try names.map { (wanted: String) throws(PlanError) -> T in
             guard let found = all.first(where: { name($0) == wanted }) else {
@@ -85,5 +90,9 @@ public struct RunPlan: Sendable {
 
 public enum PlanError: Error, CustomStringConvertible, Equatable {
     case invalid(String)
-    public var description: String { switch self { case .invalid(let why): why } }
+    public var description: String {
+        switch self {
+        case .invalid(let why): why
+        }
+    }
 }

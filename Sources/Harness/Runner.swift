@@ -55,9 +55,11 @@ public struct Runner: Sendable {
     /// Returns false when the run was interrupted.
     /// `skipping` says which repetitions of which cases ran already (a resumed run): they are
     /// neither run nor counted in the progress lines' total.
-    public func run(_ round: Round, of plan: RunPlan, on executables: Executables, into results: inout [[CaseResult]],
-                    elapsed: ((Int, Duration) -> Void)? = nil, journal: ResultsJournal,
-                    progress: (Event) -> Void, skipping: ((BenchmarkCase, Int) -> Bool)? = nil) async throws -> Bool {
+    public func run(
+        _ round: Round, of plan: RunPlan, on executables: Executables, into results: inout [[CaseResult]],
+        elapsed: ((Int, Duration) -> Void)? = nil, journal: ResultsJournal,
+        progress: (Event) -> Void, skipping: ((BenchmarkCase, Int) -> Bool)? = nil
+    ) async throws -> Bool {
         let builds: (Int) -> [Build?]
         let executable: (Build?) -> String
         switch executables {
@@ -68,9 +70,12 @@ public struct Runner: Sendable {
             builds = Build.order(ofPair:)
             executable = { $0 == .b ? b : a }
         }
-        let skipped = skipping.map { skip in
-            round.repetitions.reduce(0) { count, repetition in count + round.cases.filter { skip(plan.cases[$0], repetition) }.count }
-        } ?? 0
+        let skipped =
+            skipping.map { skip in
+                round.repetitions.reduce(0) { count, repetition in
+                    count + round.cases.filter { skip(plan.cases[$0], repetition) }.count
+                }
+            } ?? 0
         let total = (round.processes - skipped) * results.count
         var index = 0
         let clock = ContinuousClock()
@@ -83,9 +88,11 @@ public struct Runner: Sendable {
                 let start = clock.now
                 for build in builds(repetition) {
                     index += 1
-                    guard let outcome = try await launcher.step(benchmarkCase, repetition: repetition, executable: executable(build),
-                                                                build: build, index: index, total: total, journal: journal,
-                                                                progress: progress)
+                    guard
+                        let outcome = try await launcher.step(
+                            benchmarkCase, repetition: repetition, executable: executable(build),
+                            build: build, index: index, total: total, journal: journal,
+                            progress: progress)
                     else { return false }
                     results[build == .b ? 1 : 0][position].file(outcome)
                 }
@@ -100,8 +107,10 @@ extension CaseLauncher {
     /// One repetition: unless the run was interrupted, announce it, run its child, journal the
     /// outcome and report it. Returns nil when the run was interrupted, before or during the
     /// child (nothing is journaled then).
-    func step(_ benchmarkCase: BenchmarkCase, repetition: Int, executable: String, build: Build?,
-              index: Int, total: Int, journal: ResultsJournal, progress: (Runner.Event) -> Void) async throws -> Outcome? {
+    func step(
+        _ benchmarkCase: BenchmarkCase, repetition: Int, executable: String, build: Build?,
+        index: Int, total: Int, journal: ResultsJournal, progress: (Runner.Event) -> Void
+    ) async throws -> Outcome? {
         guard Interruption.signal == nil else { return nil }
         let label = build.map { "\(benchmarkCase.id) [\($0.rawValue)]" } ?? benchmarkCase.id
         progress(.started(index: index, total: total, id: label, repetition: repetition))

@@ -16,9 +16,11 @@ public struct Sampler: Sendable {
     public static let overrunFactor = 4.0
     public static let defaultWarmup: Duration = .milliseconds(20)
 
-    public init(sampleTime: Duration = Calibration.defaultSampleTime,
-                samples: Int = Sampler.defaultSamples,
-                warmup: Duration = Sampler.defaultWarmup) {
+    public init(
+        sampleTime: Duration = Calibration.defaultSampleTime,
+        samples: Int = Sampler.defaultSamples,
+        warmup: Duration = Sampler.defaultWarmup
+    ) {
         precondition(samples >= 1, "at least one sample")
         precondition(sampleTime > .zero, "a sample must last some time")
         self.sampleTime = sampleTime

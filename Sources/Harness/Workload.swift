@@ -52,7 +52,6 @@ extension MeasuredOperation {
     public var workloadMetrics: [String: WorkloadMetric] { [:] }
 }
 
-
 public enum WorkloadError: Error, Equatable, CustomStringConvertible {
     case badParameter(String)
     case notApplicable(String)
@@ -66,4 +65,3 @@ public enum WorkloadError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
-

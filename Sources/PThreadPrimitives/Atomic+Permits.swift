@@ -20,7 +20,8 @@ extension Atomic where Value == Int {
     private func step(by delta: Int, while allowed: (Int) -> Bool) -> Bool {
         var current = load(ordering: .relaxed)
         while allowed(current) {
-            let (done, seen) = compareExchange(expected: current, desired: current + delta, ordering: .acquiringAndReleasing)
+            let (done, seen) = compareExchange(
+                expected: current, desired: current + delta, ordering: .acquiringAndReleasing)
             if done { return true }
             current = seen
         }

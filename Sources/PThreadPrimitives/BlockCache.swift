@@ -174,7 +174,8 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
         if raw == home.toOpaque() { return home._withUnsafeGuaranteedRef { $0.keepLocally(block) } }
         let own = Unmanaged<BlockCache>.fromOpaque(raw)
         if Block.returnsInBatches, own._withUnsafeGuaranteedRef({ $0.holdsReturns.load(ordering: .relaxed) }),
-           !home._withUnsafeGuaranteedRef({ $0.holdsReturns.load(ordering: .relaxed) }) {
+            !home._withUnsafeGuaranteedRef({ $0.holdsReturns.load(ordering: .relaxed) })
+        {
             own._withUnsafeGuaranteedRef { $0.hold(block, for: home) }
         } else {
             home._withUnsafeGuaranteedRef { $0.pushRemote(block) }
@@ -228,7 +229,8 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
         guard count > 0 else { return }
         let first = BlockRef(bitPattern: heldFirst.load(ordering: .relaxed)).unsafelyUnwrapped
         let last = BlockRef(bitPattern: heldLast.load(ordering: .relaxed)).unsafelyUnwrapped
-        let home = Unmanaged<BlockCache>.fromOpaque(UnsafeRawPointer(bitPattern: heldHome.load(ordering: .relaxed)).unsafelyUnwrapped)
+        let home = Unmanaged<BlockCache>.fromOpaque(
+            UnsafeRawPointer(bitPattern: heldHome.load(ordering: .relaxed)).unsafelyUnwrapped)
         heldCount.store(0, ordering: .relaxed)
         heldFirst.store(0, ordering: .relaxed)
         heldLast.store(0, ordering: .relaxed)
@@ -268,7 +270,8 @@ public final class BlockCache<Block: CachedBlock & ~Copyable>: @unchecked Sendab
             // release: the blocks' cleared fields and links are visible to the owner that takes
             // the list.
             let (exchanged, original) = remote.compareExchange(
-                expected: head, desired: UInt(bitPattern: first), successOrdering: .releasing, failureOrdering: .relaxed)
+                expected: head, desired: UInt(bitPattern: first), successOrdering: .releasing, failureOrdering: .relaxed
+            )
             if exchanged { return }
             head = original
         }

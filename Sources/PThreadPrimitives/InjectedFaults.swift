@@ -42,12 +42,16 @@ public struct InjectedFaults: Sendable, Equatable {
     /// a whole number, the spin factor as a number from 0 to 100.
     public static func parse(_ text: String) throws(Malformed) -> InjectedFaults {
         var faults = InjectedFaults()
-        for item in text.split(separator: ",").map({ String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) })
+        for item in text.split(separator: ",").map({
+            String($0.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        })
         where !item.isEmpty {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let path = Path(rawValue: parts[0]) else {
-                throw Malformed(text: text, reason: "'\(item)' is not path=value; the paths: "
-                                + Path.allCases.map(\.rawValue).joined(separator: ", "))
+                throw Malformed(
+                    text: text,
+                    reason: "'\(item)' is not path=value; the paths: "
+                        + Path.allCases.map(\.rawValue).joined(separator: ", "))
             }
             let value = parts[1].hasSuffix("ns") ? String(parts[1].dropLast(2)) : parts[1]
             guard let number = Double(value), number.isFinite, number >= 0 else {
@@ -58,11 +62,15 @@ public struct InjectedFaults: Sendable, Equatable {
             case .steal: faults.stealNanoseconds = number
             case .taskAllocation:
                 guard number == number.rounded(), number <= 1_000 else {
-                    throw Malformed(text: text, reason: "task-allocation is a whole number of allocations up to 1000, not \(parts[1])")
+                    throw Malformed(
+                        text: text,
+                        reason: "task-allocation is a whole number of allocations up to 1000, not \(parts[1])")
                 }
                 faults.taskAllocations = Int(number)
             case .semaphoreSpin:
-                guard number <= 100 else { throw Malformed(text: text, reason: "semaphore-spin is a factor up to 100, not \(parts[1])") }
+                guard number <= 100 else {
+                    throw Malformed(text: text, reason: "semaphore-spin is a factor up to 100, not \(parts[1])")
+                }
                 faults.semaphoreSpinFactor = number
             }
         }
@@ -110,7 +118,9 @@ public struct InjectedFaults: Sendable, Equatable {
     }()
 
     /// The turns that take `nanoseconds`.
-    static func turns(_ nanoseconds: Double) -> UInt64 { nanoseconds > 0 ? UInt64((nanoseconds * turnsPerNanosecond).rounded()) : 0 }
+    static func turns(_ nanoseconds: Double) -> UInt64 {
+        nanoseconds > 0 ? UInt64((nanoseconds * turnsPerNanosecond).rounded()) : 0
+    }
 
     @usableFromInline static let fifoSyncTurns = turns(active.fifoSyncNanoseconds)
     @usableFromInline static let stealTurns = turns(active.stealNanoseconds)
@@ -121,5 +131,7 @@ public struct InjectedFaults: Sendable, Equatable {
     @inlinable public static func delayFIFOSync() { if fifoSyncTurns > 0 { rb_fault_delay(fifoSyncTurns) } }
     @inlinable public static func delaySteal() { if stealTurns > 0 { rb_fault_delay(stealTurns) } }
     @inlinable public static func allocateForTask() { for _ in 0..<taskAllocationCount { rb_fault_allocation() } }
-    @inlinable public static func spinBudget(_ rounds: Int) -> Int { spinFactor == 1 ? rounds : Int((Double(rounds) * spinFactor).rounded()) }
+    @inlinable public static func spinBudget(_ rounds: Int) -> Int {
+        spinFactor == 1 ? rounds : Int((Double(rounds) * spinFactor).rounded())
+    }
 }

@@ -22,7 +22,9 @@ public final class POSIXSemaphore: CountingSemaphore, @unchecked Sendable {
 
     /// - Precondition: `0 <= value <= SEM_VALUE_MAX`.
     public init(value: Int) {
-        precondition(value >= 0 && value <= Int(Int32.max), "a POSIX semaphore starts with 0 to SEM_VALUE_MAX permits, got \(value)")
+        precondition(
+            value >= 0 && value <= Int(Int32.max),
+            "a POSIX semaphore starts with 0 to SEM_VALUE_MAX permits, got \(value)")
         raw = .allocate(capacity: 1)
         let rc = sem_init(raw, 0, UInt32(value))
         precondition(rc == 0, "sem_init failed: errno \(errno)")
@@ -44,11 +46,12 @@ public final class POSIXSemaphore: CountingSemaphore, @unchecked Sendable {
         let nanoseconds = Self.now(monotonic: monotonic).addingReportingOverflow(timeout.nanosecondsSaturating)
         var deadline = Self.timespec(nanoseconds: nanoseconds.overflow ? Int64.max : nanoseconds.partialValue)
         while true {
-            let rc = if let clockWait = Self.clockWait {
-                clockWait(raw, CLOCK_MONOTONIC, &deadline)
-            } else {
-                sem_timedwait(raw, &deadline)
-            }
+            let rc =
+                if let clockWait = Self.clockWait {
+                    clockWait(raw, CLOCK_MONOTONIC, &deadline)
+                } else {
+                    sem_timedwait(raw, &deadline)
+                }
             if rc == 0 { return .success }
             switch errno {
             case EINTR: continue
@@ -74,7 +77,8 @@ public final class POSIXSemaphore: CountingSemaphore, @unchecked Sendable {
         return false
     }
 
-    private typealias ClockWait = @convention(c) (UnsafeMutablePointer<sem_t>, clockid_t, UnsafePointer<Glibc.timespec>) -> Int32
+    private typealias ClockWait =
+        @convention(c) (UnsafeMutablePointer<sem_t>, clockid_t, UnsafePointer<Glibc.timespec>) -> Int32
 
     /// glibc's `sem_clockwait`, or nil when this C library has none. A null handle is
     /// `RTLD_DEFAULT`: the symbol as the program's own calls would find it.

@@ -19,12 +19,14 @@ public struct PThread: Sendable {
         }
         let context = Unmanaged.passRetained(Start(name, body)).toOpaque()
         var handle = pthread_t()
-        let rc = pthread_create(&handle, nil, { raw in
-            let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-            if let name = start.name { _ = rb_thread_set_name(name) }
-            start.body()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &handle, nil,
+            { raw in
+                let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
+                if let name = start.name { _ = rb_thread_set_name(name) }
+                start.body()
+                return nil
+            }, context)
         precondition(rc == 0, "pthread_create failed: \(rc) (out of threads or memory?)")
         return PThread(handle: handle)
     }

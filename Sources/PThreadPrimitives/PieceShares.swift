@@ -90,8 +90,12 @@ struct PieceShares: ~Copyable {
             let (next, end) = Self.bounds(victimWord)
             let start = end - (most + 1) / 2
             // A failure means the victim's owner claimed or another thief stole meanwhile: look again.
-            guard lines[victim].pointee.compareExchange(expected: victimWord, desired: Self.word(next: next, end: start),
-                                                        ordering: .relaxed).exchanged else { continue }
+            guard
+                lines[victim].pointee.compareExchange(
+                    expected: victimWord, desired: Self.word(next: next, end: start),
+                    ordering: .relaxed
+                ).exchanged
+            else { continue }
             // A plain store: only this thread claims from its own share, and thieves leave an
             // empty share alone, so nobody else writes it until it holds the new range.
             lines[thread].pointee.store(Self.word(next: start, end: end), ordering: .relaxed)

@@ -19,10 +19,14 @@ extension PoolBackedRuntime {
 
     @_disfavoredOverload
     public func apply(iterations: Int, stride: StridePolicy, pieces body: (Range<Int>) -> Void) {
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, pieces: body)
+        ParallelLoop.run(
+            iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, pieces: body)
     }
 
-    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
-        ParallelLoop.run(iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, context: context, piece)
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction)
+    {
+        ParallelLoop.run(
+            iterations: iterations, stride: stride, workers: workers, submit: { self.async($0) }, context: context,
+            piece)
     }
 }

@@ -47,9 +47,11 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     ///   - submitDrain: puts a job on the backend's pool.
     ///   - beforeBlocking: called just before a `sync` caller blocks waiting for its turn (a
     ///     work-stealing pool uses it to make sure nobody waits on jobs the caller still holds).
-    public init(label: String,
-                submitDrain: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
-                beforeBlocking: (@Sendable () -> Void)? = nil) {
+    public init(
+        label: String,
+        submitDrain: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        beforeBlocking: (@Sendable () -> Void)? = nil
+    ) {
         self.label = label
         self.submitDrain = submitDrain
         self.beforeBlocking = beforeBlocking
@@ -123,7 +125,9 @@ public final class Strand: SerialQueue, @unchecked Sendable {
             case .block(let work):
                 work()
             case .syncCaller(let found):
-                precondition(found === turn, "strand '\(label)': a sync caller's turn came up ahead of the caller running the strand")
+                precondition(
+                    found === turn,
+                    "strand '\(label)': a sync caller's turn came up ahead of the caller running the strand")
                 return
             }
         }

@@ -70,8 +70,9 @@ public final class PThreadRuntime: PoolBackedRuntime, StallWatchedPool, @uncheck
             mutex.unlock()
             return
         }
-        precondition(!threads.contains { $0.isCurrent },
-                     "shutdown() called from a \(Self.id) worker: it would wait for itself to exit")
+        precondition(
+            !threads.contains { $0.isCurrent },
+            "shutdown() called from a \(Self.id) worker: it would wait for itself to exit")
         state = .stopping
         mutex.unlock()
         // The monitor watches until every worker is gone (a block blocked where the pool cannot

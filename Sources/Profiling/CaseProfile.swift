@@ -27,14 +27,17 @@ public struct CaseProfile: Sendable {
     }
 
     public var flameGraph: String {
-        FlameGraph(title: caseID, subtitle: "\(stacks.samples) samples: \(how)",
-                   stacks: stacks.counts.map { ($0.key, $0.value) }).svg()
+        FlameGraph(
+            title: caseID, subtitle: "\(stacks.samples) samples: \(how)",
+            stacks: stacks.counts.map { ($0.key, $0.value) }
+        ).svg()
     }
 
     /// What results.json keeps of it: its folder under `prefix` and its first frames.
     public func summary(prefix: String, frames: Int = 10) -> ProfileSummary {
-        ProfileSummary(caseID: caseID, folder: prefix + folder, samples: stacks.samples, how: how,
-                       top: Array(top.rows.prefix(frames)))
+        ProfileSummary(
+            caseID: caseID, folder: prefix + folder, samples: stacks.samples, how: how,
+            top: Array(top.rows.prefix(frames)))
     }
 
     /// The case's section of the index: where its files are and its first frames. `subfolder`
@@ -42,9 +45,11 @@ public struct CaseProfile: Sendable {
     /// "a" or "b").
     public func summary(frames: Int = 12, linkedFrom subfolder: String? = nil) -> [String] {
         let path = subfolder.map { "\($0)/\(folder)" } ?? folder
-        return ["## \(caseID)", "",
-                "\(stacks.samples) samples (\(how)). [Flame graph](\(path)/flamegraph.svg) · "
-                    + "[folded stacks](\(path)/stacks.folded) · `perf report -i \(path)/perf.data`", ""]
+        return [
+            "## \(caseID)", "",
+            "\(stacks.samples) samples (\(how)). [Flame graph](\(path)/flamegraph.svg) · "
+                + "[folded stacks](\(path)/stacks.folded) · `perf report -i \(path)/perf.data`", "",
+        ]
             + top.markdown(first: frames) + [""]
     }
 }

@@ -18,8 +18,10 @@ public struct CaseProfiler: Sendable {
     public let deadline: Duration
 
     /// Fails with the reason when perf cannot record here.
-    public init(frequency: Int, callGraph: PerfRecorder.CallGraph, executable: String, samples: Int, sampleTime: Duration,
-                deadline: Duration) async throws(PerfRecorder.Unavailable) {
+    public init(
+        frequency: Int, callGraph: PerfRecorder.CallGraph, executable: String, samples: Int, sampleTime: Duration,
+        deadline: Duration
+    ) async throws(PerfRecorder.Unavailable) {
         recorder = try await PerfRecorder.locate(frequency: frequency, callGraph: callGraph)
         demangler = SwiftDemangler()
         self.executable = executable
@@ -42,7 +44,8 @@ public struct CaseProfiler: Sendable {
         /// One line for the terminal: "1165 samples; most self: rb_spin", or why there is none.
         public var summary: String {
             switch self {
-            case .profiled(let profile): "\(profile.stacks.samples) samples; most self: \(profile.top.rows.first?.frame ?? "none")"
+            case .profiled(let profile):
+                "\(profile.stacks.samples) samples; most self: \(profile.top.rows.first?.frame ?? "none")"
             case .notApplicable(let reason): "not applicable: \(reason)"
             case .failed(let reason): "failed: \(reason)"
             }
@@ -51,8 +54,10 @@ public struct CaseProfiler: Sendable {
 
     /// Profiles `cases` one at a time into `directory`, reporting each before and its outcome
     /// after; stops at an interruption (`Interruption`), returning what finished.
-    public func profile(_ cases: [BenchmarkCase], calibration: [String: Double], into directory: String,
-                        report: (String) -> Void) async throws -> [(BenchmarkCase, Outcome)] {
+    public func profile(
+        _ cases: [BenchmarkCase], calibration: [String: Double], into directory: String,
+        report: (String) -> Void
+    ) async throws -> [(BenchmarkCase, Outcome)] {
         var outcomes: [(BenchmarkCase, Outcome)] = []
         for (position, benchmarkCase) in cases.enumerated() where Interruption.signal == nil {
             report("[\(position + 1)/\(cases.count)] \(benchmarkCase.id)")
@@ -64,9 +69,12 @@ public struct CaseProfiler: Sendable {
     }
 
     /// Profiles `benchmarkCase` into its folder under `directory`.
-    public func profile(_ benchmarkCase: BenchmarkCase, calibration: [String: Double], into directory: String) async throws -> Outcome {
-        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: 0,
-                                   sampler: Sampler(sampleTime: sampleTime, samples: samples), calibration: calibration)
+    public func profile(_ benchmarkCase: BenchmarkCase, calibration: [String: Double], into directory: String)
+        async throws -> Outcome
+    {
+        let request = ChildRequest(
+            benchmarkCase: benchmarkCase, repetition: 0,
+            sampler: Sampler(sampleTime: sampleTime, samples: samples), calibration: calibration)
         let folder = directory + "/" + CaseProfile.folder(of: benchmarkCase.id)
         try OutputDirectory.create(folder)
         let data = folder + "/perf.data"
@@ -74,13 +82,16 @@ public struct CaseProfiler: Sendable {
         if case .exited(ChildRequest.notApplicableStatus) = outcome.ending {
             unlink(data)
             rmdir(folder)
-            return .notApplicable(outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
+            return .notApplicable(
+                outcome.standardError.split(whereSeparator: \.isNewline).last.map(String.init) ?? "no reason given")
         }
         if case .failed(let reason) = ChildVerdict(outcome) { return .failed(reason) }
         let raw = try await recorder.stacks(of: data)
         let names = await demangler.demangle(raw.frameNames)
         let profile = CaseProfile(caseID: benchmarkCase.id, stacks: raw.renamed { names[$0] ?? $0 }, how: how)
-        guard profile.stacks.samples > 0 else { return .failed("perf recorded no sample while the case took its samples") }
+        guard profile.stacks.samples > 0 else {
+            return .failed("perf recorded no sample while the case took its samples")
+        }
         try writeAtomically(profile.stacks.folded, to: folder + "/stacks.folded")
         try writeAtomically(profile.flameGraph, to: folder + "/flamegraph.svg")
         return .profiled(profile)

@@ -39,24 +39,34 @@ public struct PerfRecorder: Sendable {
     /// and not root), is an error saying what to do.
     public static func locate(frequency: Int, callGraph: CallGraph) async throws(Unavailable) -> PerfRecorder {
         guard let perf = ExecutableSearch.find("perf") else {
-            throw Unavailable(description: "perf not found on PATH: tools/install-deps.sh installs it (Debian's linux-perf)")
+            throw Unavailable(
+                description: "perf not found on PATH: tools/install-deps.sh installs it (Debian's linux-perf)")
         }
         let scratch = "/tmp/bench-perf-probe-\(getpid()).data"
         defer { unlink(scratch) }
-        let probe = try? await ChildProcess.run(executable: perf, arguments: ["record", "-q", "-e", "cpu-clock", "-o", scratch, "--", "true"],
-                                                deadline: .seconds(30))
+        let probe = try? await ChildProcess.run(
+            executable: perf, arguments: ["record", "-q", "-e", "cpu-clock", "-o", scratch, "--", "true"],
+            deadline: .seconds(30))
         guard let probe, probe.ending == .exited(0) else {
-            let paranoid = SystemFacts.firstLine("/proc/sys/kernel/perf_event_paranoid").map { "kernel.perf_event_paranoid is \($0)" } ?? "perf_event_paranoid unreadable"
-            let said = probe.map { $0.standardError.split(separator: "\n").first.map(String.init) ?? "\($0.ending)" } ?? "it did not run"
-            throw Unavailable(description: "perf cannot record here (\(said); \(paranoid)): run as root, "
-                + "or set kernel.perf_event_paranoid to 1 or less")
+            let paranoid =
+                SystemFacts.firstLine("/proc/sys/kernel/perf_event_paranoid").map {
+                    "kernel.perf_event_paranoid is \($0)"
+                } ?? "perf_event_paranoid unreadable"
+            let said =
+                probe.map { $0.standardError.split(separator: "\n").first.map(String.init) ?? "\($0.ending)" }
+                ?? "it did not run"
+            throw Unavailable(
+                description: "perf cannot record here (\(said); \(paranoid)): run as root, "
+                    + "or set kernel.perf_event_paranoid to 1 or less")
         }
         return PerfRecorder(perf: perf, frequency: frequency, callGraph: callGraph)
     }
 
     /// Runs `request`'s case once in a child of `executable` under perf, writing the samples to
     /// `data`. The outcome is the child's, as perf passes on its output and exit status.
-    public func record(_ request: ChildRequest, executable: String, data: String, deadline: Duration) async throws -> ChildOutcome {
+    public func record(_ request: ChildRequest, executable: String, data: String, deadline: Duration) async throws
+        -> ChildOutcome
+    {
         let directory = try Self.temporaryDirectory()
         let control = ProfileControl(control: directory + "/control", acknowledgement: directory + "/ack")
         defer {
@@ -73,8 +83,10 @@ public struct PerfRecorder: Sendable {
         return try await ChildProcess.run(
             executable: perf,
             arguments: ["record", "-q", "-e", "cpu-clock", "-F", "\(frequency)"] + stacks
-                + ["--control", "fifo:\(control.control),\(control.acknowledgement)", "-D", "-1", "-o", data,
-                   "--", executable, "case", request.encoded()],
+                + [
+                    "--control", "fifo:\(control.control),\(control.acknowledgement)", "-D", "-1", "-o", data,
+                    "--", executable, "case", request.encoded(),
+                ],
             deadline: deadline)
     }
 
@@ -88,8 +100,9 @@ public struct PerfRecorder: Sendable {
             arguments: ["-c", "exec \"$0\" script -i \"$1\" -F comm,tid,period,ip,sym,dso > \"$2\"", perf, data, text],
             deadline: .seconds(300))
         guard outcome.ending == .exited(0) else {
-            throw Unavailable(description: "perf script could not read \(data): "
-                + "\(outcome.standardError.split(separator: "\n").first ?? "\(outcome.ending)")")
+            throw Unavailable(
+                description: "perf script could not read \(data): "
+                    + "\(outcome.standardError.split(separator: "\n").first ?? "\(outcome.ending)")")
         }
         return CollapsedStacks.parse(perfScript: Substring(try readWholeFile(text)))
     }

@@ -12,8 +12,9 @@ public struct SwiftDemangler: Sendable {
     }
 
     public var missing: String? {
-        tool == nil ? "swift-demangle not found on PATH (it comes with the Swift toolchain): "
-            + "Swift frames keep their mangled names" : nil
+        tool == nil
+            ? "swift-demangle not found on PATH (it comes with the Swift toolchain): "
+                + "Swift frames keep their mangled names" : nil
     }
 
     /// `names` demangled; a name that is not a Swift symbol maps to itself.
@@ -25,9 +26,12 @@ public struct SwiftDemangler: Sendable {
         while start < mangled.count {
             let chunk = Array(mangled[start..<min(start + 400, mangled.count)])
             start += chunk.count
-            guard let outcome = try? await ChildProcess.run(executable: tool, arguments: ["--simplified", "--compact"] + chunk,
-                                                            deadline: .seconds(60)),
-                  outcome.ending == .exited(0) else { continue }
+            guard
+                let outcome = try? await ChildProcess.run(
+                    executable: tool, arguments: ["--simplified", "--compact"] + chunk,
+                    deadline: .seconds(60)),
+                outcome.ending == .exited(0)
+            else { continue }
             let lines = outcome.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
             for (name, line) in zip(chunk, lines) where !line.isEmpty { result[name] = String(line) }
         }

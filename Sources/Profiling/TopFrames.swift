@@ -29,11 +29,15 @@ public struct TopFrames: Sendable {
 
     /// The first `count` rows as a Markdown table.
     public func markdown(first count: Int = 30) -> [String] {
-        var table = MarkdownTable([("frame", .left), ("self", .right), ("self share", .right),
-                                   ("total", .right), ("total share", .right)])
+        var table = MarkdownTable([
+            ("frame", .left), ("self", .right), ("self share", .right),
+            ("total", .right), ("total share", .right),
+        ])
         table.rows = rows.prefix(count).map { row in
-            [row.frame, "\(row.selfSamples)", Self.percent(row.selfSamples, of: samples),
-             "\(row.totalSamples)", Self.percent(row.totalSamples, of: samples)]
+            [
+                row.frame, "\(row.selfSamples)", Self.percent(row.selfSamples, of: samples),
+                "\(row.totalSamples)", Self.percent(row.totalSamples, of: samples),
+            ]
         }
         return table.lines
     }

@@ -51,10 +51,12 @@ public struct Agreement: Sendable {
 
         let firstCases = MeasuredCase.all(first, estimates: firstEstimates)
         let repeatCases = MeasuredCase.all(repeated, estimates: repeatEstimates)
-        statements = Self.winnerStatements(firstCases, repeatCases)
+        statements =
+            Self.winnerStatements(firstCases, repeatCases)
             + Self.allocatorStatements(firstCases, repeatCases)
-            + Self.claimStatements(Claim.verdicts(for: first, estimates: firstEstimates),
-                                   Claim.verdicts(for: repeated, estimates: repeatEstimates))
+            + Self.claimStatements(
+                Claim.verdicts(for: first, estimates: firstEstimates),
+                Claim.verdicts(for: repeated, estimates: repeatEstimates))
     }
 
     /// Share of compared cases whose repeat figure missed the first interval.
@@ -73,10 +75,15 @@ public struct Agreement: Sendable {
                 let standing = Standing(set.cases.filter { $0.benchmarkCase.allocator == .system })
                 guard standing.isClear else { continue }
                 let winner = standing.ranked[0].measured, runnerUp = standing.ranked[1].measured
-                let text = "\(family.workload) \(set.title): \(family.contender(winner.benchmarkCase)) clearly "
+                let text =
+                    "\(family.workload) \(set.title): \(family.contender(winner.benchmarkCase)) clearly "
                     + "\(ranking.better) than \(family.contender(runnerUp.benchmarkCase))"
-                statements.append(Statement(text: text, outcome: outcome(again[winner.benchmarkCase.id]?.ranked,
-                                                                         again[runnerUp.benchmarkCase.id]?.ranked)))
+                statements.append(
+                    Statement(
+                        text: text,
+                        outcome: outcome(
+                            again[winner.benchmarkCase.id]?.ranked,
+                            again[runnerUp.benchmarkCase.id]?.ranked)))
             }
         }
         return statements
@@ -84,17 +91,22 @@ public struct Agreement: Sendable {
 
     /// Each case where jemalloc is clearly faster or slower than the system allocator.
     static func allocatorStatements(_ first: [MeasuredCase], _ repeated: [MeasuredCase]) -> [Statement] {
-        let system = Dictionary(first.filter { $0.benchmarkCase.allocator == .system }.map { (Answers.withoutAllocator($0.benchmarkCase), $0) },
-                                uniquingKeysWith: { a, _ in a })
+        let system = Dictionary(
+            first.filter { $0.benchmarkCase.allocator == .system }.map {
+                (Answers.withoutAllocator($0.benchmarkCase), $0)
+            },
+            uniquingKeysWith: { a, _ in a })
         let again = Dictionary(repeated.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { a, _ in a })
         var statements: [Statement] = []
         for measured in first where measured.benchmarkCase.allocator == .jemalloc {
             guard let mine = measured.estimate, let other = system[Answers.withoutAllocator(measured.benchmarkCase)],
-                  let theirs = other.estimate else { continue }
+                let theirs = other.estimate
+            else { continue }
             let systemID = other.benchmarkCase.id
             let verdict = Faster(mine, theirs)
             guard verdict != .neither else { continue }
-            let (winner, loser) = verdict == .first ? (measured.benchmarkCase.id, systemID) : (systemID, measured.benchmarkCase.id)
+            let (winner, loser) =
+                verdict == .first ? (measured.benchmarkCase.id, systemID) : (systemID, measured.benchmarkCase.id)
             let text = "\(winner) clearly faster than under the other allocator"
             statements.append(Statement(text: text, outcome: outcome(again[winner]?.estimate, again[loser]?.estimate)))
         }

@@ -34,7 +34,8 @@ struct Answers {
                 guard standing.ranked.count >= 2, let margin = standing.margin else { continue }
                 compared += 1
                 guard standing.isClear else {
-                    let leaders = [standing.ranked[0]] + standing.ranked.dropFirst().filter { standing.tiesWithBest($0.estimate) }
+                    let leaders =
+                        [standing.ranked[0]] + standing.ranked.dropFirst().filter { standing.tiesWithBest($0.estimate) }
                     let names = leaders.map { family.contender($0.measured.benchmarkCase) }
                     if ties[names] == nil { tieOrder.append(names) }
                     ties[names, default: 0] += 1
@@ -47,7 +48,8 @@ struct Answers {
             guard compared > 0 else { return nil }
             let ranked = order.map { ($0, wins[$0]!) }.sorted { $0.1.count > $1.1.count }
             let tied = tieOrder.map { ($0, ties[$0]!) }.sorted { $0.1 > $1.1 }
-            return FamilyAnswer(workload: family.workload, ranking: family.ranking, compared: compared, wins: ranked, ties: tied)
+            return FamilyAnswer(
+                workload: family.workload, ranking: family.ranking, compared: compared, wins: ranked, ties: tied)
         }
     }
 
@@ -60,25 +62,30 @@ struct Answers {
             for (index, win) in answer.wins.enumerated() {
                 let low = Figures.ratio(win.margins.min()!), high = Figures.ratio(win.margins.max()!)
                 let by = low == high ? "by \(low)" : "by \(low)–\(high)"
-                parts.append(index == 0 ? "\(win.contender) is clearly \(answer.ranking.best) in \(win.margins.count), "
-                    + "\(by) over the runner-up"
-                                        : "\(win.contender) in \(win.margins.count) (\(by))")
+                parts.append(
+                    index == 0
+                        ? "\(win.contender) is clearly \(answer.ranking.best) in \(win.margins.count), "
+                            + "\(by) over the runner-up"
+                        : "\(win.contender) in \(win.margins.count) (\(by))")
             }
             if answer.tieCount > 0 {
                 let shown = answer.ties.prefix(Self.tieGroupsShown)
                 var who = shown.map { tie in
-                    Self.leaders(tie.leaders) + " lead together" + (answer.ties.count > 1 || tie.sets > 1 ? " in \(tie.sets)" : "")
+                    Self.leaders(tie.leaders) + " lead together"
+                        + (answer.ties.count > 1 || tie.sets > 1 ? " in \(tie.sets)" : "")
                 }.joined(separator: ", ")
                 let rest = answer.ties.dropFirst(Self.tieGroupsShown).reduce(0) { $0 + $1.sets }
                 if rest > 0 { who += ", other contenders in \(rest)" }
-                parts.append(answer.wins.isEmpty
-                    ? "no contender is clearly \(answer.ranking.best) in any: \(who) "
-                        + "(their processes spread wider than they differ, "
-                        + "so a repeat run could order them either way)"
-                    : "a tie in \(answer.tieCount) (\(who))")
+                parts.append(
+                    answer.wins.isEmpty
+                        ? "no contender is clearly \(answer.ranking.best) in any: \(who) "
+                            + "(their processes spread wider than they differ, "
+                            + "so a repeat run could order them either way)"
+                        : "a tie in \(answer.tieCount) (\(who))")
             }
             if answer.ranking.figure != .time { parts.append("ranked by \(answer.ranking.heading), not time") }
-            return "- **\(answer.workload)** (\(answer.compared) parameter set\(answer.compared == 1 ? "" : "s")): " + parts.joined(separator: "; ") + "."
+            return "- **\(answer.workload)** (\(answer.compared) parameter set\(answer.compared == 1 ? "" : "s")): "
+                + parts.joined(separator: "; ") + "."
         }
     }
 
@@ -100,7 +107,8 @@ struct Answers {
         }
         var faster = 0, slower = 0, neither = 0
         for measured in cases where measured.benchmarkCase.allocator == .jemalloc {
-            guard let mine = measured.estimate, let theirs = system[Self.withoutAllocator(measured.benchmarkCase)] else { continue }
+            guard let mine = measured.estimate, let theirs = system[Self.withoutAllocator(measured.benchmarkCase)]
+            else { continue }
             switch Faster(mine, theirs) {
             case .first: faster += 1
             case .second: slower += 1

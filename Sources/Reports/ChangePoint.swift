@@ -20,7 +20,9 @@ public struct ChangePoint: Sendable, Equatable {
     /// `{"TEST": [{"time": …, "attributes": {…}, "changes": [{"metric", "index", "mean_before",
     /// "mean_after", "pvalue", …}]}]}`, numbers as strings. Each must name a trend of `trends` and
     /// a run between the second and the last of `runs`.
-    public static func parse(_ json: String, test: String, trends: Set<String>, runs: Int) throws(UnreadableOutput) -> [ChangePoint] {
+    public static func parse(_ json: String, test: String, trends: Set<String>, runs: Int) throws(UnreadableOutput)
+        -> [ChangePoint]
+    {
         struct Group: Decodable { let changes: [Change] }
         struct Change: Decodable {
             let metric: String
@@ -37,9 +39,15 @@ public struct ChangePoint: Sendable, Equatable {
         }
         guard let found = groups[test] else { throw UnreadableOutput(reason: "no entry for test \(test)") }
         return try found.flatMap(\.changes).map { change throws(UnreadableOutput) in
-            guard trends.contains(change.metric) else { throw UnreadableOutput(reason: "a change in \(change.metric), which is not a trend of the series") }
-            guard (1..<runs).contains(change.index) else { throw UnreadableOutput(reason: "a change at run \(change.index) of \(runs)") }
-            guard let before = Double(change.mean_before), let after = Double(change.mean_after), let p = Double(change.pvalue), before > 0 else {
+            guard trends.contains(change.metric) else {
+                throw UnreadableOutput(reason: "a change in \(change.metric), which is not a trend of the series")
+            }
+            guard (1..<runs).contains(change.index) else {
+                throw UnreadableOutput(reason: "a change at run \(change.index) of \(runs)")
+            }
+            guard let before = Double(change.mean_before), let after = Double(change.mean_after),
+                let p = Double(change.pvalue), before > 0
+            else {
                 throw UnreadableOutput(reason: "a change in \(change.metric) whose means or p-value are not numbers")
             }
             return ChangePoint(trend: change.metric, run: change.index, meanBefore: before, meanAfter: after, pValue: p)

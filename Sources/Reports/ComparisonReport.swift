@@ -9,14 +9,16 @@ public enum ComparisonReport {
 
     public static func summary(_ comparison: Comparison) -> String {
         // "new failure" and "undecided" only when there is one: most comparisons have none.
-        let kinds: [ChangeVerdict.Kind] = (comparison.count(.newFailure) > 0 ? [.regression, .newFailure] : [.regression])
+        let kinds: [ChangeVerdict.Kind] =
+            (comparison.count(.newFailure) > 0 ? [.regression, .newFailure] : [.regression])
             + [.improvement, .noChange] + (comparison.count(.undecided) > 0 ? [.undecided] : []) + [.notComparable]
         let counts = kinds.map { kind -> String in
             let count = comparison.count(kind)
             let plural = count != 1 && [.regression, .newFailure, .improvement].contains(kind)
             return "\(count) \(kind.rawValue)\(plural ? "s" : "")"
         }
-        let how = comparison.pairing == .paired
+        let how =
+            comparison.pairing == .paired
             ? "Yuen's trimmed t on pairs' log-ratios" : "Yuen–Welch trimmed t on logarithms of per-process values"
         return counts.joined(separator: ", ") + " (\(comparison.rows.count) rows; \(how), Holm-corrected)"
     }
@@ -26,37 +28,45 @@ public enum ComparisonReport {
         var notes: [String] = []
         if let sequential = comparison.sequential { notes.append(sequential.summary) }
         if let difference = comparison.machineDifference {
-            notes.append(comparison.forced
-                ? "The runs were measured on different machines (\(difference)); "
-                    + "times were compared anyway (--force)."
-                : "The runs were measured on different machines (\(difference)): "
-                    + "times and events are not comparable; counts (allocations, instructions) are compared. "
-                    + "--force compares everything.")
+            notes.append(
+                comparison.forced
+                    ? "The runs were measured on different machines (\(difference)); "
+                        + "times were compared anyway (--force)."
+                    : "The runs were measured on different machines (\(difference)): "
+                        + "times and events are not comparable; counts (allocations, instructions) are compared. "
+                        + "--force compares everything.")
         }
         if let counting = comparison.countingDifference {
-            notes.append(comparison.forced
-                ? "The runs did not measure alike (\(counting)); times were compared anyway (--force)."
-                : "The runs did not measure alike: \(counting). Times, CPU time and events are not compared; "
-                    + "counts are. --force compares everything.")
+            notes.append(
+                comparison.forced
+                    ? "The runs did not measure alike (\(counting)); times were compared anyway (--force)."
+                    : "The runs did not measure alike: \(counting). Times, CPU time and events are not compared; "
+                        + "counts are. --force compares everything.")
         }
         if comparison.excluded > 0 {
-            notes.append("\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a "
-                + "thresholds file turns them on, and a thresholds entry with \"compare\": "
-                + "false leaves out what it selects.")
+            notes.append(
+                "\(comparison.excluded) case/metric pairs not compared: CPU time and events are off unless a "
+                    + "thresholds file turns them on, and a thresholds entry with \"compare\": "
+                    + "false leaves out what it selects.")
         }
         if comparison.count(.undecided) > 0 {
-            let fewest = comparison.rows.filter { $0.verdict.kind == .undecided }.map { min($0.baseCount, $0.newCount) }.min() ?? 0
-            notes.append("\(rows(comparison.count(.undecided))) moved beyond the limits, but the runs are too small to tell "
-                         + "that from their spread (as few as \(fewest) process\(fewest == 1 ? "" : "es") a side): "
-                         + "run again with more --repetitions (or --pairs) to decide them.")
+            let fewest =
+                comparison.rows.filter { $0.verdict.kind == .undecided }.map { min($0.baseCount, $0.newCount) }.min()
+                ?? 0
+            notes.append(
+                "\(rows(comparison.count(.undecided))) moved beyond the limits, but the runs are too small to tell "
+                    + "that from their spread (as few as \(fewest) process\(fewest == 1 ? "" : "es") a side): "
+                    + "run again with more --repetitions (or --pairs) to decide them.")
         }
         if comparison.notApplicableInBoth > 0 {
-            notes.append("\(comparison.notApplicableInBoth) case\(comparison.notApplicableInBoth == 1 ? "" : "s") not "
-                + "applicable in both runs (e.g. a workload a backend does not offer) not listed.")
+            notes.append(
+                "\(comparison.notApplicableInBoth) case\(comparison.notApplicableInBoth == 1 ? "" : "s") not "
+                    + "applicable in both runs (e.g. a workload a backend does not offer) not listed.")
         }
         if comparison.unmeasured > 0 {
-            notes.append("\(comparison.unmeasured) case/metric pairs measured in neither run "
-                + "(e.g. hardware counters without a PMU) are not listed.")
+            notes.append(
+                "\(comparison.unmeasured) case/metric pairs measured in neither run "
+                    + "(e.g. hardware counters without a PMU) are not listed.")
         }
         return notes
     }
@@ -73,8 +83,10 @@ public enum ComparisonReport {
             row.verdict.name, row.caseID, row.metric,
             estimate.map { Figures.value($0.base) + " " + unit } ?? "—",
             estimate.map { Figures.value($0.new) + " " + unit } ?? "—",
-            estimate.map { $0.relativeChange.map(Comparison.percent) ?? "\(Figures.value($0.absoluteChange)) \(unit)" } ?? "—",
-            estimate?.relativeInterval.map { "\(Comparison.percent($0.lower)) … \(Comparison.percent($0.upper))" } ?? "—",
+            estimate.map { $0.relativeChange.map(Comparison.percent) ?? "\(Figures.value($0.absoluteChange)) \(unit)" }
+                ?? "—",
+            estimate?.relativeInterval.map { "\(Comparison.percent($0.lower)) … \(Comparison.percent($0.upper))" }
+                ?? "—",
             row.adjustedPValue.map(Figures.value) ?? "—",
             "\(row.baseCount)/\(row.newCount)",
             row.verdict.reason ?? "",
@@ -95,15 +107,17 @@ public enum ComparisonReport {
         let listed = listed(comparison, detail)
         var lines = wrap(summary(comparison), indent: "") + notes(comparison).flatMap { wrap($0, indent: "") }
         if listed.isEmpty {
-            lines.append("No row to list" + (detail == .changes ? " beyond \"no change\" (--all lists every row)." : "."))
+            lines.append(
+                "No row to list" + (detail == .changes ? " beyond \"no change\" (--all lists every row)." : "."))
         } else {
             let verdictWidth = listed.map(\.verdict.name.count).max()!
             let indent = String(repeating: " ", count: verdictWidth + 2)
             lines.append("")
             for row in listed {
                 let cells = cells(row)
-                lines += caseLines(row.verdict.name + String(repeating: " ", count: verdictWidth - row.verdict.name.count) + "  ",
-                                   row.caseID, indent: indent)
+                lines += caseLines(
+                    row.verdict.name + String(repeating: " ", count: verdictWidth - row.verdict.name.count) + "  ",
+                    row.caseID, indent: indent)
                 var figures = row.metric
                 if row.estimate != nil {
                     figures += ": \(cells[3]) → \(cells[4]), \(cells[5])"
@@ -154,7 +168,8 @@ public enum ComparisonReport {
     /// the unchanged rows folded away.
     public static func markdown(_ comparison: Comparison, title: String = "RuntimeBench regression gate") -> String {
         let regressions = comparison.count(.regression), failures = comparison.count(.newFailure)
-        var verdict = regressions == 0 ? "no regression" : regressions == 1 ? "1 regression" : "\(regressions) regressions"
+        var verdict =
+            regressions == 0 ? "no regression" : regressions == 1 ? "1 regression" : "\(regressions) regressions"
         if failures > 0 { verdict += failures == 1 ? ", 1 new failure" : ", \(failures) new failures" }
         var lines = ["### \(title): \(verdict)", "", summary(comparison) + "."]
         let notes = notes(comparison)
@@ -168,7 +183,10 @@ public enum ComparisonReport {
         if !changes.isEmpty { lines += [""] + table(changes) }
         let unchanged = comparison.rows.filter { $0.verdict.kind == .noChange }
         if !unchanged.isEmpty {
-            lines += ["", "<details><summary>\(rows(unchanged.count)) with no change</summary>", ""] + table(unchanged) + ["", "</details>"]
+            lines +=
+                ["", "<details><summary>\(rows(unchanged.count)) with no change</summary>", ""] + table(unchanged) + [
+                    "", "</details>",
+                ]
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -23,7 +23,9 @@ struct Family {
         /// Every case of the set, every allocator, in the run's order.
         let cases: [MeasuredCase]
 
-        var title: String { parameters.isEmpty ? "(no parameters)" : parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") }
+        var title: String {
+            parameters.isEmpty ? "(no parameters)" : parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        }
     }
 
     /// The families of `cases`, in the order their workloads first appear.
@@ -45,8 +47,9 @@ struct Family {
                 if bySet[key] == nil { setOrder.append(key) }
                 bySet[key, default: []].append(measured)
             }
-            return Family(workload: workload, contenderParameters: contenders,
-                          parameterSets: setOrder.map { ParameterSet(parameters: $0, cases: bySet[$0]!) })
+            return Family(
+                workload: workload, contenderParameters: contenders,
+                parameterSets: setOrder.map { ParameterSet(parameters: $0, cases: bySet[$0]!) })
         }
     }
 
@@ -57,7 +60,11 @@ struct Family {
             var backendless = Set<String>(), backed = Set<String>()
             for benchmarkCase in cases {
                 guard let value = benchmarkCase.parameter(name) else { continue }
-                if benchmarkCase.backend == BenchmarkCase.noBackend { backendless.insert(value) } else { backed.insert(value) }
+                if benchmarkCase.backend == BenchmarkCase.noBackend {
+                    backendless.insert(value)
+                } else {
+                    backed.insert(value)
+                }
             }
             return !backendless.subtracting(backed).isEmpty && !backed.subtracting(backendless).isEmpty
         }
@@ -68,7 +75,9 @@ struct Family {
     /// backend's own primitive, so the backend's name alone says it.
     func contender(_ benchmarkCase: BenchmarkCase) -> String {
         let values = contenderParameters.compactMap { benchmarkCase.parameter($0) }.filter { $0 != "backend" }
-        if benchmarkCase.backend == BenchmarkCase.noBackend { return values.isEmpty ? benchmarkCase.backend : values.joined(separator: " · ") }
+        if benchmarkCase.backend == BenchmarkCase.noBackend {
+            return values.isEmpty ? benchmarkCase.backend : values.joined(separator: " · ")
+        }
         return ([benchmarkCase.backend] + values).joined(separator: " · ")
     }
 }

@@ -7,17 +7,22 @@ import Results
 public enum FidelityReport {
     /// The columns of a row as text: operation, backend, allocator, layer, suite, direct, ratio,
     /// verdict, and the bytes each allocates per operation where jemalloc measured them.
-    public static let header = ["operation", "backend", "allocator", "direct layer", "suite ns", "direct ns", "ratio", "verdict",
-                                "suite B/op", "direct B/op"]
+    public static let header = [
+        "operation", "backend", "allocator", "direct layer", "suite ns", "direct ns", "ratio", "verdict",
+        "suite B/op", "direct B/op",
+    ]
     /// The columns that hold numbers (right-aligned).
     public static let numericColumns: Set<Int> = [4, 5, 6, 8, 9]
 
     public static func cells(_ row: FidelityRow) -> [String] {
         let pair = row.pair
-        return [pair.operation + " (per \(pair.unit))", pair.backend, pair.directCase.allocator.rawValue, pair.layer.rawValue,
-                row.suiteNanoseconds.map(Figures.value) ?? "—", row.directNanoseconds.map(Figures.value) ?? "—",
-                row.ratio.map(Figures.ratio) ?? "—", verdict(row),
-                row.suiteAllocatedBytes.map(Figures.value) ?? "—", row.directAllocatedBytes.map(Figures.value) ?? "—"]
+        return [
+            pair.operation + " (per \(pair.unit))", pair.backend, pair.directCase.allocator.rawValue,
+            pair.layer.rawValue,
+            row.suiteNanoseconds.map(Figures.value) ?? "—", row.directNanoseconds.map(Figures.value) ?? "—",
+            row.ratio.map(Figures.ratio) ?? "—", verdict(row),
+            row.suiteAllocatedBytes.map(Figures.value) ?? "—", row.directAllocatedBytes.map(Figures.value) ?? "—",
+        ]
     }
 
     public static func verdict(_ row: FidelityRow) -> String {
@@ -28,9 +33,12 @@ public enum FidelityReport {
         case .over: verdict = "over bound (limit \(Figures.value(row.limit!)) ns)"
         case .unclear:
             let suite = row.suite!.interval, direct = row.direct!.interval
-            let spread = suite.upper.isFinite && direct.upper.isFinite
-                ? "intervals \(Figures.interval(suite)) and \(Figures.interval(direct)) ns" : "one process a side bounds nothing"
-            verdict = "unclear: figure over the limit (\(Figures.value(row.limit!)) ns), \(spread); more --repetitions decide"
+            let spread =
+                suite.upper.isFinite && direct.upper.isFinite
+                ? "intervals \(Figures.interval(suite)) and \(Figures.interval(direct)) ns"
+                : "one process a side bounds nothing"
+            verdict =
+                "unclear: figure over the limit (\(Figures.value(row.limit!)) ns), \(spread); more --repetitions decide"
         }
         if row.allocatesNoMore == false { verdict += "; allocates more than its reference" }
         return verdict
@@ -43,19 +51,22 @@ public enum FidelityReport {
         table.rows = rows.map(cells)
         let within = rows.filter(\.withinBound).count
         let unclear = rows.filter { $0.standing == .unclear }.count
-        return ["## How faithful are these figures?", "",
-                "Each suite figure below is set beside the same operation written directly against the runtime "
+        return [
+            "## How faithful are these figures?", "",
+            "Each suite figure below is set beside the same operation written directly against the runtime "
                 + "(the `direct` workload), measured in this run: C for a C API, idiomatic Swift for a Swift API, "
                 + "the concrete type for our own backends. A suite figure counts as the runtime's when it is "
-                + "\(bound). \(within) of \(rows.count) rows are" + (unclear > 0 ? "; \(unclear) unclear (their processes disagree)" : "")
+                + "\(bound). \(within) of \(rows.count) rows are"
+                + (unclear > 0 ? "; \(unclear) unclear (their processes disagree)" : "")
                 + ". A row is over the bound only when the suite's interval lies wholly above the bound of the "
-                    + "direct one's (both from the spread between processes; the run's own drift moves both alike and is "
-                    + "left out). In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, "
-                    + "so the machine's drift between them reads as a difference; "
-                    + "`bench fidelity` runs each pair back to back in every repetition and is the check to trust. "
-                    + "Where the direct layer is idiomatic Swift, its gap to the C row of the same operation is the "
-                    + "Swift overlay's own cost, not the suite's. B/op: bytes the measuring thread allocated per "
-                    + "operation (jemalloc only).", ""]
+                + "direct one's (both from the spread between processes; the run's own drift moves both alike and is "
+                + "left out). In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, "
+                + "so the machine's drift between them reads as a difference; "
+                + "`bench fidelity` runs each pair back to back in every repetition and is the check to trust. "
+                + "Where the direct layer is idiomatic Swift, its gap to the C row of the same operation is the "
+                + "Swift overlay's own cost, not the suite's. B/op: bytes the measuring thread allocated per "
+                + "operation (jemalloc only).", "",
+        ]
             + table.lines
     }
 
@@ -87,17 +98,21 @@ public enum FidelityReport {
             let bound: String
             let rows: [Row]
         }
-        let document = Document(bound: rows.first?.bound.description ?? FidelityBound.standard.description, rows: rows.map {
-            Row(operation: $0.pair.operation, backend: $0.pair.backend, layer: $0.pair.layer.rawValue, unit: $0.pair.unit,
-                suite_case: $0.pair.suiteCase.id, direct_case: $0.pair.directCase.id,
-                allocator: $0.pair.directCase.allocator.rawValue,
-                suite_ns: $0.suiteNanoseconds, direct_ns: $0.directNanoseconds, ratio: $0.ratio, limit_ns: $0.limit,
-                within_bound: $0.withinBound, standing: $0.standing.rawValue,
-                suite_interval_ns: $0.suite.flatMap(Self.bounds),
-                direct_interval_ns: $0.direct.flatMap(Self.bounds),
-                suite_allocated_bytes: $0.suiteAllocatedBytes, direct_allocated_bytes: $0.directAllocatedBytes,
-                allocates_no_more: $0.allocatesNoMore, missing: $0.missing)
-        })
+        let document = Document(
+            bound: rows.first?.bound.description ?? FidelityBound.standard.description,
+            rows: rows.map {
+                Row(
+                    operation: $0.pair.operation, backend: $0.pair.backend, layer: $0.pair.layer.rawValue,
+                    unit: $0.pair.unit,
+                    suite_case: $0.pair.suiteCase.id, direct_case: $0.pair.directCase.id,
+                    allocator: $0.pair.directCase.allocator.rawValue,
+                    suite_ns: $0.suiteNanoseconds, direct_ns: $0.directNanoseconds, ratio: $0.ratio, limit_ns: $0.limit,
+                    within_bound: $0.withinBound, standing: $0.standing.rawValue,
+                    suite_interval_ns: $0.suite.flatMap(Self.bounds),
+                    direct_interval_ns: $0.direct.flatMap(Self.bounds),
+                    suite_allocated_bytes: $0.suiteAllocatedBytes, direct_allocated_bytes: $0.directAllocatedBytes,
+                    allocates_no_more: $0.allocatesNoMore, missing: $0.missing)
+            })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"

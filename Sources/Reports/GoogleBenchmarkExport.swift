@@ -94,21 +94,28 @@ enum GoogleBenchmarkExport {
             for (index, record) in records.enumerated() {
                 let real = RunEstimates.medianNanoseconds(record) ?? estimate.value
                 let operations = record.batch * record.nanosecondsPerOperation.count
-                benchmarks.append(Benchmark(name: id, family_index: family, per_family_instance_index: instance, run_name: id,
-                                            run_type: "iteration", repetitions: records.count, repetition_index: index,
-                                            aggregate_name: nil, aggregate_unit: nil,
-                                            iterations: (operations + operationsPerIteration - 1) / operationsPerIteration,
-                                            real_time: real * batch,
-                                            cpu_time: (cpu.count == records.count ? cpu[index] : real) * batch))
+                benchmarks.append(
+                    Benchmark(
+                        name: id, family_index: family, per_family_instance_index: instance, run_name: id,
+                        run_type: "iteration", repetitions: records.count, repetition_index: index,
+                        aggregate_name: nil, aggregate_unit: nil,
+                        iterations: (operations + operationsPerIteration - 1) / operationsPerIteration,
+                        real_time: real * batch,
+                        cpu_time: (cpu.count == records.count ? cpu[index] : real) * batch))
             }
-            let medianCPU = cpu.count == records.count ? measured.result.counterMedian("task-clock") ?? estimate.value : estimate.value
-            benchmarks.append(Benchmark(name: id + "_median", family_index: family, per_family_instance_index: instance, run_name: id,
-                                        run_type: "aggregate", repetitions: records.count, repetition_index: nil,
-                                        aggregate_name: "median", aggregate_unit: "time", iterations: records.count,
-                                        real_time: estimate.value * batch, cpu_time: medianCPU * batch))
+            let medianCPU =
+                cpu.count == records.count
+                ? measured.result.counterMedian("task-clock") ?? estimate.value : estimate.value
+            benchmarks.append(
+                Benchmark(
+                    name: id + "_median", family_index: family, per_family_instance_index: instance, run_name: id,
+                    run_type: "aggregate", repetitions: records.count, repetition_index: nil,
+                    aggregate_name: "median", aggregate_unit: "time", iterations: records.count,
+                    real_time: estimate.value * batch, cpu_time: medianCPU * batch))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(File(context: context, benchmarks: benchmarks)), as: UTF8.self) + "\n"
+        return String(decoding: try encoder.encode(File(context: context, benchmarks: benchmarks)), as: UTF8.self)
+            + "\n"
     }
 }

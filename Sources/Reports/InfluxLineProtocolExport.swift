@@ -22,7 +22,8 @@ enum InfluxLineProtocolExport {
         let environment = run.environment
         var machine: [(String, String)] = [
             ("cpu", environment.cpuModel), ("online_cpus", "\(environment.onlineCPUs)"), ("kernel", environment.kernel),
-            ("virtual_machine", environment.virtualMachine), ("swift", environment.swiftCompiler), ("host", environment.hostname),
+            ("virtual_machine", environment.virtualMachine), ("swift", environment.swiftCompiler),
+            ("host", environment.hostname),
             ("commit", environment.gitCommit), ("suite", run.suite.rawValue),
         ]
         if let usable = environment.usableCPUs { machine.append(("usable_cpus", usable.description)) }
@@ -30,23 +31,33 @@ enum InfluxLineProtocolExport {
         for measured in cases {
             guard let estimate = measured.estimate else { continue }
             let c = measured.benchmarkCase
-            let tags = [("case", c.id), ("workload", c.workload), ("backend", c.backend),
-                        ("parameters", c.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")),
-                        ("allocator", c.allocator.rawValue)] + machine
-            var fields: [(String, String)] = [("ns_per_op", number(estimate.value)), ("processes", "\(estimate.processes)i")]
+            let tags =
+                [
+                    ("case", c.id), ("workload", c.workload), ("backend", c.backend),
+                    ("parameters", c.parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")),
+                    ("allocator", c.allocator.rawValue),
+                ] + machine
+            var fields: [(String, String)] = [
+                ("ns_per_op", number(estimate.value)), ("processes", "\(estimate.processes)i"),
+            ]
             let interval = estimate.repeatInterval
             if interval.lower.isFinite && interval.upper.isFinite {
                 fields += [("repeat_lower", number(interval.lower)), ("repeat_upper", number(interval.upper))]
             }
             for name in measured.result.counterNames.sorted() {
-                if let value = measured.result.counterMedian(name), value.isFinite { fields.append((name, number(value))) }
+                if let value = measured.result.counterMedian(name), value.isFinite {
+                    fields.append((name, number(value)))
+                }
             }
             for name in measured.workloadMetricNames.sorted() {
-                if let figure = measured.result.figureMedian(name), figure.value.isFinite { fields.append((name, number(figure.value))) }
+                if let figure = measured.result.figureMedian(name), figure.value.isFinite {
+                    fields.append((name, number(figure.value)))
+                }
             }
             let tagText = tags.filter { !$0.1.isEmpty }.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: ",")
             let fieldText = fields.map { "\(escape($0.0))=\($0.1)" }.joined(separator: ",")
-            lines.append("\(measurement),\(tagText) \(fieldText)" + (run.started.map { " \($0.secondsSinceEpoch)" } ?? ""))
+            lines.append(
+                "\(measurement),\(tagText) \(fieldText)" + (run.started.map { " \($0.secondsSinceEpoch)" } ?? ""))
         }
         return lines.isEmpty ? "" : lines.joined(separator: "\n") + "\n"
     }

@@ -62,10 +62,12 @@ enum JMHExport {
             params["allocator"] = c.allocator.rawValue
             // One process bounds nothing: JMH writes "NaN" for an error it cannot compute.
             let bounded = interval.upper.isFinite
-            let primary = Metric(score: estimate.value, scoreError: bounded ? (interval.upper - interval.lower) / 2 : .nan,
-                                 scoreConfidence: bounded ? [interval.lower, interval.upper] : [.nan, .nan],
-                                 scorePercentiles: Dictionary(uniqueKeysWithValues: percentiles.map { ($0.key, SampleStatistics.percentile(all, $0.fraction)) }),
-                                 scoreUnit: "ns/op", rawData: records.map(\.nanosecondsPerOperation))
+            let primary = Metric(
+                score: estimate.value, scoreError: bounded ? (interval.upper - interval.lower) / 2 : .nan,
+                scoreConfidence: bounded ? [interval.lower, interval.upper] : [.nan, .nan],
+                scorePercentiles: Dictionary(
+                    uniqueKeysWithValues: percentiles.map { ($0.key, SampleStatistics.percentile(all, $0.fraction)) }),
+                scoreUnit: "ns/op", rawData: records.map(\.nanosecondsPerOperation))
             var secondary: [String: Metric] = [:]
             // A counter the results file does not describe has no unit to give JMH: left out.
             for name in measured.result.counterNames {
@@ -76,14 +78,17 @@ enum JMHExport {
                 guard let figure = measured.result.figurePerProcess(name) else { continue }
                 secondary[name] = perProcess(figure.values, unit: figure.unit.rawValue)
             }
-            return Benchmark(benchmark: "runtimebench.\(c.workload).\(c.backend)", forks: records.count,
-                             measurementIterations: records.map(\.nanosecondsPerOperation.count).max() ?? 0,
-                             measurementTime: "\(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms",
-                             measurementBatchSize: records[0].batch, params: params, primaryMetric: primary, secondaryMetrics: secondary)
+            return Benchmark(
+                benchmark: "runtimebench.\(c.workload).\(c.backend)", forks: records.count,
+                measurementIterations: records.map(\.nanosecondsPerOperation.count).max() ?? 0,
+                measurementTime: "\(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms",
+                measurementBatchSize: records[0].batch, params: params, primaryMetric: primary,
+                secondaryMetrics: secondary)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
         return String(decoding: try encoder.encode(benchmarks), as: UTF8.self) + "\n"
     }
 
@@ -91,8 +96,10 @@ enum JMHExport {
     static func perProcess(_ values: [Double], unit: String) -> Metric {
         let sorted = values.sorted()
         let median = SampleStatistics.percentile(sorted, 0.5)
-        return Metric(score: median, scoreError: (sorted.last! - sorted.first!) / 2, scoreConfidence: [sorted.first!, sorted.last!],
-                      scorePercentiles: ["0.0": sorted.first!, "50.0": median, "100.0": sorted.last!], scoreUnit: unit,
-                      rawData: values.map { [$0] })
+        return Metric(
+            score: median, scoreError: (sorted.last! - sorted.first!) / 2,
+            scoreConfidence: [sorted.first!, sorted.last!],
+            scorePercentiles: ["0.0": sorted.first!, "50.0": median, "100.0": sorted.last!], scoreUnit: unit,
+            rawData: values.map { [$0] })
     }
 }

@@ -15,7 +15,8 @@ enum MachineCharts {
         let strides = comparison.machines.map { StrideFigures($0.cases) }
         var settings: [(title: String, stem: String)] = []
         for figures in strides {
-            for setting in figures.settings where setting.isSweep && !settings.contains(where: { $0.title == setting.title }) {
+            for setting in figures.settings
+            where setting.isSweep && !settings.contains(where: { $0.title == setting.title }) {
                 settings.append((setting.title, setting.fileStem))
             }
         }
@@ -24,21 +25,27 @@ enum MachineCharts {
             var backends: [String] = []
             var curves: [String: [(label: String, curve: StrideFigures.Curve)]] = [:]
             for (machine, figures) in zip(comparison.machines, strides) {
-                for curve in figures.settings.first(where: { $0.title == setting.title })?.curves ?? [] where curve.points.count >= 2 {
+                for curve in figures.settings.first(where: { $0.title == setting.title })?.curves ?? []
+                where curve.points.count >= 2 {
                     if curves[curve.backend] == nil { backends.append(curve.backend) }
                     curves[curve.backend, default: []].append((machine.label, curve))
                 }
             }
             return backends.map { backend in
                 let series = curves[backend]!.map { entry in
-                    LineChart.Series(name: entry.label, points: entry.curve.points.map { (Double($0.stride), $0.nanosecondsPerIteration) })
+                    LineChart.Series(
+                        name: entry.label,
+                        points: entry.curve.points.map { (Double($0.stride), $0.nanosecondsPerIteration) })
                 }
                 let title = "apply-stride, \(setting.title), \(backend): ns per iteration by stride, per machine"
-                let chart = LineChart(title: title,
-                                      x: .init(label: "stride: iterations per block (log scale)", scale: .logarithmic),
-                                      y: .init(label: "ns per iteration, median (log scale)", scale: .logarithmic),
-                                      series: series)
-                return ReportChart(file: ReportChart.fileName("\(setting.stem)-\(backend)"), title: title, section: .stride, svg: chart.svg())
+                let chart = LineChart(
+                    title: title,
+                    x: .init(label: "stride: iterations per block (log scale)", scale: .logarithmic),
+                    y: .init(label: "ns per iteration, median (log scale)", scale: .logarithmic),
+                    series: series)
+                return ReportChart(
+                    file: ReportChart.fileName("\(setting.stem)-\(backend)"), title: title, section: .stride,
+                    svg: chart.svg())
             }
         }
     }
@@ -56,12 +63,16 @@ enum MachineCharts {
                 for set in family.parameterSets {
                     let setting = set.parameters.filter { $0.name != ReportChart.threadsParameter }
                     for measured in set.cases where measured.benchmarkCase.allocator == .system {
-                        guard let count = measured.benchmarkCase.parameter(ReportChart.threadsParameter).flatMap(ThreadCount.init),
-                              let median = measured.estimate?.value else { continue }
+                        guard
+                            let count = measured.benchmarkCase.parameter(ReportChart.threadsParameter).flatMap(
+                                ThreadCount.init),
+                            let median = measured.estimate?.value
+                        else { continue }
                         let contender = family.contender(measured.benchmarkCase)
                         let name = key(setting, contender)
                         if points[name] == nil { keys.append((setting, contender)) }
-                        points[name, default: [:]][machine.label, default: []].append((Double(count.resolved(cpus: cpus)), median))
+                        points[name, default: [:]][machine.label, default: []].append(
+                            (Double(count.resolved(cpus: cpus)), median))
                     }
                 }
             }
@@ -71,17 +82,22 @@ enum MachineCharts {
             let series = comparison.machines.compactMap { machine -> LineChart.Series? in
                 guard let line = byMachine[machine.label] else { return nil }
                 let cpus = machine.run.environment.cpusAtOnce
-                return LineChart.Series(name: "\(machine.label) (\(cpus) CPU\(cpus == 1 ? "" : "s"))", points: line.sorted { $0.x < $1.x })
+                return LineChart.Series(
+                    name: "\(machine.label) (\(cpus) CPU\(cpus == 1 ? "" : "s"))", points: line.sorted { $0.x < $1.x })
             }
             guard Set(byMachine.values.flatMap { $0.map(\.x) }).count >= 2 else { return nil }
             let settingText = setting.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
-            let title = "\(ReportChart.scalingWorkload), \(settingText), \(contender): ns per section by threads, per machine"
-            let chart = LineChart(title: title,
-                                  x: .init(label: "contending threads", scale: .linear),
-                                  y: .init(label: "ns per critical section, median (log scale)", scale: .logarithmic),
-                                  series: series)
+            let title =
+                "\(ReportChart.scalingWorkload), \(settingText), \(contender): ns per section by threads, per machine"
+            let chart = LineChart(
+                title: title,
+                x: .init(label: "contending threads", scale: .linear),
+                y: .init(label: "ns per critical section, median (log scale)", scale: .logarithmic),
+                series: series)
             let stem = "scaling-" + setting.map { "\($0.name)-\($0.value)" }.joined(separator: "-") + "-\(contender)"
-            return ReportChart(file: ReportChart.fileName(stem), title: title, section: .family(ReportChart.scalingWorkload), svg: chart.svg())
+            return ReportChart(
+                file: ReportChart.fileName(stem), title: title, section: .family(ReportChart.scalingWorkload),
+                svg: chart.svg())
         }
     }
 }

@@ -61,13 +61,15 @@ public struct MachineComparison: Sendable {
     public init(_ runs: [(file: String, run: RunResults)]) throws(Refusal) {
         precondition(runs.count >= 2, "a comparison across machines needs two runs")
         for other in runs.dropFirst() where other.run.suite != runs[0].run.suite {
-            throw .differentSuites(first: runs[0].file, firstSuite: runs[0].run.suite, other: other.file, otherSuite: other.run.suite)
+            throw .differentSuites(
+                first: runs[0].file, firstSuite: runs[0].run.suite, other: other.file, otherSuite: other.run.suite)
         }
         machines = runs.enumerated().map { index, input in
             let analysis = RunAnalysis(input.run)
-            return Machine(label: "M\(index + 1)", file: input.file, analysis: analysis,
-                           fingerprint: MachineFingerprint(input.run.environment),
-                           cases: MeasuredCase.all(input.run, estimates: analysis.estimates))
+            return Machine(
+                label: "M\(index + 1)", file: input.file, analysis: analysis,
+                fingerprint: MachineFingerprint(input.run.environment),
+                cases: MeasuredCase.all(input.run, estimates: analysis.estimates))
         }
         winners = Self.merge(machines) { Agreement.winnerStatements($0.cases, $1.cases) }
         allocators = Self.merge(machines) { Agreement.allocatorStatements($0.cases, $1.cases) }
@@ -107,8 +109,10 @@ public struct MachineComparison: Sendable {
 
     /// Each machine's statements (made there, checked on every machine by `check(made, on)`),
     /// merged by their words: a statement made on several machines is one row.
-    private static func merge(_ machines: [Machine],
-                              check: (_ made: Machine, _ on: Machine) -> [Agreement.Statement]) -> [Statement] {
+    private static func merge(
+        _ machines: [Machine],
+        check: (_ made: Machine, _ on: Machine) -> [Agreement.Statement]
+    ) -> [Statement] {
         var order: [String] = []
         var outcomes: [String: [Agreement.Statement.Outcome]] = [:]
         for made in machines {

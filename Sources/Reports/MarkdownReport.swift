@@ -9,24 +9,33 @@ import Results
 /// charts, and every case that failed or did not apply, with the reason. Nothing here is a
 /// conclusion written in advance.
 enum MarkdownReport {
-    static func render(_ run: RunResults, cases: [MeasuredCase], families: [Family], strides: StrideFigures,
-                       charts: [ReportChart], verdicts: [ClaimVerdict]) -> String {
+    static func render(
+        _ run: RunResults, cases: [MeasuredCase], families: [Family], strides: StrideFigures,
+        charts: [ReportChart], verdicts: [ClaimVerdict]
+    ) -> String {
         var lines = ["# RuntimeBench report", ""]
         if let interrupted = run.interrupted {
-            lines += ["**This run was interrupted** (\(interrupted)): every table below holds only the cases that finished.", ""]
+            lines += [
+                "**This run was interrupted** (\(interrupted)): every table below holds only the cases that finished.",
+                "",
+            ]
         }
         lines += [context(run), ""]
         if run.countedAllocations == true {
-            lines += ["**Allocations were counted** (`--count-allocations`): every child preloaded the interposer that "
-                + "counts malloc's family, retains and releases on every thread, "
-                + "so every timing here includes its cost (Sources/CInterposer/README.md gives it per call). "
-                + "Compare these timings only with a run that counted too.", ""]
+            lines += [
+                "**Allocations were counted** (`--count-allocations`): every child preloaded the interposer that "
+                    + "counts malloc's family, retains and releases on every thread, "
+                    + "so every timing here includes its cost (Sources/CInterposer/README.md gives it per call). "
+                    + "Compare these timings only with a run that counted too.", "",
+            ]
         }
         lines += RunNoise(cases, load: run.load).markdownLines.flatMap { [$0, ""] }
-        lines += ["## What should I use?", "",
-                  "Per family, under the system allocator: which contender is best, "
-                      + "counted only where it beats the runner-up by more than their processes' spread allows, "
-                      + "so a repeat run would say the same; anything closer is a tie.", ""]
+        lines += [
+            "## What should I use?", "",
+            "Per family, under the system allocator: which contender is best, "
+                + "counted only where it beats the runner-up by more than their processes' spread allows, "
+                + "so a repeat run would say the same; anything closer is a tie.", "",
+        ]
         let answers = Answers(families).markdownLines
         lines += answers.isEmpty ? ["No family had two contenders with samples to compare."] : answers
         if let allocator = Answers.allocatorLine(cases) { lines.append(allocator) }
@@ -46,9 +55,13 @@ enum MarkdownReport {
         // A commit id is 40 hex digits (a reason can be 40 characters too: "unavailable: not run
         // from a git checkout"); anything else reads as an unknown commit.
         let isCommit = environment.gitCommit.count == 40 && environment.gitCommit.allSatisfy(\.isHexDigit)
-        let commit = isCommit ? "commit \(environment.gitCommit.prefix(12))" + (environment.uncommittedChanges == true ? " with uncommitted changes" : "")
+        let commit =
+            isCommit
+            ? "commit \(environment.gitCommit.prefix(12))"
+                + (environment.uncommittedChanges == true ? " with uncommitted changes" : "")
             : "an unknown commit (\(environment.gitCommit.replacing("unavailable: ", with: "")))"
-        let processes = "\(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
+        let processes =
+            "\(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
             + (run.interrupted == nil ? "" : " planned, fewer where the interruption cut a case short")
         return "Suite **\(run.suite)** (\(run.cases.count) cases, \(processes), "
             + "samples of at least \(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms), "
@@ -60,49 +73,70 @@ enum MarkdownReport {
 
     static func claims(_ verdicts: [ClaimVerdict]) -> [String] {
         guard !verdicts.isEmpty else { return [] }
-        var table = MarkdownTable([("verdict", .left), ("layer", .left), ("claim of the dispatch guide", .left), ("measured", .left),
-                                   ("because", .left)])
+        var table = MarkdownTable([
+            ("verdict", .left), ("layer", .left), ("claim of the dispatch guide", .left), ("measured", .left),
+            ("because", .left),
+        ])
         for verdict in verdicts {
-            table.rows.append(["**\(verdict.verdict.rawValue)**", verdict.layer.description,
-                               "`\(verdict.claim)`: “\(verdict.statement)” (\(verdict.conditions))",
-                               verdict.evidence.isEmpty ? "—" : verdict.evidence.joined(separator: "; "), verdict.reason])
+            table.rows.append([
+                "**\(verdict.verdict.rawValue)**", verdict.layer.description,
+                "`\(verdict.claim)`: “\(verdict.statement)” (\(verdict.conditions))",
+                verdict.evidence.isEmpty ? "—" : verdict.evidence.joined(separator: "; "), verdict.reason,
+            ])
         }
-        return ["## Claims of the dispatch guide", "",
-                "A timing claim is decided only when the two figures differ by more than their processes' spread allows "
-                    + "(a repeat run would say the same); a counter claim needs its counter. "
-                    + "Each claim is judged on two layers where both exist: Swift code "
-                    + "(GCD through the Dispatch overlay, against Swift's `Mutex`) and the runtime itself "
-                    + "(libdispatch's C entry points, against pthreads from C), since the overlay's own cost can decide "
-                    + "a comparison. `bench claims results.json` prints the same.", ""] + table.lines
+        return [
+            "## Claims of the dispatch guide", "",
+            "A timing claim is decided only when the two figures differ by more than their processes' spread allows "
+                + "(a repeat run would say the same); a counter claim needs its counter. "
+                + "Each claim is judged on two layers where both exist: Swift code "
+                + "(GCD through the Dispatch overlay, against Swift's `Mutex`) and the runtime itself "
+                + "(libdispatch's C entry points, against pthreads from C), since the overlay's own cost can decide "
+                + "a comparison. `bench claims results.json` prints the same.", "",
+        ] + table.lines
     }
 
     static func environment(_ run: RunResults) -> [String] {
         let e = run.environment
         var facts = MarkdownTable([("fact", .left), ("value", .left)])
         facts.rows = [
-            ["CPU", e.cpuModel], ["online CPUs", "\(e.onlineCPUs)"], ["usable CPUs", e.usableCPUs.map { "\($0) (\($0.count) at once)" } ?? "not recorded"], ["kernel", e.kernel], ["virtual machine", e.virtualMachine],
-            ["CPU frequency governor", e.cpuGovernor], ["perf_event_paranoid", e.perfEventParanoid], ["compiler", e.swiftCompiler],
+            ["CPU", e.cpuModel], ["online CPUs", "\(e.onlineCPUs)"],
+            ["usable CPUs", e.usableCPUs.map { "\($0) (\($0.count) at once)" } ?? "not recorded"],
+            ["kernel", e.kernel], ["virtual machine", e.virtualMachine],
+            ["CPU frequency governor", e.cpuGovernor], ["perf_event_paranoid", e.perfEventParanoid],
+            ["compiler", e.swiftCompiler],
             ["bench", e.benchVersion ?? "not recorded"],
-            ["commit", e.gitCommit + (e.uncommittedChanges == true ? " with uncommitted changes" : "")], ["host", e.hostname], ["suite", run.suite.rawValue], ["processes per case", "\(run.repetitions)" + (run.interrupted == nil ? "" : " planned (interrupted)")],
+            ["commit", e.gitCommit + (e.uncommittedChanges == true ? " with uncommitted changes" : "")],
+            ["host", e.hostname], ["suite", run.suite.rawValue],
+            ["processes per case", "\(run.repetitions)" + (run.interrupted == nil ? "" : " planned (interrupted)")],
             ["minimum sample time", "\(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms"],
         ]
-        facts.rows += (run.calibration ?? [:]).sorted { $0.key < $1.key }.map { ["calibration: \($0.key)", Figures.value($0.value)] }
+        facts.rows += (run.calibration ?? [:]).sorted { $0.key < $1.key }.map {
+            ["calibration: \($0.key)", Figures.value($0.value)]
+        }
         facts.rows += run.tools.sorted { $0.key < $1.key }.map { ["tool: \($0.key)", $0.value] }
         var availability = MarkdownTable([("counter", .left), ("on this machine", .left)])
-        availability.rows = run.counterAvailability.sorted { $0.key < $1.key }.map { ["`\($0.key)`", $0.value.description] }
+        availability.rows = run.counterAvailability.sorted { $0.key < $1.key }.map {
+            ["`\($0.key)`", $0.value.description]
+        }
         return ["## The machine and its counters", ""] + facts.lines
-            + ["", "A counter that could not be measured is shown as “unavailable”, never as 0; "
-                + "here is why each one is or is not:", ""]
+            + [
+                "",
+                "A counter that could not be measured is shown as “unavailable”, never as 0; "
+                    + "here is why each one is or is not:", "",
+            ]
             + availability.lines
     }
 
     static func striding(_ strides: StrideFigures, charts: [ReportChart]) -> [String] {
-        guard strides.settings.contains(where: { $0.curves.contains { !$0.points.isEmpty || $0.automatic != nil } }) else { return [] }
+        guard strides.settings.contains(where: { $0.curves.contains { !$0.points.isEmpty || $0.automatic != nil } })
+        else { return [] }
         guard strides.hasSweep else { return strideOneAgainstAutomatic(strides) }
-        var table = MarkdownTable([("setting", .left), ("backend", .left), ("best stride", .right), ("ns/iteration at best", .right),
-                                   ("at stride 1", .right), ("best vs stride 1", .right), ("automatic stride", .right),
-                                   ("automatic chose", .right), ("automatic vs best", .right),
-                                   ("serial loop", .right), ("best vs serial loop", .right)])
+        var table = MarkdownTable([
+            ("setting", .left), ("backend", .left), ("best stride", .right), ("ns/iteration at best", .right),
+            ("at stride 1", .right), ("best vs stride 1", .right), ("automatic stride", .right),
+            ("automatic chose", .right), ("automatic vs best", .right),
+            ("serial loop", .right), ("best vs serial loop", .right),
+        ])
         for setting in strides.settings {
             for curve in setting.curves {
                 guard let best = curve.best else { continue }
@@ -110,23 +144,28 @@ enum MarkdownReport {
                 table.rows.append([
                     setting.title, curve.backend, best.label, Figures.value(best.nanosecondsPerIteration),
                     one.map { Figures.value($0.nanosecondsPerIteration) } ?? "not run",
-                    one.map { Figures.ratio($0.nanosecondsPerIteration / best.nanosecondsPerIteration) + " faster" } ?? "—",
+                    one.map { Figures.ratio($0.nanosecondsPerIteration / best.nanosecondsPerIteration) + " faster" }
+                        ?? "—",
                     curve.automatic.map(Figures.value) ?? "not run",
                     curve.automaticStride.map { Figures.value($0.rounded()) } ?? "unavailable",
-                    curve.automatic.map { Figures.ratio($0 / best.nanosecondsPerIteration) + automaticVerdict(curve.automaticAgainstBest) } ?? "—",
+                    curve.automatic.map {
+                        Figures.ratio($0 / best.nanosecondsPerIteration) + automaticVerdict(curve.automaticAgainstBest)
+                    } ?? "—",
                     setting.serialLoop.map(Figures.value) ?? "not run",
                     setting.serialLoop.map { speedUp($0 / best.nanosecondsPerIteration) } ?? "—",
                 ])
             }
         }
-        return ["## Apply: the best stride per body cost", "",
-                "ns per iteration (median ns per apply ÷ iterations), system allocator. "
-                    + "“best vs stride 1” is how much the best stride gains over one iteration per block; "
-                    + "“automatic chose” is the stride the backend used when left to choose (iterations per body call, "
-                    + "counted in the loop), “automatic vs best” its time over the best fixed stride's, "
-                    + "“a tie” where their intervals (one value per process) overlap, "
-                    + "so that a repeat run may order them either way; “best vs serial loop” compares the best parallel "
-                    + "loop with the plain loop (apply-serial) running the same bodies.", ""] + table.lines + [""] + images(charts)
+        return [
+            "## Apply: the best stride per body cost", "",
+            "ns per iteration (median ns per apply ÷ iterations), system allocator. "
+                + "“best vs stride 1” is how much the best stride gains over one iteration per block; "
+                + "“automatic chose” is the stride the backend used when left to choose (iterations per body call, "
+                + "counted in the loop), “automatic vs best” its time over the best fixed stride's, "
+                + "“a tie” where their intervals (one value per process) overlap, "
+                + "so that a repeat run may order them either way; “best vs serial loop” compares the best parallel "
+                + "loop with the plain loop (apply-serial) running the same bodies.", "",
+        ] + table.lines + [""] + images(charts)
     }
 
     /// ", a tie", ", clearly slower" or ", clearly faster" after the automatic stride's ratio to the best.
@@ -142,9 +181,11 @@ enum MarkdownReport {
     /// Without a sweep of fixed strides (the quick and smoke suites) there is no best stride:
     /// stride 1 beside the automatic stride, and the serial loop, is what was measured.
     static func strideOneAgainstAutomatic(_ strides: StrideFigures) -> [String] {
-        var table = MarkdownTable([("setting", .left), ("backend", .left), ("at stride 1", .right), ("automatic stride", .right),
-                                   ("automatic chose", .right), ("automatic vs stride 1", .right),
-                                   ("serial loop", .right), ("faster of the two vs serial loop", .right)])
+        var table = MarkdownTable([
+            ("setting", .left), ("backend", .left), ("at stride 1", .right), ("automatic stride", .right),
+            ("automatic chose", .right), ("automatic vs stride 1", .right),
+            ("serial loop", .right), ("faster of the two vs serial loop", .right),
+        ])
         for setting in strides.settings {
             for curve in setting.curves where curve.strideOne != nil || curve.automatic != nil {
                 let one = curve.strideOne?.nanosecondsPerIteration
@@ -160,13 +201,15 @@ enum MarkdownReport {
             }
         }
         let ranStrideOne = strides.settings.contains { $0.curves.contains { $0.strideOne != nil } }
-        return ["## Apply: " + (ranStrideOne ? "stride 1 against the automatic stride" : "the automatic stride"), "",
-                "ns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs "
+        return [
+            "## Apply: " + (ranStrideOne ? "stride 1 against the automatic stride" : "the automatic stride"), "",
+            "ns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs "
                 + (ranStrideOne ? "one iteration per block and " : "only ")
                 + "the stride each backend chooses (“automatic chose”: iterations per body call, "
-                    + "counted in the loop); the full suite sweeps the strides between, "
-                    + "finds the best one and draws the curves. “faster of the two vs serial loop” compares the faster "
-                    + "of those two with the plain loop (apply-serial) running the same bodies.", ""] + table.lines
+                + "counted in the loop); the full suite sweeps the strides between, "
+                + "finds the best one and draws the curves. “faster of the two vs serial loop” compares the faster "
+                + "of those two with the plain loop (apply-serial) running the same bodies.", "",
+        ] + table.lines
     }
 
     /// "2.35× faster" or "3.1× slower".
@@ -187,27 +230,38 @@ enum MarkdownReport {
         let missing = columns.filter { run.counterAvailability[$0.name] != .available }.map { counter in
             "`\(counter.name)` (\(run.counterAvailability[counter.name]?.description ?? "not recorded by this run"))"
         }
-        var lines = ["## Results by family", "",
-                     "One table per parameter set: every contender under every allocator, best first. "
-                         + "A figure is the median over the case's processes of each process's median sample; "
-                         + "“a repeat run” is where 95 of 100 repeat runs' figures should fall, "
-                         + "from the spread between the processes (samples of one process are not independent) "
-                         + "and the drift of a whole run. “× best” is a figure over the best's; "
-                         + "“tie” where the two differ by less than their processes' spread allows, "
-                         + "so a repeat run could order them either way (the run's drift moves both alike and does not count "
-                         + "there). Counters are per operation, the median over the processes; "
-                         + "“unavailable” where this case could not measure one.", ""]
-        if !missing.isEmpty { lines += ["Not in the tables, because no case of this run could measure them: " + missing.joined(separator: ", ") + ".", ""] }
+        var lines = [
+            "## Results by family", "",
+            "One table per parameter set: every contender under every allocator, best first. "
+                + "A figure is the median over the case's processes of each process's median sample; "
+                + "“a repeat run” is where 95 of 100 repeat runs' figures should fall, "
+                + "from the spread between the processes (samples of one process are not independent) "
+                + "and the drift of a whole run. “× best” is a figure over the best's; "
+                + "“tie” where the two differ by less than their processes' spread allows, "
+                + "so a repeat run could order them either way (the run's drift moves both alike and does not count "
+                + "there). Counters are per operation, the median over the processes; "
+                + "“unavailable” where this case could not measure one.", "",
+        ]
+        if !missing.isEmpty {
+            lines += [
+                "Not in the tables, because no case of this run could measure them: " + missing.joined(separator: ", ")
+                    + ".", "",
+            ]
+        }
         lines += ["Families: " + families.map { "[\($0.workload)](#\($0.workload))" }.joined(separator: " · "), ""]
         for family in families {
             lines += ["### \(family.workload)", ""]
             if !family.contenderParameters.isEmpty {
-                lines += ["Contenders are backends and what "
-                    + "\(family.contenderParameters.map { "`\($0)`" }.joined(separator: ", ")) names.", ""]
+                lines += [
+                    "Contenders are backends and what "
+                        + "\(family.contenderParameters.map { "`\($0)`" }.joined(separator: ", ")) names.", "",
+                ]
             }
             lines += images(charts.filter { $0.section == .family(family.workload) })
             for set in family.parameterSets {
-                lines += ["#### \(family.workload): \(set.title)", ""] + table(set, family: family, counters: shown, catalogue: catalogue) + [""]
+                lines +=
+                    ["#### \(family.workload): \(set.title)", ""]
+                    + table(set, family: family, counters: shown, catalogue: catalogue) + [""]
             }
         }
         return lines
@@ -216,14 +270,20 @@ enum MarkdownReport {
     /// The rows of one parameter set with samples, best first: the figure the family ranks by,
     /// the counters, then the workload's other figures, each headed as `catalogue` describes it
     /// and with its note under the table.
-    static func table(_ set: Family.ParameterSet, family: Family, counters: [Metric], catalogue: MetricCatalogue) -> [String] {
+    static func table(_ set: Family.ParameterSet, family: Family, counters: [Metric], catalogue: MetricCatalogue)
+        -> [String]
+    {
         let standing = Standing(set.cases)
-        guard let best = standing.best else { return ["No case of this set has samples; see “Failed and not applicable”."] }
+        guard let best = standing.best else {
+            return ["No case of this set has samples; see “Failed and not applicable”."]
+        }
         let ranking = family.ranking
         let figures = Set(standing.ranked.flatMap(\.measured.workloadMetricNames))
             .subtracting(Self.figureName(ranking).map { [$0] } ?? []).sorted()  // already the ranked column
-        var columns: [(String, MarkdownTable.Alignment)] = [("contender", .left), ("allocator", .left), (ranking.heading, .right),
-                                                             ("a repeat run", .right), ("× best", .right)]
+        var columns: [(String, MarkdownTable.Alignment)] = [
+            ("contender", .left), ("allocator", .left), (ranking.heading, .right),
+            ("a repeat run", .right), ("× best", .right),
+        ]
         if ranking.figure != .time { columns += [("ns/op", .right)] }
         columns += [("processes × samples", .right)]
         columns += counters.map { ($0.heading, .right) }
@@ -235,12 +295,18 @@ enum MarkdownReport {
         var table = MarkdownTable(columns)
         for (measured, estimate) in standing.ranked {
             let isBest = measured.benchmarkCase == standing.ranked[0].measured.benchmarkCase
-            let ratio = isBest ? "—" : standing.tiesWithBest(estimate) ? "tie" : Figures.ratio(estimate.value / best.value)
+            let ratio =
+                isBest ? "—" : standing.tiesWithBest(estimate) ? "tie" : Figures.ratio(estimate.value / best.value)
             let records = measured.result.records
-            let samples = Set(records.map(\.nanosecondsPerOperation.count)).count == 1
-                ? "\(records.count) × \(records[0].nanosecondsPerOperation.count)" : "\(records.count) × \(records.map { "\($0.nanosecondsPerOperation.count)" }.joined(separator: "/"))"
-            var row = [family.contender(measured.benchmarkCase), measured.benchmarkCase.allocator.rawValue, Figures.value(estimate.value),
-                       Figures.interval(estimate.repeatInterval), ratio]
+            let samples =
+                Set(records.map(\.nanosecondsPerOperation.count)).count == 1
+                ? "\(records.count) × \(records[0].nanosecondsPerOperation.count)"
+                : "\(records.count) × \(records.map { "\($0.nanosecondsPerOperation.count)" }.joined(separator: "/"))"
+            var row = [
+                family.contender(measured.benchmarkCase), measured.benchmarkCase.allocator.rawValue,
+                Figures.value(estimate.value),
+                Figures.interval(estimate.repeatInterval), ratio,
+            ]
             if ranking.figure != .time { row.append(measured.estimate.map { Figures.value($0.value) } ?? "—") }
             row.append(samples)
             row += counters.map { measured.counter($0.name).map(Figures.value) ?? "unavailable" }
@@ -260,16 +326,22 @@ enum MarkdownReport {
     /// `bench run --profile`'s cases: where their time went, from perf's samples of their timed
     /// samples, each with its flame graph.
     static func profileSection(_ profiles: [ProfileSummary]) -> [String] {
-        var lines = ["## Where the time goes", "",
-                     "Profiled after the measurements, each case once in a child of its own under `perf record` "
-                         + "(\(profiles[0].how)). Self is the share of the samples running in a frame; "
-                         + "total, with the frame anywhere on the stack.", ""]
+        var lines = [
+            "## Where the time goes", "",
+            "Profiled after the measurements, each case once in a child of its own under `perf record` "
+                + "(\(profiles[0].how)). Self is the share of the samples running in a frame; "
+                + "total, with the frame anywhere on the stack.", "",
+        ]
         for profile in profiles {
-            lines += ["### \(profile.caseID)", "",
-                      "\(profile.samples) samples. [Flame graph](\(profile.folder)/flamegraph.svg) "
-                          + "· [folded stacks](\(profile.folder)/stacks.folded)", ""]
+            lines += [
+                "### \(profile.caseID)", "",
+                "\(profile.samples) samples. [Flame graph](\(profile.folder)/flamegraph.svg) "
+                    + "· [folded stacks](\(profile.folder)/stacks.folded)", "",
+            ]
             var table = MarkdownTable([("frame", .left), ("self", .right), ("total", .right)])
-            func share(_ samples: Int) -> String { Figures.value(100 * Double(samples) / Double(max(profile.samples, 1))) + "%" }
+            func share(_ samples: Int) -> String {
+                Figures.value(100 * Double(samples) / Double(max(profile.samples, 1))) + "%"
+            }
             table.rows = profile.top.map { [$0.frame, share($0.selfSamples), share($0.totalSamples)] }
             lines += table.lines + [""]
         }
@@ -284,9 +356,14 @@ enum MarkdownReport {
             lines.append("No case failed.")
         } else {
             var table = MarkdownTable([("case", .left), ("status", .left), ("reasons", .left)])
-            table.rows = failed.map { ["`\($0.benchmarkCase.id)`", $0.result.status, $0.result.failures.joined(separator: "; ")] }
-            lines += ["A failed repetition is a crash, a hang past the deadline, garbage output or a failed self-check; "
-                      + "a case with some repetitions left still appears in its table.", ""] + table.lines
+            table.rows = failed.map {
+                ["`\($0.benchmarkCase.id)`", $0.result.status, $0.result.failures.joined(separator: "; ")]
+            }
+            lines +=
+                [
+                    "A failed repetition is a crash, a hang past the deadline, garbage output or a failed self-check; "
+                        + "a case with some repetitions left still appears in its table.", "",
+                ] + table.lines
         }
         lines.append("")
         if notApplicable.isEmpty {
@@ -294,7 +371,9 @@ enum MarkdownReport {
         } else {
             var table = MarkdownTable([("case", .left), ("why not", .left)])
             table.rows = notApplicable.map { ["`\($0.benchmarkCase.id)`", $0.result.notApplicable!] }
-            lines += ["Not applicable (\(notApplicable.count) cases): what a backend or this machine cannot do.", ""] + table.lines
+            lines +=
+                ["Not applicable (\(notApplicable.count) cases): what a backend or this machine cannot do.", ""]
+                + table.lines
         }
         return lines
     }

@@ -27,8 +27,9 @@ struct MeasuredCase {
             let ranking = Ranking.of(workload, in: catalogue)
             rankings[workload] = ranking
             guard case .workloadFigure(let name) = ranking.figure else { continue }
-            rankedEstimates[workload] = RunEstimates(run.cases.filter { $0.benchmarkCase.workload == workload },
-                                                     value: { $0.workloadMetrics?[name]?.value }, sittingSpread: 0)
+            rankedEstimates[workload] = RunEstimates(
+                run.cases.filter { $0.benchmarkCase.workload == workload },
+                value: { $0.workloadMetrics?[name]?.value }, sittingSpread: 0)
         }
         return run.cases.map { result in
             let id = result.benchmarkCase.id, workload = result.benchmarkCase.workload

@@ -26,7 +26,8 @@ public enum OtavaInput {
         let trends = analysed(history)
         var lines = [ResultsCSV.row(["time", "commit"] + trends.map(\.name))]
         for (position, (run, seconds)) in zip(history.runs, times(history)).enumerated() {
-            lines.append(ResultsCSV.row([time(seconds), run.commit] + trends.map { ResultsCSV.number($0.values[position]!) }))
+            lines.append(
+                ResultsCSV.row([time(seconds), run.commit] + trends.map { ResultsCSV.number($0.values[position]!) }))
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -35,7 +36,10 @@ public enum OtavaInput {
     /// smallest relative change to report.
     public static func arguments(_ history: RunHistory, minimumChange: Double) -> [String] {
         let times = times(history)
-        return ["analyze", testName(history), "--since", time(times.first!), "--until", time(times.last! + 1), "-M", "\(minimumChange)"]
+        return [
+            "analyze", testName(history), "--since", time(times.first!), "--until", time(times.last! + 1), "-M",
+            "\(minimumChange)",
+        ]
     }
 
     /// Each run's time in the CSV, seconds since 1970: when it started, or a second after the
@@ -60,10 +64,15 @@ public enum OtavaInput {
         lines += histories.map { "#   " + command($0, directory: directory, minimumChange: minimumChange) }
         lines.append("tests:")
         for history in histories {
-            lines += ["  \(testName(history)):", "    type: csv", "    file: \(quoted(directory + "/" + csvFileName(history)))",
-                      "    time_column: time", "    attributes: [commit]", "    metrics:"]
+            lines += [
+                "  \(testName(history)):", "    type: csv",
+                "    file: \(quoted(directory + "/" + csvFileName(history)))",
+                "    time_column: time", "    attributes: [commit]", "    metrics:",
+            ]
             for trend in analysed(history) {
-                lines += ["      \(quoted(trend.name)):", "        column: \(quoted(trend.name))", "        direction: -1"]
+                lines += [
+                    "      \(quoted(trend.name)):", "        column: \(quoted(trend.name))", "        direction: -1",
+                ]
             }
             if analysed(history).isEmpty { lines[lines.count - 1] = "    metrics: {}" }
         }
@@ -72,7 +81,8 @@ public enum OtavaInput {
 
     /// The shell command that runs Otava on the series as bench does (its output as a table).
     public static func command(_ history: RunHistory, directory: String, minimumChange: Double) -> String {
-        "OTAVA_CONFIG=\(directory)/\(configFileName) otava " + arguments(history, minimumChange: minimumChange).joined(separator: " ")
+        "OTAVA_CONFIG=\(directory)/\(configFileName) otava "
+            + arguments(history, minimumChange: minimumChange).joined(separator: " ")
     }
 
     /// A YAML double-quoted scalar.

@@ -22,9 +22,14 @@ extension ResultsCSV: OutputFormat {
 
 extension MarkdownReport: OutputFormat {
     public static func outputs(of input: ReportInput) -> [ResultsWriter.Output] {
-        [ResultsWriter.Output(path: "report.md", contents: render(input.run, cases: input.cases, families: input.families,
-                                                                  strides: input.strides, charts: input.charts,
-                                                                  verdicts: input.analysis.verdicts))]
+        [
+            ResultsWriter.Output(
+                path: "report.md",
+                contents: render(
+                    input.run, cases: input.cases, families: input.families,
+                    strides: input.strides, charts: input.charts,
+                    verdicts: input.analysis.verdicts))
+        ]
     }
 }
 

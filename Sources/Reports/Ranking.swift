@@ -33,11 +33,12 @@ struct Ranking: Sendable {
         guard let metric = catalogue[name] else {
             return Ranking(figure: .workloadFigure(name), heading: name, best: "first", better: "ahead")
         }
-        let (best, better) = switch (metric.polarity, metric.unit) {
-        case (.lowerIsBetter, .nanoseconds): ("fastest", "faster")
-        case (.lowerIsBetter, _): ("smallest", "smaller")
-        case (.higherIsBetter, _): ("largest", "larger")
-        }
+        let (best, better) =
+            switch (metric.polarity, metric.unit) {
+            case (.lowerIsBetter, .nanoseconds): ("fastest", "faster")
+            case (.lowerIsBetter, _): ("smallest", "smaller")
+            case (.higherIsBetter, _): ("largest", "larger")
+            }
         return Ranking(figure: .workloadFigure(name), heading: metric.heading, best: best, better: better)
     }
 }

@@ -27,7 +27,8 @@ struct ReportChart {
         // A curve needs two strides: with stride 1 alone (and the automatic one) the table says it all.
         strides.settings.filter(\.isSweep).compactMap { setting in
             let series = setting.curves.filter { !$0.points.isEmpty }.map { curve in
-                LineChart.Series(name: curve.backend, points: curve.points.map { (Double($0.stride), $0.nanosecondsPerIteration) })
+                LineChart.Series(
+                    name: curve.backend, points: curve.points.map { (Double($0.stride), $0.nanosecondsPerIteration) })
             }
             // The automatic stride as one marker per backend, where it landed: at the stride it chose.
             let automatic = setting.curves.compactMap { curve -> LineChart.Series? in
@@ -37,10 +38,11 @@ struct ReportChart {
             guard !series.isEmpty else { return nil }
             let reference = setting.serialLoop.map { [LineChart.Series(name: "serial loop", reference: $0)] } ?? []
             let title = "apply-stride, \(setting.title): ns per iteration by stride"
-            let chart = LineChart(title: title,
-                                  x: .init(label: "stride: iterations per block (log scale)", scale: .logarithmic),
-                                  y: .init(label: "ns per iteration, median (log scale)", scale: .logarithmic),
-                                  series: series + automatic + reference)
+            let chart = LineChart(
+                title: title,
+                x: .init(label: "stride: iterations per block (log scale)", scale: .logarithmic),
+                y: .init(label: "ns per iteration, median (log scale)", scale: .logarithmic),
+                series: series + automatic + reference)
             return ReportChart(file: fileName(setting.fileStem), title: title, section: .stride, svg: chart.svg())
         }
     }
@@ -61,11 +63,18 @@ struct ReportChart {
             let members = bySetting[key]!
             let backendless = members.filter { $0.benchmarkCase.backend == BenchmarkCase.noBackend }
             var backends: [String] = []
-            for measured in members where measured.benchmarkCase.backend != BenchmarkCase.noBackend && !backends.contains(measured.benchmarkCase.backend) {
+            for measured in members
+            where measured.benchmarkCase.backend != BenchmarkCase.noBackend
+                && !backends.contains(measured.benchmarkCase.backend)
+            {
                 backends.append(measured.benchmarkCase.backend)
             }
-            let groups = backends.isEmpty ? [(nil as String?, backendless)]
-                : backends.map { backend in (backend, backendless + members.filter { $0.benchmarkCase.backend == backend }) }
+            let groups =
+                backends.isEmpty
+                ? [(nil as String?, backendless)]
+                : backends.map { backend in
+                    (backend, backendless + members.filter { $0.benchmarkCase.backend == backend })
+                }
             return groups.compactMap { backend, cases in
                 scalingChart(family, setting: key, backend: backend, cases: cases, cpus: cpus)
             }
@@ -73,19 +82,23 @@ struct ReportChart {
     }
 
     /// `cpus`: how many the run's children could use at once, what "2xcpus" resolved to.
-    private static func scalingChart(_ family: Family, setting: [Parameter], backend: String?, cases: [MeasuredCase],
-                                     cpus: Int) -> ReportChart? {
+    private static func scalingChart(
+        _ family: Family, setting: [Parameter], backend: String?, cases: [MeasuredCase],
+        cpus: Int
+    ) -> ReportChart? {
         var names: [String] = []
         var points: [String: [(x: Double, y: Double)]] = [:]
         var ticks: [Double: String] = [:]
         for measured in cases {
             guard let count = measured.benchmarkCase.parameter(threadsParameter).flatMap(ThreadCount.init),
-                  let median = measured.estimate?.value else { continue }
+                let median = measured.estimate?.value
+            else { continue }
             let threads = count.resolved(cpus: cpus)
-            ticks[Double(threads)] = switch count {
-            case .fixed: "\(threads)"
-            case .perCPU(let factor): "\(threads) (\(factor) per CPU)"
-            }
+            ticks[Double(threads)] =
+                switch count {
+                case .fixed: "\(threads)"
+                case .perCPU(let factor): "\(threads) (\(factor) per CPU)"
+                }
             let name = family.contender(measured.benchmarkCase)
             if points[name] == nil { names.append(name) }
             points[name, default: []].append((Double(threads), median))
@@ -93,12 +106,16 @@ struct ReportChart {
         guard ticks.count >= 2 else { return nil }
         let settingText = setting.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
         let title = "\(family.workload), \(settingText)\(backend.map { ", \($0)" } ?? ""): ns per section by threads"
-        let chart = LineChart(title: title,
-                              x: .init(label: "contending threads (this machine: \(cpus) CPUs)", scale: .linear,
-                                       ticks: ticks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
-                              y: .init(label: "ns per critical section, median (log scale)", scale: .logarithmic),
-                              series: names.map { LineChart.Series(name: $0, points: points[$0]!.sorted { $0.x < $1.x }) })
-        let stem = "scaling-" + setting.map { "\($0.name)-\($0.value)" }.joined(separator: "-") + (backend.map { "-\($0)" } ?? "")
+        let chart = LineChart(
+            title: title,
+            x: .init(
+                label: "contending threads (this machine: \(cpus) CPUs)", scale: .linear,
+                ticks: ticks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
+            y: .init(label: "ns per critical section, median (log scale)", scale: .logarithmic),
+            series: names.map { LineChart.Series(name: $0, points: points[$0]!.sorted { $0.x < $1.x }) })
+        let stem =
+            "scaling-" + setting.map { "\($0.name)-\($0.value)" }.joined(separator: "-")
+            + (backend.map { "-\($0)" } ?? "")
         return ReportChart(file: fileName(stem), title: title, section: .family(family.workload), svg: chart.svg())
     }
 
@@ -110,29 +127,37 @@ struct ReportChart {
             var figures: [String: Set<String>] = [:]
             for name in measured.flatMap(\.workloadMetricNames) {
                 guard let dot = name.lastIndex(of: "."), name[name.index(after: dot)...].first == "p",
-                      Double(name[name.index(dot, offsetBy: 2)...]) != nil else { continue }
+                    Double(name[name.index(dot, offsetBy: 2)...]) != nil
+                else { continue }
                 figures[String(name[..<dot]), default: []].insert(String(name[name.index(after: dot)...]))
             }
             return figures.keys.sorted().compactMap { figure in
                 let marks = figures[figure]!.sorted { Double($0.dropFirst())! < Double($1.dropFirst())! }
                 let rows = measured.compactMap { one -> PercentileChart.Row? in
                     let values = marks.map { one.workloadMetric("\(figure).\($0)")?.value }
-                    return values.contains { $0 != nil } ? PercentileChart.Row(name: family.contender(one.benchmarkCase), values: values) : nil
+                    return values.contains { $0 != nil }
+                        ? PercentileChart.Row(name: family.contender(one.benchmarkCase), values: values) : nil
                 }
-                let unit = measured.lazy.compactMap { $0.workloadMetric("\(figure).\(marks[0])")?.unit.rawValue }.first ?? ""
+                let unit =
+                    measured.lazy.compactMap { $0.workloadMetric("\(figure).\(marks[0])")?.unit.rawValue }.first ?? ""
                 guard !rows.isEmpty, rows.allSatisfy({ $0.values.allSatisfy { ($0 ?? 1) > 0 } }) else { return nil }
                 let title = "\(family.workload), \(set.title): \(figure) percentiles"
-                let chart = PercentileChart(title: title, axisLabel: "\(figure), \(unit) (log scale; median of the processes' percentiles)",
-                                            marks: marks, rows: rows)
-                let stem = "\(family.workload)-" + set.parameters.map { "\($0.name)-\($0.value)" }.joined(separator: "-") + "-\(figure)"
-                return ReportChart(file: fileName(stem), title: title, section: .family(family.workload), svg: chart.svg())
+                let chart = PercentileChart(
+                    title: title, axisLabel: "\(figure), \(unit) (log scale; median of the processes' percentiles)",
+                    marks: marks, rows: rows)
+                let stem =
+                    "\(family.workload)-" + set.parameters.map { "\($0.name)-\($0.value)" }.joined(separator: "-")
+                    + "-\(figure)"
+                return ReportChart(
+                    file: fileName(stem), title: title, section: .family(family.workload), svg: chart.svg())
             }
         }
     }
 
     /// charts/<stem>.svg with every character outside [a-z0-9.-] turned into "-".
     static func fileName(_ stem: String) -> String {
-        let safe = String(stem.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
+        let safe = String(
+            stem.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") ? $0 : "-" })
         return "\(directory)/\(safe).svg"
     }
 }

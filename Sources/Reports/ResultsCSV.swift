@@ -9,8 +9,10 @@ import Results
 /// should fall (`CaseEstimate`). The `ns_per_op.*` rows describe the pooled samples (median, mean,
 /// p10, ...); they have no interval, since samples of one process are not independent.
 public enum ResultsCSV {
-    public static let columns = ["case_id", "workload", "backend", "parameters", "allocator", "status",
-                                 "metric", "unit", "value", "repeat95_low", "repeat95_high", "samples", "repetitions", "unavailable"]
+    public static let columns = [
+        "case_id", "workload", "backend", "parameters", "allocator", "status",
+        "metric", "unit", "value", "repeat95_low", "repeat95_high", "samples", "repetitions", "unavailable",
+    ]
 
     /// - Parameter estimates: the run's estimates, when the caller has them already.
     public static func encode(_ run: RunResults, estimates: RunEstimates? = nil) -> String {
@@ -31,8 +33,12 @@ public enum ResultsCSV {
                 continue
             }
             let interval = estimate.repeatInterval
-            lines.append(row(prefix + ["ns_per_op", "ns", number(estimate.value), number(interval.lower), number(interval.upper),
-                                       samples, repetitions, ""]))
+            lines.append(
+                row(
+                    prefix + [
+                        "ns_per_op", "ns", number(estimate.value), number(interval.lower), number(interval.upper),
+                        samples, repetitions, "",
+                    ]))
             let timing: [(String, Double)] = [
                 ("ns_per_op.median", stats.median), ("ns_per_op.mean", stats.mean),
                 ("ns_per_op.p10", stats.p10), ("ns_per_op.p90", stats.p90),
@@ -44,13 +50,24 @@ public enum ResultsCSV {
             }
             for name in result.counterNames.sorted() {
                 let values = result.counterPerProcess(name)
-                lines.append(row(prefix + [name + ".per_op", unit(name), number(result.counterMedian(name) ?? .nan),
-                                           "", "", samples, "\(values.count)", ""]))
+                lines.append(
+                    row(
+                        prefix + [
+                            name + ".per_op", unit(name), number(result.counterMedian(name) ?? .nan),
+                            "", "", samples, "\(values.count)", "",
+                        ]))
             }
             // The workload's own figures: the median over the repetitions, each one process's value.
             for name in result.figureNames.sorted() {
-                guard let figure = result.figurePerProcess(name), let median = result.figureMedian(name) else { continue }
-                lines.append(row(prefix + [name, figure.unit.rawValue, number(median.value), "", "", samples, "\(figure.values.count)", ""]))
+                guard let figure = result.figurePerProcess(name), let median = result.figureMedian(name) else {
+                    continue
+                }
+                lines.append(
+                    row(
+                        prefix + [
+                            name, figure.unit.rawValue, number(median.value), "", "", samples, "\(figure.values.count)",
+                            "",
+                        ]))
             }
             for (name, reason) in (result.records.first?.unavailable ?? [:]).sorted(by: { $0.key < $1.key }) {
                 lines.append(row(prefix + [name + ".per_op", unit(name), "", "", "", samples, repetitions, reason]))

@@ -26,6 +26,8 @@ public enum ResultsJSON {
 
     public struct SchemaMismatch: Error, CustomStringConvertible {
         public let found: Int
-        public var description: String { "results schema \(found); this bench reads schema \(RunResults.currentSchema)" }
+        public var description: String {
+            "results schema \(found); this bench reads schema \(RunResults.currentSchema)"
+        }
     }
 }

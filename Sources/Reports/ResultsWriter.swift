@@ -34,7 +34,8 @@ public enum ResultsWriter {
 
     /// This package's formats, in the order they are written: results.json first.
     static let builtIn: [any OutputFormat.Type] = [
-        ResultsJSON.self, ResultsCSV.self, MarkdownReport.self, ReportChart.self, JMHExport.self, SmallerIsBetterExport.self,
+        ResultsJSON.self, ResultsCSV.self, MarkdownReport.self, ReportChart.self, JMHExport.self,
+        SmallerIsBetterExport.self,
         GoogleBenchmarkExport.self, InfluxLineProtocolExport.self,
     ]
 
@@ -83,13 +84,17 @@ public enum ResultsWriter {
     /// Renders every output of `run`, then writes them under `directory`. Returns what was
     /// written, as relative paths in `outputs` order.
     @discardableResult
-    public static func write(_ run: RunResults, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
+    public static func write(_ run: RunResults, to directory: String, includingResultsJSON: Bool = true) throws
+        -> [String]
+    {
         try write(RunAnalysis(run), to: directory, includingResultsJSON: includingResultsJSON)
     }
 
     /// `write` for a run already analysed (`bench run` prints from the same analysis).
     @discardableResult
-    public static func write(_ analysis: RunAnalysis, to directory: String, includingResultsJSON: Bool = true) throws -> [String] {
+    public static func write(_ analysis: RunAnalysis, to directory: String, includingResultsJSON: Bool = true) throws
+        -> [String]
+    {
         try write(outputs(of: analysis, includingResultsJSON: includingResultsJSON), to: directory)
     }
 
@@ -107,7 +112,10 @@ public enum ResultsWriter {
         try OutputDirectory.create(directory)
         // Charts of a previous write that this one no longer draws go: a report regenerated in
         // place must not link to, or sit beside, another run's charts.
-        let charts = Set(rendered.map(\.path).filter { $0.hasPrefix(ReportChart.directory + "/") }.map { String($0.dropFirst(ReportChart.directory.count + 1)) })
+        let charts = Set(
+            rendered.map(\.path).filter { $0.hasPrefix(ReportChart.directory + "/") }.map {
+                String($0.dropFirst(ReportChart.directory.count + 1))
+            })
         try OutputDirectory.removeCharts(in: directory, keeping: charts)
         if !charts.isEmpty {
             try OutputDirectory.create(directory + "/" + ReportChart.directory)

@@ -82,10 +82,13 @@ public struct RunHistory: Sendable {
 
     /// The series of `files` (file, run): one per machine, in the order each machine first
     /// appears. Every run must be of one suite and record when it started.
-    public static func split(_ files: [(file: String, run: RunResults)], counters: [String] = []) throws(Refusal) -> [RunHistory] {
+    public static func split(_ files: [(file: String, run: RunResults)], counters: [String] = []) throws(Refusal)
+        -> [RunHistory]
+    {
         guard let first = files.first else { return [] }
         for other in files where other.run.suite != first.run.suite {
-            throw .differentSuites(first: first.file, firstSuite: first.run.suite, other: other.file, otherSuite: other.run.suite)
+            throw .differentSuites(
+                first: first.file, firstSuite: first.run.suite, other: other.file, otherSuite: other.run.suite)
         }
         var groups: [(fingerprint: MachineFingerprint, runs: [Run])] = []
         for (file, results) in files {
@@ -100,7 +103,9 @@ public struct RunHistory: Sendable {
         }
         return groups.enumerated().map { index, group in
             // A stable sort: runs of one second keep the order they were given in.
-            let ordered = group.runs.enumerated().sorted { ($0.element.started, $0.offset) < ($1.element.started, $1.offset) }.map(\.element)
+            let ordered = group.runs.enumerated().sorted {
+                ($0.element.started, $0.offset) < ($1.element.started, $1.offset)
+            }.map(\.element)
             return RunHistory(label: "M\(index + 1)", fingerprint: group.fingerprint, runs: ordered, counters: counters)
         }
     }
@@ -124,11 +129,14 @@ public struct RunHistory: Sendable {
         trends = order.flatMap { id -> [Trend] in
             let cases = measured[id]!
             let heading = cases.lazy.compactMap { $0?.ranking.heading }.first ?? Ranking.time.heading
-            let figure = Trend(caseID: id, metric: .figure, heading: heading, values: cases.map { $0?.ranked?.value },
-                               intervals: cases.map { $0?.ranked?.repeatInterval })
+            let figure = Trend(
+                caseID: id, metric: .figure, heading: heading, values: cases.map { $0?.ranked?.value },
+                intervals: cases.map { $0?.ranked?.repeatInterval })
             let perCounter = counters.map { name in
-                Trend(caseID: id, metric: .counter(name), heading: "\(name) per op", values: cases.map { $0?.counter(name) },
-                      intervals: cases.map { _ in nil })
+                Trend(
+                    caseID: id, metric: .counter(name), heading: "\(name) per op",
+                    values: cases.map { $0?.counter(name) },
+                    intervals: cases.map { _ in nil })
             }
             return ([figure] + perCounter).filter { $0.values.contains { $0 != nil } }
         }

@@ -20,7 +20,9 @@ struct RunNoise {
     enum Verdict: String { case quiet, someNoise = "some noise", noisy }
 
     init(_ cases: [MeasuredCase], load: MachineLoad?) {
-        let spreads = cases.compactMap { measured in measured.estimate?.ownSpread.map { (measured.benchmarkCase.id, $0) } }
+        let spreads = cases.compactMap { measured in
+            measured.estimate?.ownSpread.map { (measured.benchmarkCase.id, $0) }
+        }
         typicalSpread = spreads.isEmpty ? nil : SampleStatistics.percentile(spreads.map(\.1).sorted(), 0.5)
         casesWithSpread = spreads.count
         disagreeing = spreads.filter { $0.1 > Self.disagreeingSpread }.map(\.0)
@@ -45,7 +47,8 @@ struct RunNoise {
         let share = Double(disagreeing.count) / Double(casesWithSpread)
         switch verdict {
         case .noisy:
-            return typicalSpread > 0.05 ? "Noisy because a typical case's processes were more than 5% apart."
+            return typicalSpread > 0.05
+                ? "Noisy because a typical case's processes were more than 5% apart."
                 : "Noisy because more than a quarter of the cases had processes over 10% apart (\(percent(share)))."
         case .quiet:
             return "Quiet because a typical case's processes agreed within 1.5% and at most one case in ten had "
@@ -59,25 +62,34 @@ struct RunNoise {
     /// The first screen's paragraph: the verdict with its figures, and what to do about a tie.
     var markdownLines: [String] {
         guard let typicalSpread, let verdict else {
-            return ["**Noise:** every case ran in one process, so this run cannot say how far its figures would move in "
-                + "a repeat run and calls nothing clear. Run with `--repetitions 3` or more."]
+            return [
+                "**Noise:** every case ran in one process, so this run cannot say how far its figures would move in "
+                    + "a repeat run and calls nothing clear. Run with `--repetitions 3` or more."
+            ]
         }
-        var facts = ["a typical case's processes differed by \(percent(typicalSpread))",
-                     "\(disagreeing.count) of \(casesWithSpread) cases had processes more than "
-                         + "\(percent(Self.disagreeingSpread)) apart"]
+        var facts = [
+            "a typical case's processes differed by \(percent(typicalSpread))",
+            "\(disagreeing.count) of \(casesWithSpread) cases had processes more than "
+                + "\(percent(Self.disagreeingSpread)) apart",
+        ]
         if let load {
-            if let steal = load.stealPercent { facts.append("the hypervisor took \(percent(steal / 100)) of the CPU time (steal)") }
+            if let steal = load.stealPercent {
+                facts.append("the hypervisor took \(percent(steal / 100)) of the CPU time (steal)")
+            }
             facts.append("other processes used \(percent(load.otherProcessesPercent / 100)) of it")
         }
         let decided: String = because.map { $0 + " " } ?? ""
-        var lines = ["**Noise: \(verdict.rawValue).** While this run measured, " + facts.joined(separator: "; ") + ". " + decided
-                     + "Each figure's interval is where a repeat run's figure should fall, "
-                         + "from the spread between the case's processes and how far a whole run drifts; "
-                         + "a contender is called clearly faster only where the two figures differ by more than their "
-                         + "processes' spread allows, and is a tie otherwise."]
-        lines.append("To settle a tie: more processes per case (`--repetitions 5`), longer samples (`--suite full`), "
-            + "a CPU of its own (`--cpus 1`, for one-thread cases), a quieter machine "
-            + "(`bench doctor` says what disturbs this one), or `bench ab` for two builds measured side by side.")
+        var lines = [
+            "**Noise: \(verdict.rawValue).** While this run measured, " + facts.joined(separator: "; ") + ". " + decided
+                + "Each figure's interval is where a repeat run's figure should fall, "
+                + "from the spread between the case's processes and how far a whole run drifts; "
+                + "a contender is called clearly faster only where the two figures differ by more than their "
+                + "processes' spread allows, and is a tie otherwise."
+        ]
+        lines.append(
+            "To settle a tie: more processes per case (`--repetitions 5`), longer samples (`--suite full`), "
+                + "a CPU of its own (`--cpus 1`, for one-thread cases), a quieter machine "
+                + "(`bench doctor` says what disturbs this one), or `bench ab` for two builds measured side by side.")
         return lines
     }
 

@@ -22,10 +22,12 @@ enum SmallerIsBetterExport {
             guard let estimate = measured.estimate else { return nil }
             let interval = estimate.repeatInterval
             let samples = measured.result.records.reduce(0) { $0 + $1.nanosecondsPerOperation.count }
-            return Entry(name: measured.benchmarkCase.id, unit: "ns/op", value: estimate.value,
-                         range: interval.upper.isFinite ? "± \(Figures.value((interval.upper - interval.lower) / 2))" : "unbounded (one process)",
-                         extra: "95% of repeat runs within \(Figures.interval(interval)) ns; "
-                             + "\(estimate.processes) processes, \(samples) samples")
+            return Entry(
+                name: measured.benchmarkCase.id, unit: "ns/op", value: estimate.value,
+                range: interval.upper.isFinite
+                    ? "± \(Figures.value((interval.upper - interval.lower) / 2))" : "unbounded (one process)",
+                extra: "95% of repeat runs within \(Figures.interval(interval)) ns; "
+                    + "\(estimate.processes) processes, \(samples) samples")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

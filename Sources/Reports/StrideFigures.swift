@@ -73,7 +73,9 @@ struct StrideFigures {
         let system = cases.filter { $0.benchmarkCase.allocator == .system }
         var serial: [[Parameter]: Double] = [:]
         for measured in system where measured.benchmarkCase.workload == Self.serialWorkload {
-            if let perIteration = Self.perIteration(measured) { serial[measured.benchmarkCase.parameters] = perIteration }
+            if let perIteration = Self.perIteration(measured) {
+                serial[measured.benchmarkCase.parameters] = perIteration
+            }
         }
         var order: [[Parameter]] = []
         var bySetting: [[Parameter]: [MeasuredCase]] = [:]
@@ -93,9 +95,10 @@ struct StrideFigures {
                 let members = byBackend[backend]!
                 let points = members.compactMap(Self.point).sorted { $0.stride < $1.stride }
                 let automaticCase = members.first { $0.benchmarkCase.parameter(Self.strideParameter) == Self.automatic }
-                return Curve(backend: backend, points: points, automatic: automaticCase.flatMap(Self.perIteration),
-                             automaticStride: automaticCase?.workloadMetric(Self.iterationsPerPiece)?.value,
-                             automaticEstimate: automaticCase?.estimate)
+                return Curve(
+                    backend: backend, points: points, automatic: automaticCase.flatMap(Self.perIteration),
+                    automaticStride: automaticCase?.workloadMetric(Self.iterationsPerPiece)?.value,
+                    automaticEstimate: automaticCase?.estimate)
             }
             // The serial loop with the same parameters, whichever of them it declares.
             let baseline = serial.first { candidate in candidate.key.allSatisfy { key.contains($0) } }?.value
@@ -105,17 +108,26 @@ struct StrideFigures {
 
     static func perIteration(_ measured: MeasuredCase) -> Double? {
         guard let median = measured.estimate?.value,
-              let iterations = measured.benchmarkCase.parameter(iterationsParameter).flatMap(Int.init), iterations > 0 else { return nil }
+            let iterations = measured.benchmarkCase.parameter(iterationsParameter).flatMap(Int.init), iterations > 0
+        else { return nil }
         return median / Double(iterations)
     }
 
     /// A numeric stride's point; `per-worker` at the stride the loop used (nil when the workload
     /// did not say); nil for `auto`.
     static func point(_ measured: MeasuredCase) -> Point? {
-        guard let label = measured.benchmarkCase.parameter(strideParameter), let perIteration = perIteration(measured) else { return nil }
-        if let stride = Int(label) { return Point(stride: stride, label: label, nanosecondsPerIteration: perIteration, estimate: measured.estimate) }
-        guard label == perWorker, let used = measured.workloadMetric(iterationsPerPiece)?.value, used >= 1 else { return nil }
+        guard let label = measured.benchmarkCase.parameter(strideParameter), let perIteration = perIteration(measured)
+        else { return nil }
+        if let stride = Int(label) {
+            return Point(
+                stride: stride, label: label, nanosecondsPerIteration: perIteration, estimate: measured.estimate)
+        }
+        guard label == perWorker, let used = measured.workloadMetric(iterationsPerPiece)?.value, used >= 1 else {
+            return nil
+        }
         let stride = Int(used.rounded())
-        return Point(stride: stride, label: "\(perWorker) (\(stride))", nanosecondsPerIteration: perIteration, estimate: measured.estimate)
+        return Point(
+            stride: stride, label: "\(perWorker) (\(stride))", nanosecondsPerIteration: perIteration,
+            estimate: measured.estimate)
     }
 }

@@ -38,8 +38,10 @@ public enum Availability: Sendable, Hashable, Codable, CustomStringConvertible {
         } else if text.hasPrefix(Self.unavailablePrefix) {
             self = .unavailable(reason: String(text.dropFirst(Self.unavailablePrefix.count)))
         } else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "expected \"available\" or \"unavailable: REASON\", found \"\(text)\""))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "expected \"available\" or \"unavailable: REASON\", found \"\(text)\""))
         }
     }
 

@@ -14,8 +14,9 @@ public struct BenchmarkCase: Sendable, Codable, Hashable, CustomStringConvertibl
 
     public init(workload: String, backend: String, parameters: [Parameter], allocator: Allocator) {
         for name in [workload, backend] + parameters.flatMap({ [$0.name, $0.value] }) {
-            precondition(!name.isEmpty && !name.contains(where: { "/,= ".contains($0) }),
-                         "case id parts must be non-empty and free of '/', ',', '=' and spaces: '\(name)'")
+            precondition(
+                !name.isEmpty && !name.contains(where: { "/,= ".contains($0) }),
+                "case id parts must be non-empty and free of '/', ',', '=' and spaces: '\(name)'")
         }
         self.workload = workload
         self.backend = backend
@@ -24,7 +25,8 @@ public struct BenchmarkCase: Sendable, Codable, Hashable, CustomStringConvertibl
     }
 
     public var id: String {
-        let parameterText = parameters.isEmpty ? "-" : parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+        let parameterText =
+            parameters.isEmpty ? "-" : parameters.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
         return "\(workload)/\(backend)/\(parameterText)/\(allocator.rawValue)"
     }
 

@@ -24,10 +24,12 @@ public struct CaseRecord: Sendable, Codable, Equatable {
     /// The CPUs the child could run on while measuring (all of them unless pinned).
     public let cpus: [Int]
 
-    public init(version: Int = CaseRecord.currentVersion, caseID: String, repetition: Int, batch: Int,
-                nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double],
-                unavailable: [String: String], workloadMetrics: [String: WorkloadMetric]? = nil,
-                cpus: [Int]) {
+    public init(
+        version: Int = CaseRecord.currentVersion, caseID: String, repetition: Int, batch: Int,
+        nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double],
+        unavailable: [String: String], workloadMetrics: [String: WorkloadMetric]? = nil,
+        cpus: [Int]
+    ) {
         self.workloadMetrics = workloadMetrics
         self.cpus = cpus
         self.version = version

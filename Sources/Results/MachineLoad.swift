@@ -39,8 +39,10 @@ public struct MachineLoad: Sendable, Codable, Equatable {
             let total = fields.prefix(8).reduce(0, +)
             let idle = fields[3] + (fields.count > 4 ? fields[4] : 0)
             let steal = fields.count > 7 ? fields[7] : nil
-            return Reading(machineTicks: total, busyTicks: total - idle - (steal ?? 0), stealTicks: steal,
-                           ownSeconds: rusageSeconds(RUSAGE_SELF.rawValue) + rusageSeconds(RUSAGE_CHILDREN.rawValue), instant: .now)
+            return Reading(
+                machineTicks: total, busyTicks: total - idle - (steal ?? 0), stealTicks: steal,
+                ownSeconds: rusageSeconds(RUSAGE_SELF.rawValue) + rusageSeconds(RUSAGE_CHILDREN.rawValue), instant: .now
+            )
         }
     }
 
@@ -56,8 +58,9 @@ public struct MachineLoad: Sendable, Codable, Equatable {
         let capacity = ticks / ticksPerSecond
         var steal: Double?
         if let before = start.stealTicks, let after = end.stealTicks { steal = (after - before) / ticks * 100 }
-        self.init(stealPercent: steal,
-                  otherProcessesPercent: Swift.max(0, busy - own) / capacity * 100, seconds: seconds)
+        self.init(
+            stealPercent: steal,
+            otherProcessesPercent: Swift.max(0, busy - own) / capacity * 100, seconds: seconds)
     }
 
     private static func rusageSeconds(_ who: __rusage_who_t) -> Double {

@@ -22,8 +22,10 @@ public struct Metric: Sendable, Codable, Hashable {
     /// when the heading says enough.
     public let note: String?
 
-    public init(_ name: String, unit: MetricUnit, kind: MetricKind, polarity: Polarity = .lowerIsBetter,
-                heading: String, tableColumn: Bool = false, note: String? = nil) {
+    public init(
+        _ name: String, unit: MetricUnit, kind: MetricKind, polarity: Polarity = .lowerIsBetter,
+        heading: String, tableColumn: Bool = false, note: String? = nil
+    ) {
         self.name = name
         self.unit = unit
         self.kind = kind

@@ -20,10 +20,15 @@ public struct OutlierCounts: Sendable, Codable, Equatable {
         let iqr = q3 - q1
         var counts = (lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 0)
         for sample in sorted {
-            if sample < q1 - Self.severeFence * iqr { counts.lowSevere += 1 }
-            else if sample < q1 - Self.mildFence * iqr { counts.lowMild += 1 }
-            else if sample > q3 + Self.severeFence * iqr { counts.highSevere += 1 }
-            else if sample > q3 + Self.mildFence * iqr { counts.highMild += 1 }
+            if sample < q1 - Self.severeFence * iqr {
+                counts.lowSevere += 1
+            } else if sample < q1 - Self.mildFence * iqr {
+                counts.lowMild += 1
+            } else if sample > q3 + Self.severeFence * iqr {
+                counts.highSevere += 1
+            } else if sample > q3 + Self.mildFence * iqr {
+                counts.highMild += 1
+            }
         }
         (lowSevere, lowMild, highMild, highSevere) = counts
     }

@@ -9,7 +9,8 @@ public enum OutputDirectory {
     /// What `bench`'s commands write into an output directory: results and reports (run, check,
     /// fidelity, report), a.json/b.json/comparison.md (ab), the journal, and the charts folder.
     public static let benchFiles: Set<String> = [
-        "results.json", "results.csv", "report.md", "jmh-result.json", "smaller-is-better.json", "google-benchmark.json",
+        "results.json", "results.csv", "report.md", "jmh-result.json", "smaller-is-better.json",
+        "google-benchmark.json",
         "results.influx", "journal.jsonl",
         "a.json", "b.json", "comparison.md", "machines.csv", "otava.yaml",
     ]
@@ -40,7 +41,8 @@ public enum OutputDirectory {
                     + "\(entries.count > 3 ? " and \(entries.count - 3) more" : ""): "
                     + "a new run there would mix with them; choose another --out, "
                     + "or add --overwrite to replace bench's files in it"
-                    + (entries.contains("journal.jsonl") ? " (a run killed there continues with `bench run --resume \(path)`)" : "")
+                    + (entries.contains("journal.jsonl")
+                        ? " (a run killed there continues with `bench run --resume \(path)`)" : "")
             }
         }
     }
@@ -56,7 +58,9 @@ public enum OutputDirectory {
         guard overwrite else { throw .notEmpty(path: path, entries: entries) }
         // Files only: a directory by one of these names is not bench's (writing there fails later, by name).
         for entry in entries where isBenchFile(entry) && !isDirectory(path + "/" + entry) {
-            guard unlink(path + "/" + entry) == 0 else { throw .unwritable(FileError(path: path + "/" + entry, operation: "remove", errno: errno)) }
+            guard unlink(path + "/" + entry) == 0 else {
+                throw .unwritable(FileError(path: path + "/" + entry, operation: "remove", errno: errno))
+            }
         }
         do { try removeCharts(in: path, keeping: []) } catch { throw .unwritable(error) }
     }
@@ -84,7 +88,9 @@ public enum OutputDirectory {
         }
         var status = stat()
         guard stat(path, &status) == 0 else { throw FileError(path: path, operation: "inspect", errno: errno) }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else { throw FileError(path: path, operation: "use as a directory", errno: ENOTDIR) }
+        guard (status.st_mode & S_IFMT) == S_IFDIR else {
+            throw FileError(path: path, operation: "use as a directory", errno: ENOTDIR)
+        }
         guard access(path, W_OK) == 0 else { throw FileError(path: path, operation: "write into", errno: errno) }
     }
 
@@ -99,7 +105,9 @@ public enum OutputDirectory {
         defer { closedir(directory) }
         var names: [String] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         return names

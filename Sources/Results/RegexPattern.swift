@@ -21,7 +21,8 @@ public enum RegexPattern {
             default: break
             }
         }
-        return deepest > maximumNesting ? "nests groups or classes \(deepest) deep; at most \(maximumNesting) are accepted" : nil
+        return deepest > maximumNesting
+            ? "nests groups or classes \(deepest) deep; at most \(maximumNesting) are accepted" : nil
     }
 
     /// `text` as a message shows it: whole when short, else its start and its length.

@@ -32,7 +32,9 @@ public struct RunEnvironment: Sendable, Codable, Equatable {
     /// the children resolved to that.
     public var cpusAtOnce: Int { usableCPUs?.count ?? onlineCPUs }
 
-    public static func capture(gitCommit: String, benchVersion: String? = nil, uncommittedChanges: Bool? = nil) -> RunEnvironment {
+    public static func capture(gitCommit: String, benchVersion: String? = nil, uncommittedChanges: Bool? = nil)
+        -> RunEnvironment
+    {
         var name = utsname()
         uname(&name)
         return RunEnvironment(

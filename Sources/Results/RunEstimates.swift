@@ -8,8 +8,10 @@ public struct RunEstimates: Sendable {
     ///   - cases: the run's cases; those without a value in any process get no estimate.
     ///   - value: one process's value: by default its median ns per operation.
     ///   - sittingSpread: how far a whole run moves these values together (`CaseEstimate`).
-    public init(_ cases: [CaseResult], value: (CaseRecord) -> Double? = RunEstimates.medianNanoseconds,
-                sittingSpread: Double = CaseEstimate.sittingSpread) {
+    public init(
+        _ cases: [CaseResult], value: (CaseRecord) -> Double? = RunEstimates.medianNanoseconds,
+        sittingSpread: Double = CaseEstimate.sittingSpread
+    ) {
         let values = cases.map { result in result.records.compactMap(value).filter { $0 > 0 && $0.isFinite } }
         var spreadsByFamily: [String: [Double]] = [:]
         for (result, caseValues) in zip(cases, values) {
@@ -19,8 +21,10 @@ public struct RunEstimates: Sendable {
         let runPrior = SpreadPrior(ownSpreads: spreadsByFamily.values.flatMap { $0 })
         var byCase: [String: CaseEstimate] = [:]
         for (result, caseValues) in zip(cases, values) {
-            let prior = spreadsByFamily[result.benchmarkCase.workload].flatMap { SpreadPrior(ownSpreads: $0) } ?? runPrior
-            byCase[result.benchmarkCase.id] = CaseEstimate(values: caseValues, prior: prior, sittingSpread: sittingSpread)
+            let prior =
+                spreadsByFamily[result.benchmarkCase.workload].flatMap { SpreadPrior(ownSpreads: $0) } ?? runPrior
+            byCase[result.benchmarkCase.id] = CaseEstimate(
+                values: caseValues, prior: prior, sittingSpread: sittingSpread)
         }
         self.byCase = byCase
     }
@@ -30,6 +34,7 @@ public struct RunEstimates: Sendable {
 
     /// A process's median sample, ns per operation.
     public static func medianNanoseconds(_ record: CaseRecord) -> Double? {
-        record.nanosecondsPerOperation.isEmpty ? nil : SampleStatistics.percentile(record.nanosecondsPerOperation.sorted(), 0.5)
+        record.nanosecondsPerOperation.isEmpty
+            ? nil : SampleStatistics.percentile(record.nanosecondsPerOperation.sorted(), 0.5)
     }
 }

@@ -42,8 +42,11 @@ public struct RunResults: Sendable, Codable {
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]
 
-    public init(environment: RunEnvironment, counterAvailability: [String: Availability], metrics: [Metric]? = nil, suite: Suite,
-                repetitions: Int, sampleTimeNanoseconds: Int64, cases: [CaseResult]) {
+    public init(
+        environment: RunEnvironment, counterAvailability: [String: Availability], metrics: [Metric]? = nil,
+        suite: Suite,
+        repetitions: Int, sampleTimeNanoseconds: Int64, cases: [CaseResult]
+    ) {
         self.environment = environment
         self.metrics = metrics
         self.counterAvailability = counterAvailability
@@ -75,7 +78,8 @@ public struct CaseResult: Sendable, Codable {
     public var status: String {
         if let notApplicable { return "not applicable: \(notApplicable)" }
         if records.isEmpty { return "failed: \(failures.first ?? "no record")" }
-        return failures.isEmpty ? "ok" : "partial: \(failures.count) of \(failures.count + records.count) repetitions failed"
+        return failures.isEmpty
+            ? "ok" : "partial: \(failures.count) of \(failures.count + records.count) repetitions failed"
     }
 }
 

@@ -11,7 +11,9 @@ public enum ThreadCount: Sendable, Hashable, CustomStringConvertible {
         if let count = Int(text) {
             guard count >= 1 else { return nil }
             self = .fixed(count)
-        } else if text.hasSuffix(Self.perCPUSuffix), let factor = Int(text.dropLast(Self.perCPUSuffix.count)), factor >= 1 {
+        } else if text.hasSuffix(Self.perCPUSuffix), let factor = Int(text.dropLast(Self.perCPUSuffix.count)),
+            factor >= 1
+        {
             self = .perCPU(factor)
         } else {
             return nil

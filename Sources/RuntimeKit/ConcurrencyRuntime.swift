@@ -96,14 +96,19 @@ extension ConcurrencyRuntime {
     /// - Precondition: `iterations >= 0`.
     @inlinable
     public func apply(iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
-        apply(iterations: iterations, stride: stride, pieces: { range in
-            for index in range { body(index) }
-        })
+        apply(
+            iterations: iterations, stride: stride,
+            pieces: { range in
+                for index in range { body(index) }
+            })
     }
 
     @inlinable
-    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
-        apply(iterations: iterations, stride: stride, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
+    public func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction)
+    {
+        apply(
+            iterations: iterations, stride: stride,
+            pieces: { range in piece(context, range.lowerBound, range.upperBound) })
     }
 
     public func async(_ block: FunctionBlock) { async(block.closure) }

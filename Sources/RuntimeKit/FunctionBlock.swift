@@ -29,7 +29,9 @@ public struct FunctionBlock: @unchecked Sendable {
     /// A block whose closure form the caller writes itself, doing what `function(context)` does
     /// without the C call in between: generic code can call its specialized work directly there,
     /// which a C function, formed outside generics, cannot.
-    public init(context: UnsafeMutableRawPointer?, _ function: @escaping WorkFunction, closure: @escaping @Sendable () -> Void) {
+    public init(
+        context: UnsafeMutableRawPointer?, _ function: @escaping WorkFunction, closure: @escaping @Sendable () -> Void
+    ) {
         self.function = function
         self.context = context
         self.closure = closure

@@ -9,7 +9,8 @@ public enum RegistrationError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .duplicate(let id, let type, let other): "\(type) and \(other) both have the id '\(id)'; ids must be unique"
+        case .duplicate(let id, let type, let other):
+            "\(type) and \(other) both have the id '\(id)'; ids must be unique"
         case .badID(let id, let type, let problem): "\(type)'s id '\(id)' \(problem)"
         case .badParameters(let workload, let suite, let problem): "workload '\(workload)', \(suite) suite: \(problem)"
         case .registeredTwice(let type): "\(type) is registered twice"

@@ -94,13 +94,19 @@ public struct UsableCPUs: Sendable, Codable, Equatable, CustomStringConvertible 
             guard fields.count == 3 else { continue }
             if fields[0] == "0" && fields[1].isEmpty {  // v2
                 for directory in ancestors(fields[2]) {
-                    if let text = firstLines("/sys/fs/cgroup\(directory)/cpu.max")?.first, let quota = quota(cpuMax: text) { quotas.append(quota) }
+                    if let text = firstLines("/sys/fs/cgroup\(directory)/cpu.max")?.first,
+                        let quota = quota(cpuMax: text)
+                    {
+                        quotas.append(quota)
+                    }
                 }
             } else if fields[1].split(separator: ",").contains("cpu") {  // v1
                 for directory in ancestors(fields[2]) {
                     let base = "/sys/fs/cgroup/\(fields[1])\(directory)"
                     if let quota = firstLines(base + "/cpu.cfs_quota_us")?.first.flatMap({ Double($0) }),
-                       let period = firstLines(base + "/cpu.cfs_period_us")?.first.flatMap({ Double($0) }), quota > 0, period > 0 {
+                        let period = firstLines(base + "/cpu.cfs_period_us")?.first.flatMap({ Double($0) }), quota > 0,
+                        period > 0
+                    {
                         quotas.append(quota / period)
                     }
                 }
@@ -112,7 +118,8 @@ public struct UsableCPUs: Sendable, Codable, Equatable, CustomStringConvertible 
     /// cgroup v2's cpu.max: "max 100000" (no quota) or "150000 100000" (1.5 CPUs).
     static func quota(cpuMax text: String) -> Double? {
         let fields = text.split(separator: " ")
-        guard fields.count == 2, let quota = Double(fields[0]), let period = Double(fields[1]), quota > 0, period > 0 else { return nil }
+        guard fields.count == 2, let quota = Double(fields[0]), let period = Double(fields[1]), quota > 0, period > 0
+        else { return nil }
         return quota / period
     }
 
@@ -133,15 +140,16 @@ public struct UsableCPUs: Sendable, Codable, Equatable, CustomStringConvertible 
         var lines: [String] = []
         var buffer = [CChar](repeating: 0, count: 4096)
         while lines.count < 64, fgets(&buffer, Int32(buffer.count), file) != nil {
-            lines.append(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .trimmingSuffix(while: { $0 == "\n" }))
+            lines.append(
+                String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                    .trimmingSuffix(while: { $0 == "\n" }))
         }
         return lines
     }
 }
 
-private extension String {
-    func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
+extension String {
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> String {
         var result = self
         while let last = result.last, predicate(last) { result.removeLast() }
         return result

@@ -15,7 +15,9 @@ public struct SoakSettings: Sendable {
     /// The longest a round waits for any one thing before it reports a hang.
     public var waitTimeout: Duration
 
-    public init(duration: Duration, warmUp: Duration, workers: Int = 0, seed: UInt64 = 1, waitTimeout: Duration = .seconds(30)) {
+    public init(
+        duration: Duration, warmUp: Duration, workers: Int = 0, seed: UInt64 = 1, waitTimeout: Duration = .seconds(30)
+    ) {
         self.duration = duration
         self.warmUp = warmUp
         self.workers = workers
@@ -32,15 +34,18 @@ public struct SoakSettings: Sendable {
 /// resident set sampled about once a second. Run it on a thread that may block (never on Swift's
 /// cooperative pool: the swift-concurrency backend runs its blocks there).
 public enum Soak {
-    public static func run<R: ConcurrencyRuntime>(_: R.Type, settings: SoakSettings,
-                                                  clock: ContinuousClock = ContinuousClock()) -> SoakReport {
+    public static func run<R: ConcurrencyRuntime>(
+        _: R.Type, settings: SoakSettings,
+        clock: ContinuousClock = ContinuousClock()
+    ) -> SoakReport {
         let before = ProcessMemory.now()?.residentBytes
         let runtime = R(workers: settings.workers)
         let ledger = SoakLedger(capacity: SoakRoundSizes.largest.tasks)
         var generator = SeededGenerator(seed: settings.seed)
         let blockingInsideWork = R.reasonUnsupported(.blockingWaitInsideWork) == nil
-        var report = SoakReport(backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0,
-                                operations: SoakOperations(), residentBefore: before, residentSamples: [])
+        var report = SoakReport(
+            backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0,
+            operations: SoakOperations(), residentBefore: before, residentSamples: [])
         let start = clock.now
         var nextSample = start
         var peak = before ?? 0
@@ -61,9 +66,10 @@ public enum Soak {
                 _ = sample(at: now)
                 nextSample = now + .seconds(1)
             }
-            let round = SoakRound(runtime: runtime, ledger: ledger, number: report.rounds,
-                                  sizes: .random(using: &generator, blockingInsideWork: blockingInsideWork),
-                                  timeout: settings.waitTimeout)
+            let round = SoakRound(
+                runtime: runtime, ledger: ledger, number: report.rounds,
+                sizes: .random(using: &generator, blockingInsideWork: blockingInsideWork),
+                timeout: settings.waitTimeout)
             do {
                 report.operations += try round.run()
                 report.rounds += 1
@@ -100,4 +106,3 @@ extension Soak {
         }
     }
 }
-

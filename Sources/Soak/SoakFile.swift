@@ -8,7 +8,9 @@ public struct SoakFile: Codable {
         public var maximumGrowthMiB: Double
         public var waitTimeout: Double
 
-        public init(duration: Double, warmUp: Double, workers: Int, seed: UInt64, maximumGrowthMiB: Double, waitTimeout: Double) {
+        public init(
+            duration: Double, warmUp: Double, workers: Int, seed: UInt64, maximumGrowthMiB: Double, waitTimeout: Double
+        ) {
             self.duration = duration
             self.warmUp = warmUp
             self.workers = workers

@@ -48,9 +48,11 @@ public struct SoakOperations: Codable, Sendable, Equatable {
 
     /// Kind and count, in the order above, for tables.
     public var byKind: [(kind: String, count: Int)] {
-        [("async", asyncBlocks), ("group", groupBlocks), ("enter/leave", enterLeavePairs), ("notify", notifications),
-         ("serial", serialBlocks), ("sync", syncCalls), ("semaphore lock", semaphoreLockPairs),
-         ("apply", applyIterations), ("nested sync", nestedSyncs), ("busy-pool apply", busyPoolApplyIterations),
-         ("objects", objectsCreated)]
+        [
+            ("async", asyncBlocks), ("group", groupBlocks), ("enter/leave", enterLeavePairs), ("notify", notifications),
+            ("serial", serialBlocks), ("sync", syncCalls), ("semaphore lock", semaphoreLockPairs),
+            ("apply", applyIterations), ("nested sync", nestedSyncs), ("busy-pool apply", busyPoolApplyIterations),
+            ("objects", objectsCreated),
+        ]
     }
 }

@@ -21,9 +21,12 @@ public struct SoakParent: Sendable {
 
     /// A child's arguments: `bench soak-child` reads them back into the same settings.
     public func arguments(for backend: Backend) -> [String] {
-        ["soak-child", "--backend", backend.id, "--duration", "\(Self.seconds(settings.duration))",
-         "--warm-up", "\(Self.seconds(settings.warmUp))", "--workers", "\(settings.workers)", "--seed", "\(settings.seed)",
-         "--wait-timeout", "\(Self.seconds(settings.waitTimeout))"]
+        [
+            "soak-child", "--backend", backend.id, "--duration", "\(Self.seconds(settings.duration))",
+            "--warm-up", "\(Self.seconds(settings.warmUp))", "--workers", "\(settings.workers)", "--seed",
+            "\(settings.seed)",
+            "--wait-timeout", "\(Self.seconds(settings.waitTimeout))",
+        ]
     }
 
     /// How long a child may take: the soak, then startup, the last round's waits and shutdown.
@@ -38,7 +41,8 @@ public struct SoakParent: Sendable {
             if Interruption.signal != nil { break }
             let label = "soak [\(index + 1)/\(backends.count)] \(backend.id)"
             report("\(label): \(Self.format(settings.duration))…")
-            let outcome = try await withTicker(label: backend.id, report: report) { [executable, deadline, arguments = arguments(for: backend)] in
+            let outcome = try await withTicker(label: backend.id, report: report) {
+                [executable, deadline, arguments = arguments(for: backend)] in
                 try await ChildProcess.run(executable: executable, arguments: arguments, deadline: deadline)
             }
             if outcome.ending == .interrupted { break }
@@ -56,8 +60,11 @@ public struct SoakParent: Sendable {
             return SoakVerdict(backend: backend, childFailure: reason)
         case .record(let line):
             guard let report = try? JSONDecoder().decode(SoakReport.self, from: Data(line.utf8)),
-                  report.version == SoakReport.currentVersion else {
-                return SoakVerdict(backend: backend, childFailure: "unreadable output: the last line is not a soak report: \(line.prefix(200))")
+                report.version == SoakReport.currentVersion
+            else {
+                return SoakVerdict(
+                    backend: backend,
+                    childFailure: "unreadable output: the last line is not a soak report: \(line.prefix(200))")
             }
             return SoakVerdict(report: report, maximumGrowth: maximumGrowth)
         }
@@ -66,10 +73,14 @@ public struct SoakParent: Sendable {
     /// "passed: 12345678 operations in 120.0 s; resident 5.1 → 5.2 MiB" or "FAILED: reason".
     public static func oneLine(_ verdict: SoakVerdict) -> String {
         guard let report = verdict.report else { return "FAILED: \(verdict.reason ?? "")" }
-        let memory = [report.residentAfterWarmUp, report.residentAtEnd].compactMap { $0 }.map { SoakVerdict.mebibytes($0) }
-        let figures = "\(report.operations.total) operations in \(report.rounds) rounds, \(format(seconds: report.seconds))"
+        let memory = [report.residentAfterWarmUp, report.residentAtEnd].compactMap { $0 }.map {
+            SoakVerdict.mebibytes($0)
+        }
+        let figures =
+            "\(report.operations.total) operations in \(report.rounds) rounds, \(format(seconds: report.seconds))"
             + (memory.count == 2 ? "; resident after warm-up \(memory[0]), at end \(memory[1])" : "")
-        return verdict.passed ? "passed: \(figures)" + (verdict.reason.map { " (\($0))" } ?? "")
+        return verdict.passed
+            ? "passed: \(figures)" + (verdict.reason.map { " (\($0))" } ?? "")
             : "FAILED: \(verdict.reason ?? "") (\(figures))"
     }
 
@@ -82,8 +93,10 @@ public struct SoakParent: Sendable {
 
     /// Runs `body`, reporting a line every 30 seconds meanwhile when the soak is long enough to
     /// need one.
-    private func withTicker<T: Sendable>(label: String, report: @escaping @Sendable (String) -> Void,
-                                         _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    private func withTicker<T: Sendable>(
+        label: String, report: @escaping @Sendable (String) -> Void,
+        _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let duration = Self.seconds(settings.duration)
         guard duration >= 60 else { return try await body() }
         return try await withThrowingTaskGroup(of: T?.self) { group in

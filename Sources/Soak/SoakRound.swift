@@ -27,9 +27,10 @@ struct SoakRoundSizes: Sendable {
     /// Outer queues whose blocks nest syncs at once: at least every worker of a machine this size.
     static let nestedSyncQueues = 4
     /// The largest round: what the ledger is sized for.
-    static let largest = SoakRoundSizes(asyncBlocks: 512, groupBlocks: 512, enterLeavePairs: 128, serialQueues: 8,
-                                        blocksPerQueue: 128, lockBlocks: 128, applyIterations: 4096,
-                                        nestedSyncsPerQueue: 128, busyPoolApplyIterations: 256)
+    static let largest = SoakRoundSizes(
+        asyncBlocks: 512, groupBlocks: 512, enterLeavePairs: 128, serialQueues: 8,
+        blocksPerQueue: 128, lockBlocks: 128, applyIterations: 4096,
+        nestedSyncsPerQueue: 128, busyPoolApplyIterations: 256)
 
     /// - Parameter blockingInsideWork: false where the backend declares
     ///   `RuntimeBehaviour.blockingWaitInsideWork` unsupported: no nested syncs then.
@@ -199,8 +200,9 @@ struct SoakRound<R: ConcurrencyRuntime> {
             for index in 0..<sizes.blocksPerQueue {
                 queue.async {
                     if owned.blocksRun != index {
-                        problems.note("serial queue \(queueIndex): block \(index) ran after \(owned.blocksRun) "
-                            + "blocks, out of order")
+                        problems.note(
+                            "serial queue \(queueIndex): block \(index) ran after \(owned.blocksRun) "
+                                + "blocks, out of order")
                     }
                     owned.blocksRun = index + 1
                     ledger.record(base + index)
@@ -209,7 +211,8 @@ struct SoakRound<R: ConcurrencyRuntime> {
                     let seen = queue.sync { owned.blocksRun }
                     done.syncCalls += 1
                     if seen != index + 1 {
-                        problems.note("serial queue \(queueIndex): sync after \(index + 1) blocks saw \(seen) of them run")
+                        problems.note(
+                            "serial queue \(queueIndex): sync after \(index + 1) blocks saw \(seen) of them run")
                     }
                 }
             }
@@ -240,7 +243,9 @@ struct SoakRound<R: ConcurrencyRuntime> {
         let busyApplyBase = ids(sizes.busyPoolApplyIterations)
         if sizes.busyPoolApplyIterations > 0 {
             let busy = BusyPool(runtime: runtime, timeout: timeout)
-            runtime.apply(iterations: sizes.busyPoolApplyIterations, stride: .fixed(1)) { ledger.record(busyApplyBase + $0) }
+            runtime.apply(iterations: sizes.busyPoolApplyIterations, stride: .fixed(1)) {
+                ledger.record(busyApplyBase + $0)
+            }
             if let problem = busy.release() { problems.note(problem) }
         }
         precondition(nextID == sizes.tasks, "the round's ids and its size disagree")
@@ -250,30 +255,36 @@ struct SoakRound<R: ConcurrencyRuntime> {
             throw failure("only \(received) of \(sizes.asyncBlocks) async blocks signalled within \(timeout)")
         }
         if group.wait(timeout: timeout) == .timedOut {
-            throw failure("the group of \(sizes.groupBlocks) members (+\(sizes.nestedGroupBlocks) nested) "
-                + "was not empty after \(timeout)")
+            throw failure(
+                "the group of \(sizes.groupBlocks) members (+\(sizes.nestedGroupBlocks) nested) "
+                    + "was not empty after \(timeout)")
         }
         if lockGroup.wait(timeout: timeout) == .timedOut {
-            throw failure("the \(sizes.lockBlocks) blocks sharing a semaphore as a lock had not finished after \(timeout)")
+            throw failure(
+                "the \(sizes.lockBlocks) blocks sharing a semaphore as a lock had not finished after \(timeout)")
         }
         if nestedGroup.wait(timeout: timeout) == .timedOut {
-            throw failure("the \(sizes.nestedSyncs) nested syncs from \(SoakRoundSizes.nestedSyncQueues) queues had not "
-                + "finished after \(timeout)")
+            throw failure(
+                "the \(sizes.nestedSyncs) nested syncs from \(SoakRoundSizes.nestedSyncQueues) queues had not "
+                    + "finished after \(timeout)")
         }
         if notified.wait(timeout: timeout) == .timedOut {
-            throw failure("notify did not run within \(timeout) of its group's \(sizes.enterLeavePairs) enter/leave pairs")
+            throw failure(
+                "notify did not run within \(timeout) of its group's \(sizes.enterLeavePairs) enter/leave pairs")
         }
         for (queueIndex, entry) in queues.enumerated() {
             let seen = entry.queue.sync { entry.owned.blocksRun }
             done.syncCalls += 1
             if seen != sizes.blocksPerQueue {
-                problems.note("serial queue \(queueIndex): the final sync saw \(seen) of \(sizes.blocksPerQueue) blocks run")
+                problems.note(
+                    "serial queue \(queueIndex): the final sync saw \(seen) of \(sizes.blocksPerQueue) blocks run")
             }
         }
         // Every block has been waited for; the lock's count is read after its group emptied.
         if locked.count != sizes.lockBlocks {
-            problems.note("the semaphore-guarded count reads \(locked.count) after \(sizes.lockBlocks) "
-                + "increments: the lock let two in")
+            problems.note(
+                "the semaphore-guarded count reads \(locked.count) after \(sizes.lockBlocks) "
+                    + "increments: the lock let two in")
         }
         if let problem = problems.summary { throw failure(problem) }
         if let mistakes = ledger.mistakes() { throw failure(mistakes) }
@@ -330,7 +341,9 @@ private final class BusyPool<R: ConcurrencyRuntime>: Sendable {
         for _ in 0..<blocks { gate.signal() }
         for _ in 0..<blocks { _ = finished.wait(timeout: timeout) }
         let count = gaveUp.load(ordering: .relaxed)
-        return count == 0 ? nil : "apply did not return within \(timeout) while every worker was busy: "
-            + "\(count) busy blocks gave up waiting for it"
+        return count == 0
+            ? nil
+            : "apply did not return within \(timeout) while every worker was busy: "
+                + "\(count) busy blocks gave up waiting for it"
     }
 }

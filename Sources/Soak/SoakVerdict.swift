@@ -26,13 +26,16 @@ public struct SoakVerdict: Codable, Sendable {
             reason = failure
         } else if let growth = report.residentGrowth {
             passed = growth <= maximumGrowth
-            reason = passed ? nil
+            reason =
+                passed
+                ? nil
                 : "the resident set grew by \(Self.mebibytes(growth)) after the warm-up "
                     + "(\(Self.mebibytes(report.residentAfterWarmUp!)) → \(Self.mebibytes(report.residentAtEnd!))), "
                     + "more than the \(Self.mebibytes(maximumGrowth)) allowed"
         } else {
             passed = true
-            reason = report.residentAfterWarmUp == nil && report.residentAtEnd != nil
+            reason =
+                report.residentAfterWarmUp == nil && report.residentAtEnd != nil
                 ? "memory not judged: the soak ended before its warm-up did"
                 : "memory not measured: /proc/self/statm could not be read"
         }

@@ -58,7 +58,10 @@ final class Injector: @unchecked Sendable {
         var looks = 0
         while true {
             if !locked.load(ordering: .relaxed),
-               locked.compareExchange(expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+                locked.compareExchange(
+                    expected: false, desired: true, successOrdering: .acquiring, failureOrdering: .relaxed
+                ).exchanged
+            {
                 return
             }
             looks += 1

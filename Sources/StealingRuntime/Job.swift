@@ -112,7 +112,8 @@ extension JobRef {
     /// another thread has already run and freed.
     var isSubmittedBlock: Bool {
         let execute = address.load(as: JobHeader.self).execute
-        return unsafeBitCast(execute, to: UnsafeRawPointer.self) == unsafeBitCast(heapJobExecute, to: UnsafeRawPointer.self)
+        return unsafeBitCast(execute, to: UnsafeRawPointer.self)
+            == unsafeBitCast(heapJobExecute, to: UnsafeRawPointer.self)
     }
 }
 

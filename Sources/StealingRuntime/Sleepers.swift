@@ -25,21 +25,31 @@ final class Sleepers: @unchecked Sendable {
     /// pushing worker reads. They get a line each (`cacheLine` bytes apart, line-aligned).
     @usableFromInline let counters: UnsafeMutableRawPointer
     @inlinable var sleeping: UnsafeMutablePointer<Atomic<Int>> { counters.assumingMemoryBound(to: Atomic<Int>.self) }
-    @inlinable var searching: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self) }
+    @inlinable var searching: UnsafeMutablePointer<Atomic<Int>> {
+        (counters + Self.cacheLine).assumingMemoryBound(to: Atomic<Int>.self)
+    }
     /// True from a wake-up until a worker comes back from `sleep` (or finds it set there and does
     /// not wait): a worker is on its way to look, so another wake-up would only wake a second
     /// worker for the same job (README.md, "A wake-up in flight"). Beside `sleeping`, which its
     /// readers read just before it.
-    @inlinable var wakeInFlight: UnsafeMutablePointer<Atomic<Bool>> { (counters + Self.wakeInFlightOffset).assumingMemoryBound(to: Atomic<Bool>.self) }
+    @inlinable var wakeInFlight: UnsafeMutablePointer<Atomic<Bool>> {
+        (counters + Self.wakeInFlightOffset).assumingMemoryBound(to: Atomic<Bool>.self)
+    }
     /// Advanced by every wake-up; sleepers wait (futex) for it to move. 32 bits, as a futex word
     /// is: a sleeper would miss its wake-up only if exactly 2^32 of them came between its read and
     /// its wait. On `sleeping`'s line: both change when a worker parks or is woken.
-    private var epoch: UnsafeMutablePointer<Atomic<UInt32>> { (counters + Self.epochOffset).assumingMemoryBound(to: Atomic<UInt32>.self) }
-    private var epochWord: UnsafeMutablePointer<UInt32> { (counters + Self.epochOffset).assumingMemoryBound(to: UInt32.self) }
+    private var epoch: UnsafeMutablePointer<Atomic<UInt32>> {
+        (counters + Self.epochOffset).assumingMemoryBound(to: Atomic<UInt32>.self)
+    }
+    private var epochWord: UnsafeMutablePointer<UInt32> {
+        (counters + Self.epochOffset).assumingMemoryBound(to: UInt32.self)
+    }
     /// Workers inside the futex wait, or about to enter it: a wake-up makes the system call only
     /// when there is one, as glibc's condition variable did. A worker on its way to sleep is counted
     /// in `sleeping` long before it waits, and a join offers halves to it all the while.
-    private var waiting: UnsafeMutablePointer<Atomic<Int>> { (counters + Self.waitingOffset).assumingMemoryBound(to: Atomic<Int>.self) }
+    private var waiting: UnsafeMutablePointer<Atomic<Int>> {
+        (counters + Self.waitingOffset).assumingMemoryBound(to: Atomic<Int>.self)
+    }
     private let workers: Int
 
     /// Searchers allowed whatever the pool's size. Two: with one, a pool of two parked its second
@@ -115,7 +125,8 @@ final class Sleepers: @unchecked Sendable {
     @inlinable @inline(__always)
     func notifyIfIdle() {
         guard sleeping.pointee.load(ordering: .relaxed) > 0, searching.pointee.load(ordering: .relaxed) == 0,
-              !wakeInFlight.pointee.load(ordering: .relaxed) else { return }
+            !wakeInFlight.pointee.load(ordering: .relaxed)
+        else { return }
         wakeOne()
     }
 
@@ -136,7 +147,9 @@ final class Sleepers: @unchecked Sendable {
         sleeping.pointee.load(ordering: .relaxed) > 0 || searching.pointee.load(ordering: .relaxed) > 0
     }
 
-    var debugCounts: String { "sleeping \(sleeping.pointee.load(ordering: .relaxed)) searching \(searching.pointee.load(ordering: .relaxed))" }
+    var debugCounts: String {
+        "sleeping \(sleeping.pointee.load(ordering: .relaxed)) searching \(searching.pointee.load(ordering: .relaxed))"
+    }
 
     /// Wakes every sleeper (shutdown).
     func notifyAll() {
@@ -177,7 +190,9 @@ final class Sleepers: @unchecked Sendable {
     /// and someone sleeps, wake one to take over the searching.
     func handOffIfWorkRemains(_ workVisible: () -> Bool) {
         atomicMemoryFence(ordering: .sequentiallyConsistent)
-        guard sleeping.pointee.load(ordering: .relaxed) > 0, !wakeInFlight.pointee.load(ordering: .relaxed), workVisible() else { return }
+        guard sleeping.pointee.load(ordering: .relaxed) > 0, !wakeInFlight.pointee.load(ordering: .relaxed),
+            workVisible()
+        else { return }
         wakeOne()
     }
 
@@ -208,7 +223,9 @@ final class Sleepers: @unchecked Sendable {
                 // waits only while the word still holds `seen`; a spurious return or a signal goes
                 // round again.
                 waiting.pointee.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                if epoch.pointee.load(ordering: .sequentiallyConsistent) == seen { _ = rb_futex_wait(epochWord, seen, -1, 0) }
+                if epoch.pointee.load(ordering: .sequentiallyConsistent) == seen {
+                    _ = rb_futex_wait(epochWord, seen, -1, 0)
+                }
                 waiting.pointee.wrappingSubtract(1, ordering: .relaxed)
             } while isQuiet(since: seen)
         }

@@ -42,8 +42,9 @@ extension StealingRuntime {
             return
         }
         guard let worker = CurrentWorker.of(self) else {
-            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
-                             submit: { injectHelper(HeapJob.make($0)) }, pieces: body)
+            ParallelLoop.run(
+                iterations: iterations, stride: policy, workers: workers,
+                submit: { injectHelper(HeapJob.make($0)) }, pieces: body)
             return
         }
         withoutActuallyEscaping(body) { body in
@@ -54,7 +55,10 @@ extension StealingRuntime {
             case .fixed:
                 PieceSplit(runtime: runtime, plan: plan, pieces: 0..<plan.pieces, loop: shared).run()
             case .automatic:
-                AdaptiveSplit(runtime: runtime, range: 0..<iterations, budget: workers * StridePolicy.automaticPiecesPerWorker, parent: .passUnretained(worker), loop: shared).run()
+                AdaptiveSplit(
+                    runtime: runtime, range: 0..<iterations, budget: workers * StridePolicy.automaticPiecesPerWorker,
+                    parent: .passUnretained(worker), loop: shared
+                ).run()
             }
         }
     }
@@ -64,13 +68,18 @@ extension StealingRuntime {
     /// The pieces form with a C piece function. From outside the pool it goes to `ParallelLoop`
     /// as it is, with no closure per piece; from a worker the splitting needs a closure, and the
     /// piece function is called from one.
-    public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+    public func apply(
+        iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction
+    ) {
         guard CurrentWorker.of(self) != nil else {
-            ParallelLoop.run(iterations: iterations, stride: policy, workers: workers,
-                             submit: { injectHelper(HeapJob.make($0)) }, context: context, piece)
+            ParallelLoop.run(
+                iterations: iterations, stride: policy, workers: workers,
+                submit: { injectHelper(HeapJob.make($0)) }, context: context, piece)
             return
         }
-        apply(iterations: iterations, stride: policy, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
+        apply(
+            iterations: iterations, stride: policy,
+            pieces: { range in piece(context, range.lowerBound, range.upperBound) })
     }
 }
 
@@ -143,8 +152,10 @@ struct AdaptiveSplit: JoinTask {
                 return
             }
             let middle = range.lowerBound + range.count / 2
-            let left = AdaptiveSplit(runtime: self.runtime, range: range.lowerBound..<middle, budget: budget, parent: current, loop: loop)
-            let right = AdaptiveSplit(runtime: self.runtime, range: middle..<range.upperBound, budget: budget, parent: current, loop: loop)
+            let left = AdaptiveSplit(
+                runtime: self.runtime, range: range.lowerBound..<middle, budget: budget, parent: current, loop: loop)
+            let right = AdaptiveSplit(
+                runtime: self.runtime, range: middle..<range.upperBound, budget: budget, parent: current, loop: loop)
             current._withUnsafeGuaranteedRef { worker in
                 _ = runtime.join(on: worker, { left.run() }, right, lazyThreshold: StealingRuntime.applyLazyThreshold)
             }

@@ -44,7 +44,9 @@ extension StealingRuntime: JoiningRuntime {
     @inlinable
     func join<A, Task: JoinTask>(_ left: () -> A, borrowing right: Task) -> (A, Task.Output) {
         if let worker = CurrentWorker.unmanaged(of: self) {
-            return worker._withUnsafeGuaranteedRef { join(on: $0, left, borrowing: right, lazyThreshold: lazySplitThreshold) }
+            return worker._withUnsafeGuaranteedRef {
+                join(on: $0, left, borrowing: right, lazyThreshold: lazySplitThreshold)
+            }
         }
         return joinFromOutside(left, borrowing: right)
     }
@@ -58,7 +60,9 @@ extension StealingRuntime: JoiningRuntime {
     /// - Parameter lazyThreshold: run both halves here, pushing nothing, while the worker's deque
     ///   holds at least this many jobs (`JoinSplitting.lazy`); `Int.max` never does (eager).
     @inlinable
-    func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, _ right: Task, lazyThreshold: Int) -> (A, Task.Output) {
+    func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, _ right: Task, lazyThreshold: Int) -> (
+        A, Task.Output
+    ) {
         // Not counted as an event: this path is a few nanoseconds, and even a plain increment
         // here is a measurable share of it (README.md, "Events").
         if lazyThreshold != Int.max, worker.deque.count >= lazyThreshold { return (left(), right.run()) }
@@ -80,21 +84,26 @@ extension StealingRuntime: JoiningRuntime {
     /// `join(on:)` with a job that points at `right`, which the joiner runs itself when it pops
     /// the job back: `right` is only borrowed, so a closure task is never retained.
     @inlinable
-    func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, borrowing right: Task, lazyThreshold: Int) -> (A, Task.Output) {
+    func join<A, Task: JoinTask>(on worker: Worker, _ left: () -> A, borrowing right: Task, lazyThreshold: Int) -> (
+        A, Task.Output
+    ) {
         if lazyThreshold != Int.max, worker.deque.count >= lazyThreshold { return (left(), right.run()) }
         return _withUnprotectedUnsafePointer(to: right) { task in
             let prefix = TaskJobPrefix(for: BorrowedTask<Task>.self)
             defer { withExtendedLifetime(prefix) {} }
             var job = TaskJob(task: BorrowedTask(task), prefix: prefix)
-            return _withUnprotectedUnsafeMutablePointer(to: &job) { job in split(job, on: worker, left) { right.run() } }
+            return _withUnprotectedUnsafeMutablePointer(to: &job) { job in split(job, on: worker, left) { right.run() }
+            }
         }
     }
 
     /// The join itself, once its job is in the joiner's frame: offer the job, run `left`, then
     /// run the job here (`runHere`) if nobody stole it, or help until the thief is done.
     @inlinable @inline(__always)
-    func split<A, Stolen: JoinTask>(_ job: UnsafeMutablePointer<TaskJob<Stolen>>, on worker: Worker, _ left: () -> A,
-                                    runHere: () -> Stolen.Output) -> (A, Stolen.Output) {
+    func split<A, Stolen: JoinTask>(
+        _ job: UnsafeMutablePointer<TaskJob<Stolen>>, on worker: Worker, _ left: () -> A,
+        runHere: () -> Stolen.Output
+    ) -> (A, Stolen.Output) {
         let ref = JobRef(UnsafeMutableRawPointer(job))
         pushLocal(ref, on: worker, offered: true)
         let leftResult = left()
@@ -154,12 +163,13 @@ extension StealingRuntime: JoiningRuntime {
         return withoutActuallyEscaping(body) { body in
             let call = OutsideCall(body)
             let done = MutexSemaphore(value: 0)
-            inject(HeapJob.make { [self] in
-                let worker = CurrentWorker.of(self)!
-                call.run(on: worker)
-                worker.publishEvents()  // before the caller reads its counts
-                done.signal()
-            })
+            inject(
+                HeapJob.make { [self] in
+                    let worker = CurrentWorker.of(self)!
+                    call.run(on: worker)
+                    worker.publishEvents()  // before the caller reads its counts
+                    done.signal()
+                })
             done.wait()
             return call.take()
         }

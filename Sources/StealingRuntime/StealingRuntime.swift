@@ -17,7 +17,8 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     public typealias Group = StealingGroup
 
     public static let id = "work-stealing"
-    public static let summary = "work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
+    public static let summary =
+        "work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
     public static let unsupported: [RuntimeBehaviour: String] = [:]
 
     /// Rounds of stealing attempts before a searching worker yields, then before it parks: short,
@@ -91,8 +92,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     }
 
     public func makeSerialQueue(label: String) -> Strand {
-        Strand(label: label, submitDrain: { [self] drain in async(drain) },
-               beforeBlocking: { [self] in publishBeforeBlocking() })
+        Strand(
+            label: label, submitDrain: { [self] drain in async(drain) },
+            beforeBlocking: { [self] in publishBeforeBlocking() })
     }
 
     public func makeSemaphore(value: Int) -> StealingSemaphore { StealingSemaphore(value: value, runtime: self) }
@@ -106,7 +108,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
             return state == .running
         }
         guard first else { return }
-        precondition(CurrentWorker.of(self) == nil, "shutdown() called from a \(Self.id) worker: it would wait for itself to exit")
+        precondition(
+            CurrentWorker.of(self) == nil,
+            "shutdown() called from a \(Self.id) worker: it would wait for itself to exit")
         stopping.store(true, ordering: .releasing)
         sleepers.notifyAll()
         for thread in threads { thread.join() }
@@ -124,7 +128,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         threads.reduce(.zero) { total, thread in
             var clock = clockid_t()
             var spec = timespec()
-            guard pthread_getcpuclockid(thread.handle, &clock) == 0, clock_gettime(clock, &spec) == 0 else { return total }
+            guard pthread_getcpuclockid(thread.handle, &clock) == 0, clock_gettime(clock, &spec) == 0 else {
+                return total
+            }
             return total + .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)
         }
     }

@@ -17,11 +17,12 @@ public final class StealingScope: @unchecked Sendable {
         // relaxed: the count only has to be above zero before the job can run and finish; the
         // scope's owner reads it with acquire after the matching decrement's release.
         unfinished.wrappingAdd(1, ordering: .relaxed)
-        runtime.submit(HeapJob.make { [self] in
-            work(self)
-            // releasing: the scope's owner that sees the count reach zero sees this task's writes.
-            unfinished.wrappingSubtract(1, ordering: .releasing)
-        })
+        runtime.submit(
+            HeapJob.make { [self] in
+                work(self)
+                // releasing: the scope's owner that sees the count reach zero sees this task's writes.
+                unfinished.wrappingSubtract(1, ordering: .releasing)
+            })
     }
 
     /// Helps until every spawned task has finished.

@@ -31,7 +31,9 @@ public final class WorkDeque: @unchecked Sendable {
 
     /// - Precondition: `capacity` is a power of two, at least 2.
     public init(capacity: Int = WorkDeque.defaultCapacity) {
-        precondition(capacity >= 2 && capacity & (capacity - 1) == 0, "deque capacity must be a power of two ≥ 2, got \(capacity)")
+        precondition(
+            capacity >= 2 && capacity & (capacity - 1) == 0,
+            "deque capacity must be a power of two ≥ 2, got \(capacity)")
         self.capacity = capacity
         mask = capacity - 1
         slots = .allocate(capacity: capacity)
@@ -81,8 +83,10 @@ public final class WorkDeque: @unchecked Sendable {
         let bits = slots[b & mask].load(ordering: .relaxed)
         if t < b { return JobRef(bits: bits) }  // more than one job: no thief can reach this one
         // The last job: race the thieves for it through top, as they do.
-        let won = top.compareExchange(expected: t, desired: t + 1, successOrdering: .sequentiallyConsistent,
-                                      failureOrdering: .relaxed).exchanged
+        let won = top.compareExchange(
+            expected: t, desired: t + 1, successOrdering: .sequentiallyConsistent,
+            failureOrdering: .relaxed
+        ).exchanged
         bottom.store(b + 1, ordering: .relaxed)
         return won ? JobRef(bits: bits) : nil
     }
@@ -101,8 +105,12 @@ public final class WorkDeque: @unchecked Sendable {
         let b = bottom.load(ordering: .acquiring)
         guard t < b else { return nil }
         let bits = slots[t & mask].load(ordering: .relaxed)  // speculative: not ours until the CAS
-        guard top.compareExchange(expected: t, desired: t + 1, successOrdering: .sequentiallyConsistent,
-                                  failureOrdering: .relaxed).exchanged else { return nil }
+        guard
+            top.compareExchange(
+                expected: t, desired: t + 1, successOrdering: .sequentiallyConsistent,
+                failureOrdering: .relaxed
+            ).exchanged
+        else { return nil }
         return JobRef(bits: bits)
     }
 
@@ -122,7 +130,8 @@ public final class WorkDeque: @unchecked Sendable {
         // Half, rounded up, so a single job can be stolen; never more than the batch limit.
         let wanted = min((available + 1) / 2, Self.maximumBatch, destination.capacity + 1)
         let destinationBottom = destination.bottom.load(ordering: .relaxed)
-        precondition(destinationBottom == destination.top.load(ordering: .relaxed), "stealBatch into a deque that is not empty")
+        precondition(
+            destinationBottom == destination.top.load(ordering: .relaxed), "stealBatch into a deque that is not empty")
         var first: JobRef?
         var moved = 0
         for taken in 0..<wanted {
@@ -132,8 +141,12 @@ public final class WorkDeque: @unchecked Sendable {
                 guard t < b else { break }
             }
             let bits = slots[t & mask].load(ordering: .relaxed)  // speculative: not ours until the CAS
-            guard top.compareExchange(expected: t, desired: t + 1, successOrdering: .sequentiallyConsistent,
-                                      failureOrdering: .relaxed).exchanged else { break }
+            guard
+                top.compareExchange(
+                    expected: t, desired: t + 1, successOrdering: .sequentiallyConsistent,
+                    failureOrdering: .relaxed
+                ).exchanged
+            else { break }
             t += 1
             if first == nil {
                 first = JobRef(bits: bits)

@@ -15,7 +15,8 @@ public final class CDispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
     public typealias Group = CDispatchGroup
 
     public static let id = "libdispatch-c"
-    public static let summary = "libdispatch through its C entry points (dispatch_async_f, dispatch_sync_f, dispatch_apply_f)"
+    public static let summary =
+        "libdispatch through its C entry points (dispatch_async_f, dispatch_sync_f, dispatch_apply_f)"
     public static let unsupported: [RuntimeBehaviour: String] = DispatchRuntime.unsupported
 
     public let workers: Int
@@ -71,7 +72,9 @@ public final class CDispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// libdispatch hands each piece is a plain struct on this stack, so no closure is copied,
     /// retained or released per piece, which at small strides would cost more than the piece
     /// (Benchmarks/README.md, "What the references found").
-    public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+    public func apply(
+        iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction
+    ) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 0 else { return }
         var call = PieceCall(plan: plan, piece: piece, context: context)
@@ -87,7 +90,9 @@ public final class CDispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
 /// A Swift closure carried through a C `void *context`.
 enum CBlock {
-    final class Box { let work: @Sendable () -> Void; init(_ work: @escaping @Sendable () -> Void) { self.work = work } }
+    final class Box {
+        let work: @Sendable () -> Void; init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+    }
 
     static func retain(_ work: @escaping @Sendable () -> Void) -> UnsafeMutableRawPointer {
         Unmanaged.passRetained(Box(work)).toOpaque()

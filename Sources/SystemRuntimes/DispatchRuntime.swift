@@ -10,9 +10,11 @@ public final class DispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
     public typealias Group = DispatchWorkGroup
 
     public static let id = "libdispatch"
-    public static let summary = "libdispatch through the Swift Dispatch API (DispatchQueue, DispatchGroup, concurrentPerform)"
+    public static let summary =
+        "libdispatch through the Swift Dispatch API (DispatchQueue, DispatchGroup, concurrentPerform)"
     public static let unsupported: [RuntimeBehaviour: String] = [
-        .shutdownWaitsForWork: "libdispatch owns its threads: shutdown() cannot join them or wait for the global queues to drain",
+        .shutdownWaitsForWork:
+            "libdispatch owns its threads: shutdown() cannot join them or wait for the global queues to drain",
         .workerCountControl: "libdispatch sizes its own thread pool; workers reports the active CPU count",
     ]
 
@@ -56,7 +58,9 @@ public final class DispatchRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     /// `concurrentPerform` with the caller's piece function: each piece reads only trivial values,
     /// so no closure context is retained and released per piece from both CPUs.
-    public func apply(iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
+    public func apply(
+        iterations: Int, stride policy: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction
+    ) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: workers)
         guard plan.pieces > 0 else { return }
         let call = PieceCall(plan: plan, piece: piece, context: context)

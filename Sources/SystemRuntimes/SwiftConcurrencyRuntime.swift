@@ -12,17 +12,21 @@ import Synchronization
 /// what the runtime forbids, so that behaviour is declared unsupported rather than faked.
 public final class SwiftConcurrencyRuntime: PoolBackedRuntime, @unchecked Sendable {
     public static let id = "swift-concurrency"
-    public static let summary = "Swift concurrency: unstructured tasks on the cooperative pool; serial queues as strands of tasks"
+    public static let summary =
+        "Swift concurrency: unstructured tasks on the cooperative pool; serial queues as strands of tasks"
     public static let unsupported: [RuntimeBehaviour: String] = [
-        .blockingWaitInsideWork: "the cooperative pool has one thread per CPU and never grows: a task that blocks until another task runs "
+        .blockingWaitInsideWork:
+            "the cooperative pool has one thread per CPU and never grows: a task that blocks until another task runs "
             + "can leave no thread to run it (deadlock)",
         .waitWithEveryWorkerWaiting: "the cooperative pool never grows: with every thread blocked in a wait, "
             + "the queued task that would wake them never runs",
-        .waitUnseenByRuntime: "the cooperative pool never grows: with every thread blocked where the Swift runtime cannot see, "
+        .waitUnseenByRuntime:
+            "the cooperative pool never grows: with every thread blocked where the Swift runtime cannot see, "
             + "the queued task that would wake them never runs",
         .shutdownWaitsForWork: "the cooperative pool belongs to the Swift runtime: shutdown() "
             + "cannot join its threads or wait for detached tasks",
-        .workerCountControl: "the cooperative pool is sized by the Swift runtime (one thread per CPU); workers reports that width",
+        .workerCountControl:
+            "the cooperative pool is sized by the Swift runtime (one thread per CPU); workers reports that width",
         .ownExecutors: "this backend stands for Swift's own executors: the cooperative pool and default actors",
     ]
 

@@ -8,27 +8,41 @@ import Testing
 struct ClaimsTests {
     /// A case of three processes whose samples all lie within ±1% of `nanoseconds` (so its
     /// interval is narrow), with `counters` per operation.
-    static func measured(_ id: (workload: String, backend: String, parameters: [(String, String)]), nanoseconds: Double,
-                         counters: [String: Double] = [:], unavailable: [String: String] = [:]) -> CaseResult {
-        let benchmarkCase = BenchmarkCase(workload: id.workload, backend: id.backend,
-                                          parameters: id.parameters.map { Parameter($0.0, $0.1) }, allocator: .system)
+    static func measured(
+        _ id: (workload: String, backend: String, parameters: [(String, String)]), nanoseconds: Double,
+        counters: [String: Double] = [:], unavailable: [String: String] = [:]
+    ) -> CaseResult {
+        let benchmarkCase = BenchmarkCase(
+            workload: id.workload, backend: id.backend,
+            parameters: id.parameters.map { Parameter($0.0, $0.1) }, allocator: .system)
         var result = CaseResult(benchmarkCase: benchmarkCase)
         let samples = (0..<20).map { nanoseconds * (0.99 + 0.001 * Double($0)) }
         result.records = (0..<3).map { repetition in
-            CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 100, nanosecondsPerOperation: samples.map { $0 * (1 + 0.002 * Double(repetition)) },
-                       metricsPerOperation: counters, unavailable: unavailable, cpus: [0])
+            CaseRecord(
+                caseID: benchmarkCase.id, repetition: repetition, batch: 100,
+                nanosecondsPerOperation: samples.map { $0 * (1 + 0.002 * Double(repetition)) },
+                metricsPerOperation: counters, unavailable: unavailable, cpus: [0])
         }
         return result
     }
 
     static func run(_ cases: [CaseResult]) -> RunResults {
-        RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: RunResults.counterAvailability(of: cases),
-                   suite: .quick, repetitions: 3, sampleTimeNanoseconds: 10_000_000, cases: cases)
+        RunResults(
+            environment: RunEnvironment.capture(gitCommit: "test"),
+            counterAvailability: RunResults.counterAvailability(of: cases),
+            suite: .quick, repetitions: 3, sampleTimeNanoseconds: 10_000_000, cases: cases)
     }
 
-    static func guarded(_ kind: String, _ backend: String, contended: Bool = false) -> (String, String, [(String, String)]) {
-        ("queue-vs-lock", backend, [("guard", kind), ("threads", contended ? "2xcpus" : "1"), ("resource", "counter"),
-                                    ("critical", contended ? "100ns" : "0ns"), ("outside", contended ? "1us" : "0ns")])
+    static func guarded(_ kind: String, _ backend: String, contended: Bool = false) -> (
+        String, String, [(String, String)]
+    ) {
+        (
+            "queue-vs-lock", backend,
+            [
+                ("guard", kind), ("threads", contended ? "2xcpus" : "1"), ("resource", "counter"),
+                ("critical", contended ? "100ns" : "0ns"), ("outside", contended ? "1us" : "0ns"),
+            ]
+        )
     }
 
     static func verdict(_ claim: String, _ cases: [CaseResult]) throws -> ClaimVerdict {
@@ -42,30 +56,41 @@ struct ClaimsTests {
         """)
     func timingClaim() throws {
         let mutex = Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 20)
-        let faster = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 10)])
+        let faster = try Self.verdict(
+            "queues-beat-locks-uncontended",
+            [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 10)])
         #expect(faster.verdict == .supported, "\(faster)")
         #expect(faster.evidence.contains { $0.contains("libdispatch queue-sync, 1 thread: 10") }, "\(faster.evidence)")
 
-        let slower = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 40)])
+        let slower = try Self.verdict(
+            "queues-beat-locks-uncontended",
+            [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 40)])
         #expect(slower.verdict == .refuted, "\(slower)")
 
-        let close = try Self.verdict("queues-beat-locks-uncontended", [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 20.05)])
-        #expect(close.verdict == .inconclusive && close.reason.contains("differ by less than their processes' spread allows"), "\(close)")
+        let close = try Self.verdict(
+            "queues-beat-locks-uncontended",
+            [mutex, Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 20.05)])
+        #expect(
+            close.verdict == .inconclusive
+                && close.reason.contains("differ by less than their processes' spread allows"), "\(close)")
     }
 
     @Test("the contended claim takes the faster of the queue's sync and async")
     func fastestCandidateSpeaks() throws {
-        let verdict = try Self.verdict("queues-beat-locks-contended", [
-            Self.measured(Self.guarded("pthread-mutex", "none", contended: true), nanoseconds: 500),
-            Self.measured(Self.guarded("queue-sync", "libdispatch", contended: true), nanoseconds: 900),
-            Self.measured(Self.guarded("queue-async", "libdispatch", contended: true), nanoseconds: 300),
-        ])
+        let verdict = try Self.verdict(
+            "queues-beat-locks-contended",
+            [
+                Self.measured(Self.guarded("pthread-mutex", "none", contended: true), nanoseconds: 500),
+                Self.measured(Self.guarded("queue-sync", "libdispatch", contended: true), nanoseconds: 900),
+                Self.measured(Self.guarded("queue-async", "libdispatch", contended: true), nanoseconds: 300),
+            ])
         #expect(verdict.verdict == .supported && verdict.evidence[0].contains("queue-async"), "\(verdict)")
     }
 
     @Test("a case that did not run makes the verdict inconclusive and names it")
     func missingCase() throws {
-        let verdict = try Self.verdict("queues-beat-locks-uncontended", [Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 20)])
+        let verdict = try Self.verdict(
+            "queues-beat-locks-uncontended", [Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 20)])
         #expect(verdict.verdict == .inconclusive && verdict.reason.contains("queue-vs-lock/libdispatch/"), "\(verdict)")
     }
 
@@ -76,22 +101,38 @@ struct ClaimsTests {
         """)
     func counterClaim() throws {
         let id = Self.guarded("pthread-mutex", "none")
-        #expect(try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 0.0001])]).verdict == .refuted)
-        #expect(try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 1.0])]).verdict == .supported)
-        #expect(try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 0.3])]).verdict == .inconclusive)
-        let blind = try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, unavailable: ["syscalls": "tracefs not mounted"])])
+        #expect(
+            try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 0.0001])])
+                .verdict == .refuted)
+        #expect(
+            try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 1.0])])
+                .verdict == .supported)
+        #expect(
+            try Self.verdict("locks-always-trap", [Self.measured(id, nanoseconds: 20, counters: ["syscalls": 0.3])])
+                .verdict == .inconclusive)
+        let blind = try Self.verdict(
+            "locks-always-trap", [Self.measured(id, nanoseconds: 20, unavailable: ["syscalls": "tracefs not mounted"])])
         #expect(blind.verdict == .inconclusive && blind.reason.contains("tracefs not mounted"), "\(blind)")
     }
 
     @Test("a semaphore that traps only when it blocks supports the claim; one that traps without blocking refutes it")
     func semaphoreClaim() throws {
         func cases(free: Double, blocking: Double) -> [CaseResult] {
-            [Self.measured(("semaphore", "libdispatch", [("pattern", "uncontended"), ("semaphore", "backend")]), nanoseconds: 10, counters: ["syscalls": free]),
-             Self.measured(("semaphore", "libdispatch", [("pattern", "pingpong"), ("semaphore", "backend")]), nanoseconds: 5_000, counters: ["syscalls": blocking])]
+            [
+                Self.measured(
+                    ("semaphore", "libdispatch", [("pattern", "uncontended"), ("semaphore", "backend")]),
+                    nanoseconds: 10, counters: ["syscalls": free]),
+                Self.measured(
+                    ("semaphore", "libdispatch", [("pattern", "pingpong"), ("semaphore", "backend")]),
+                    nanoseconds: 5_000, counters: ["syscalls": blocking]),
+            ]
         }
-        #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 2)).verdict == .supported)
+        #expect(
+            try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 2)).verdict == .supported)
         #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 1, blocking: 2)).verdict == .refuted)
-        #expect(try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 0.1)).verdict == .inconclusive)
+        #expect(
+            try Self.verdict("semaphores-trap-only-when-blocking", cases(free: 0, blocking: 0.1)).verdict
+                == .inconclusive)
     }
 
     @Test(
@@ -101,9 +142,13 @@ struct ClaimsTests {
         """)
     func memoryClaim() throws {
         func cases(queued: Double, threaded: Double) -> [CaseResult] {
-            func figure(_ value: Double) -> [String: WorkloadMetric] { ["footprint.resident_bytes_per_unit": WorkloadMetric(value, unit: .bytes)] }
-            var block = Self.measured(("footprint", "libdispatch", [("unit", "queued-block"), ("units", "256")]), nanoseconds: 500)
-            var thread = Self.measured(("footprint", "none", [("unit", "thread"), ("units", "256")]), nanoseconds: 20_000)
+            func figure(_ value: Double) -> [String: WorkloadMetric] {
+                ["footprint.resident_bytes_per_unit": WorkloadMetric(value, unit: .bytes)]
+            }
+            var block = Self.measured(
+                ("footprint", "libdispatch", [("unit", "queued-block"), ("units", "256")]), nanoseconds: 500)
+            var thread = Self.measured(
+                ("footprint", "none", [("unit", "thread"), ("units", "256")]), nanoseconds: 20_000)
             block.records = block.records.map { $0.with(workloadMetrics: figure(queued)) }
             thread.records = thread.records.map { $0.with(workloadMetrics: figure(threaded)) }
             return [block, thread]
@@ -132,9 +177,12 @@ struct ClaimsTests {
         #expect(swift.layer == .swift && swift.verdict == .refuted, "\(swift)")
         // Every claim with a GCD side is judged on both layers, next to each other.
         let verdicts = Claim.verdicts(for: Self.run([]))
-        for (index, verdict) in verdicts.enumerated() where verdict.layer == .runtime && verdict.claim.hasSuffix("-runtime") {
-            #expect(index > 0 && verdicts[index - 1].claim + "-runtime" == verdict.claim && verdicts[index - 1].layer == .swift,
-                    "\(verdict.claim) does not follow its Swift-code verdict")
+        for (index, verdict) in verdicts.enumerated()
+        where verdict.layer == .runtime && verdict.claim.hasSuffix("-runtime") {
+            #expect(
+                index > 0 && verdicts[index - 1].claim + "-runtime" == verdict.claim
+                    && verdicts[index - 1].layer == .swift,
+                "\(verdict.claim) does not follow its Swift-code verdict")
         }
     }
 
@@ -149,7 +197,10 @@ struct ClaimsTests {
 
 extension CaseRecord {
     func with(workloadMetrics: [String: WorkloadMetric]) -> CaseRecord {
-        CaseRecord(version: version, caseID: caseID, repetition: repetition, batch: batch, nanosecondsPerOperation: nanosecondsPerOperation,
-                   metricsPerOperation: metricsPerOperation, unavailable: unavailable, workloadMetrics: workloadMetrics, cpus: cpus)
+        CaseRecord(
+            version: version, caseID: caseID, repetition: repetition, batch: batch,
+            nanosecondsPerOperation: nanosecondsPerOperation,
+            metricsPerOperation: metricsPerOperation, unavailable: unavailable, workloadMetrics: workloadMetrics,
+            cpus: cpus)
     }
 }

@@ -13,7 +13,9 @@ let conformanceBackends: [Backend] = {
     }
     let ids = wanted.split(separator: ",").map { $0.trimmingCharacters(in: " \t") }
     for id in ids where Backends.named(id) == nil {
-        fatalError("CONFORMANCE_BACKENDS names '\(id)', which is not a backend; known: \(Backends.ids.joined(separator: ", "))")
+        fatalError(
+            "CONFORMANCE_BACKENDS names '\(id)', which is not a backend; known: \(Backends.ids.joined(separator: ", "))"
+        )
     }
     return Backends.all.filter { ids.contains($0.id) }
 }()

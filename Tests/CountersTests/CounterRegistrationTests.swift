@@ -26,7 +26,10 @@ struct CounterRegistrationTests {
         var metrics: [String] { availability["test.one-backend"] == .available ? ["test.one-backend"] : [] }
         convenience init() { self.init(backend: nil) }
         init(backend: String?) {
-            availability = ["test.one-backend": backend == "fifo-dispatch" ? .available : .unavailable(reason: "counts fifo-dispatch only")]
+            availability = [
+                "test.one-backend": backend == "fifo-dispatch"
+                    ? .available : .unavailable(reason: "counts fifo-dispatch only")
+            ]
         }
         func read(into slots: UnsafeMutableBufferPointer<Double>) { if !slots.isEmpty { slots[0] = 1 } }
     }
@@ -34,10 +37,15 @@ struct CounterRegistrationTests {
     @Test("a metric another source reports is refused, naming both; the registry stays as it was")
     func duplicateMetric() {
         let before = CounterSet.all.count
-        #expect(throws: RegistrationError.duplicateMetric(name: "syscalls", type: "\(SecondSyscalls.self)", other: "SyscallCounters")) {
+        #expect(
+            throws: RegistrationError.duplicateMetric(
+                name: "syscalls", type: "\(SecondSyscalls.self)", other: "SyscallCounters")
+        ) {
             try CounterSet.register([SecondSyscalls.self])
         }
-        #expect(throws: RegistrationError.registeredTwice(type: "RUsageCounters")) { try CounterSet.register([RUsageCounters.self]) }
+        #expect(throws: RegistrationError.registeredTwice(type: "RUsageCounters")) {
+            try CounterSet.register([RUsageCounters.self])
+        }
         #expect(CounterSet.all.count == before)
     }
 
@@ -48,7 +56,9 @@ struct CounterRegistrationTests {
         """)
     func openedForTheBackend() {
         #expect(OneBackendOnly(backend: "fifo-dispatch").metrics == ["test.one-backend"])
-        #expect(OneBackendOnly(backend: "libdispatch").availability["test.one-backend"] == .unavailable(reason: "counts fifo-dispatch only"))
+        #expect(
+            OneBackendOnly(backend: "libdispatch").availability["test.one-backend"]
+                == .unavailable(reason: "counts fifo-dispatch only"))
         let rusage = RUsageCounters(backend: "fifo-dispatch")
         #expect(rusage.metrics == RUsageCounters().metrics)
     }

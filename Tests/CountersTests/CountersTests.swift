@@ -21,11 +21,13 @@ func burnOnTwoNewThreads(milliseconds: Int) {
     for _ in 0..<2 {
         var thread = pthread_t()
         let box = Unmanaged.passRetained(Burn(milliseconds)).toOpaque()
-        pthread_create(&thread, nil, { raw in
-            let burn = Unmanaged<Burn>.fromOpaque(raw!).takeRetainedValue()
-            burnThreadCPU(milliseconds: burn.milliseconds)
-            return nil
-        }, box)
+        pthread_create(
+            &thread, nil,
+            { raw in
+                let burn = Unmanaged<Burn>.fromOpaque(raw!).takeRetainedValue()
+                burnThreadCPU(milliseconds: burn.milliseconds)
+                return nil
+            }, box)
         threads.append(thread)
     }
     for thread in threads { pthread_join(thread, nil) }
@@ -47,7 +49,8 @@ struct CountersTests {
         let before = perf.read()["task-clock"]!
         burnOnTwoNewThreads(milliseconds: 100)
         let after = perf.read()["task-clock"]!
-        #expect(after - before >= 150_000_000, "task-clock grew by \((after - before) / 1e6) ms over two 100 ms workers")
+        #expect(
+            after - before >= 150_000_000, "task-clock grew by \((after - before) / 1e6) ms over two 100 ms workers")
     }
 
     @Test("rusage CPU time covers every thread")
@@ -56,7 +59,9 @@ struct CountersTests {
         let before = rusage.read()
         burnOnTwoNewThreads(milliseconds: 100)
         let after = rusage.read()
-        let cpu = (after["rusage.user-cpu-ns"]! + after["rusage.system-cpu-ns"]!) - (before["rusage.user-cpu-ns"]! + before["rusage.system-cpu-ns"]!)
+        let cpu =
+            (after["rusage.user-cpu-ns"]! + after["rusage.system-cpu-ns"]!)
+            - (before["rusage.user-cpu-ns"]! + before["rusage.system-cpu-ns"]!)
         #expect(cpu >= 150_000_000, "rusage CPU grew by \(cpu / 1e6) ms over two 100 ms workers")
         #expect(after["rusage.voluntary-switches"] != nil && after["rusage.involuntary-switches"] != nil)
     }
@@ -73,8 +78,10 @@ struct CountersTests {
                 #expect(values[metric] != nil, "\(metric) is said to be available but was not read")
             }
         }
-        for metric in ["cycles", "instructions", "cache-misses", "branch-misses", "task-clock", "syscalls",
-                       "rusage.voluntary-switches", "jemalloc.thread-allocated-bytes"] {
+        for metric in [
+            "cycles", "instructions", "cache-misses", "branch-misses", "task-clock", "syscalls",
+            "rusage.voluntary-switches", "jemalloc.thread-allocated-bytes",
+        ] {
             #expect(counters.availability[metric] != nil, "\(metric) is missing from availability")
         }
     }
@@ -84,8 +91,10 @@ struct CountersTests {
         let perf = PerfEventCounters()
         for metric in ["cycles", "instructions", "cache-misses", "branch-misses"] {
             switch perf.availability[metric] {
-            case .unavailable(let reason): #expect(reason.contains("perf_event_open") || reason.contains("excluded"), "\(reason)")
-            case .available: #expect((perf.read()[metric] ?? 0) > 0, "\(metric) is available but read 0 while this test ran")
+            case .unavailable(let reason):
+                #expect(reason.contains("perf_event_open") || reason.contains("excluded"), "\(reason)")
+            case .available:
+                #expect((perf.read()[metric] ?? 0) > 0, "\(metric) is available but read 0 while this test ran")
             case .none: Issue.record("\(metric) missing")
             }
         }
@@ -96,13 +105,17 @@ struct CountersTests {
         let probe = PAPIProbe()
         #expect(probe.summary.hasPrefix("available") || probe.summary.hasPrefix("unavailable: "))
         if access("/usr/lib/x86_64-linux-gnu/libpapi.so.7.0", R_OK) == 0 {
-            if case .notInstalled = probe.state { Issue.record("libpapi.so.7.0 is installed but the probe did not load it") }
+            if case .notInstalled = probe.state {
+                Issue.record("libpapi.so.7.0 is installed but the probe did not load it")
+            }
         }
     }
 
     @Test("jemalloc: unavailable with the reason when not preloaded")
     func jemallocNotPreloaded() throws {
-        if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("jemalloc") { try skip("this process runs with jemalloc preloaded") }
+        if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("jemalloc") {
+            try skip("this process runs with jemalloc preloaded")
+        }
         let jemalloc = JemallocCounters()
         #expect(jemalloc.read().isEmpty)
         let reason = jemalloc.availability["jemalloc.thread-allocated-bytes"]?.reason ?? ""

@@ -16,7 +16,9 @@ struct InterposerTests {
         #expect(Set(counters.availability.keys) == Set(InterposerCounters.names))
         for (_, availability) in counters.availability {
             let reason = availability.reason
-            #expect(reason?.contains("--count-allocations") == true || reason?.contains("replaces malloc") == true, "\(availability)")
+            #expect(
+                reason?.contains("--count-allocations") == true || reason?.contains("replaces malloc") == true,
+                "\(availability)")
         }
         #expect(counters.read().isEmpty)
     }
@@ -27,7 +29,9 @@ struct InterposerTests {
         have every allocation call counted exactly once
         """)
     func everyCallCountedOnce() throws {
-        if let sanitizer = sanitizerReplacingMalloc() { try skip("\(sanitizer) replaces malloc; the interposer is not preloaded in such a build") }
+        if let sanitizer = sanitizerReplacingMalloc() {
+            try skip("\(sanitizer) replaces malloc; the interposer is not preloaded in such a build")
+        }
         let library = BuiltProducts.path("libRuntimeBenchInterposer.so")
         let probe = BuiltProducts.path("InterposerProbe")
         try #require(access(library, R_OK) == 0, "\(library) not built: `swift build` builds every product")

@@ -13,7 +13,9 @@ struct RuntimeEventCountersTests {
         """)
     func ownEventsOnly() {
         let counters = RuntimeEventCounters(backend: "work-stealing")
-        #expect(Set(counters.metrics) == Set(RuntimeEvent.allCases.filter { $0.countedBy.contains("work-stealing") }.map(\.metricName)))
+        #expect(
+            Set(counters.metrics)
+                == Set(RuntimeEvent.allCases.filter { $0.countedBy.contains("work-stealing") }.map(\.metricName)))
         #expect(counters.metrics.contains("events.steals") && counters.metrics.contains("events.parks"))
         #expect(counters.unavailable["events.sync-slow"] == "work-stealing has no such event (fifo-dispatch counts it)")
         #expect(counters.unavailable["events.steals"] == nil)
@@ -22,15 +24,20 @@ struct RuntimeEventCountersTests {
         #expect(values.count == counters.metrics.count && values.values.allSatisfy { $0.isFinite && $0 >= 0 })
     }
 
-    @Test("a backend that does not count its events, and a case without a backend, read no event: every one has a reason")
+    @Test(
+        "a backend that does not count its events, and a case without a backend, read no event: every one has a reason")
     func othersHaveReasons() {
         for backend in ["libdispatch", "pthread-mutex", "swift-concurrency", "libdispatch-c"] {
             let counters = RuntimeEventCounters(backend: backend)
             #expect(counters.metrics.isEmpty)
             #expect(counters.unavailable.count == RuntimeEvent.allCases.count)
-            #expect(counters.unavailable.values.allSatisfy { $0 == "\(backend) does not count its own scheduling events (only our own backends do)" })
+            #expect(
+                counters.unavailable.values.allSatisfy {
+                    $0 == "\(backend) does not count its own scheduling events (only our own backends do)"
+                })
         }
-        #expect(RuntimeEventCounters(backend: "none").unavailable.values.allSatisfy { $0 == "the case uses no backend" })
+        #expect(
+            RuntimeEventCounters(backend: "none").unavailable.values.allSatisfy { $0 == "the case uses no backend" })
         #expect(RuntimeEventCounters().metrics.isEmpty)
     }
 

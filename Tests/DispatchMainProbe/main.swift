@@ -59,7 +59,8 @@ final class SyncOnMain: @unchecked Sendable {
         }
     }
     func verdict() -> Int32 {
-        let ok = syncs.load(ordering: .sequentiallyConsistent) == 10 && offMainQueue.load(ordering: .relaxed) == 0
+        let ok =
+            syncs.load(ordering: .sequentiallyConsistent) == 10 && offMainQueue.load(ordering: .relaxed) == 0
             && overlaps.load(ordering: .relaxed) == 0 && ticks.load(ordering: .relaxed) > 0
         return ok ? 42 : 1
     }
@@ -75,12 +76,16 @@ if arguments.count == 3 {
         @Sendable func tick() {
             if syncOnMain.stopTicking.load(ordering: .relaxed) { return }
             syncOnMain.mainWork { syncOnMain.ticks.add(1, ordering: .relaxed) }
-            runtime.async { usleep(100_000); runtime.mainQueue.async { tick() } }
+            runtime.async {
+                usleep(100_000); runtime.mainQueue.async { tick() }
+            }
         }
         runtime.makeQueue(label: "foo.bar").async {
             runtime.mainQueue.async { tick() }
             for _ in 0..<10 {
-                runtime.mainQueue.sync { syncOnMain.synced(onMainQueue: FIFOQueue.currentLabel == runtime.mainQueue.label) }
+                runtime.mainQueue.sync {
+                    syncOnMain.synced(onMainQueue: FIFOQueue.currentLabel == runtime.mainQueue.label)
+                }
                 usleep(50_000)
             }
             syncOnMain.stopTicking.store(true, ordering: .relaxed)
@@ -91,12 +96,16 @@ if arguments.count == 3 {
         final class Box { let work: @Sendable () -> Void; init(_ w: @escaping @Sendable () -> Void) { work = w } }
         let main = UInt(bitPattern: rb_dispatch_main_queue())
         @Sendable func submit(_ queue: OpaquePointer, _ work: @escaping @Sendable () -> Void) {
-            dispatch_async_f(queue, Unmanaged.passRetained(Box(work)).toOpaque()) { Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().work() }
+            dispatch_async_f(queue, Unmanaged.passRetained(Box(work)).toOpaque()) {
+                Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().work()
+            }
         }
         @Sendable func tick() {
             if syncOnMain.stopTicking.load(ordering: .relaxed) { return }
             syncOnMain.mainWork { syncOnMain.ticks.add(1, ordering: .relaxed) }
-            submit(dispatch_get_global_queue(0, 0)) { usleep(100_000); submit(OpaquePointer(bitPattern: main)!) { tick() } }
+            submit(dispatch_get_global_queue(0, 0)) {
+                usleep(100_000); submit(OpaquePointer(bitPattern: main)!) { tick() }
+            }
         }
         // Released once submitted (a queue with a block pending stays alive until it has run): a
         // reference kept to exit would be a leak to LeakSanitizer, which fails the probe's status.
@@ -107,7 +116,9 @@ if arguments.count == 3 {
             for _ in 0..<10 {
                 dispatch_sync_f(mainQueue, nil) { _ in
                     let label = String(cString: dispatch_queue_get_label(nil))
-                    syncOnMain.synced(onMainQueue: label == String(cString: dispatch_queue_get_label(OpaquePointer(rb_dispatch_main_queue()))))
+                    syncOnMain.synced(
+                        onMainQueue: label
+                            == String(cString: dispatch_queue_get_label(OpaquePointer(rb_dispatch_main_queue()))))
                 }
                 usleep(50_000)
             }
@@ -137,7 +148,9 @@ case "libdispatch":
     final class Box { let work: @Sendable () -> Void; init(_ w: @escaping @Sendable () -> Void) { work = w } }
     let main = UInt(bitPattern: rb_dispatch_main_queue())
     @Sendable func submit(_ queue: OpaquePointer, _ work: @escaping @Sendable () -> Void) {
-        dispatch_async_f(queue, Unmanaged.passRetained(Box(work)).toOpaque()) { Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().work() }
+        dispatch_async_f(queue, Unmanaged.passRetained(Box(work)).toOpaque()) {
+            Unmanaged<Box>.fromOpaque($0!).takeRetainedValue().work()
+        }
     }
     submit(dispatch_get_global_queue(0, 0)) {
         usleep(10_000)

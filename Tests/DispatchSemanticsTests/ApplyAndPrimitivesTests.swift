@@ -10,7 +10,9 @@ import Testing
 /// apply, semaphores, groups and the cancelable group.
 @Suite("apply, semaphores, groups")
 struct ApplyAndPrimitivesTests {
-    @Test("apply on a concurrent queue runs every index once, with fixed strides and automatic", arguments: Implementation.allCases)
+    @Test(
+        "apply on a concurrent queue runs every index once, with fixed strides and automatic",
+        arguments: Implementation.allCases)
     func applyConcurrent(_ implementation: Implementation) throws {
         with(implementation) { api in
             for queue in [api.global(.default), api.makeQueue("test.apply", concurrent: true)] {
@@ -53,7 +55,9 @@ struct ApplyAndPrimitivesTests {
         }
     }
 
-    @Test("semaphore: wait(timeout:) on the monotonic clock; a timed-out waiter never takes a later signal", arguments: Implementation.allCases)
+    @Test(
+        "semaphore: wait(timeout:) on the monotonic clock; a timed-out waiter never takes a later signal",
+        arguments: Implementation.allCases)
     func semaphoreTimeouts(_ implementation: Implementation) throws {
         with(implementation) { api in
             let semaphore = api.makeSemaphore(0)
@@ -83,7 +87,9 @@ struct ApplyAndPrimitivesTests {
             // Permits left over are still in the semaphore: drain them.
             var left = 0
             while api.wait(semaphore, timeout: .zero) == .success { left += 1 }
-            #expect(successes.load(ordering: .relaxed) + left == 800, "\(successes.load(ordering: .relaxed)) taken + \(left) left of 800 signals")
+            #expect(
+                successes.load(ordering: .relaxed) + left == 800,
+                "\(successes.load(ordering: .relaxed)) taken + \(left) left of 800 signals")
         }
     }
 
@@ -104,7 +110,9 @@ struct ApplyAndPrimitivesTests {
         }
     }
 
-    @Test("group: wait, wait with a monotonic and a wall-clock timeout, notify, reuse", arguments: Implementation.allCases)
+    @Test(
+        "group: wait, wait with a monotonic and a wall-clock timeout, notify, reuse", arguments: Implementation.allCases
+    )
     func groupBasics(_ implementation: Implementation) throws {
         try with(implementation) { api in
             let group = api.makeGroup(), queue = api.makeQueue("test.notify")
@@ -112,7 +120,11 @@ struct ApplyAndPrimitivesTests {
             let notified = Recorder<Int>()
             for round in 0..<3 {  // reuse: the same group, round after round
                 let finished = Atomic<Int>(0), gate = Latch()
-                for _ in 0..<20 { api.async(api.global(.default), group: group) { gate.wait(); finished.add(1, ordering: .sequentiallyConsistent) } }
+                for _ in 0..<20 {
+                    api.async(api.global(.default), group: group) {
+                        gate.wait(); finished.add(1, ordering: .sequentiallyConsistent)
+                    }
+                }
                 #expect(api.wait(group: group, timeout: .milliseconds(20)) == .timedOut)
                 #expect(api.wait(group: group, wallClockTimeout: .milliseconds(20)) == .timedOut)
                 api.notify(group, on: queue) { notified.append(finished.load(ordering: .sequentiallyConsistent)) }
@@ -126,7 +138,9 @@ struct ApplyAndPrimitivesTests {
         }
     }
 
-    @Test("group: a block adding work to its own group keeps wait from returning early", arguments: Implementation.allCases)
+    @Test(
+        "group: a block adding work to its own group keeps wait from returning early",
+        arguments: Implementation.allCases)
     func groupSpecialCase(_ implementation: Implementation) throws {
         with(implementation) { api in
             let group = api.makeGroup(), queue = api.makeQueue("test.fanout", concurrent: true)
@@ -140,11 +154,15 @@ struct ApplyAndPrimitivesTests {
             }
             spawn(0)
             #expect(api.wait(group: group, timeout: patience) == .success)
-            #expect(finished.load(ordering: .sequentiallyConsistent) == 127, "wait returned before the blocks added by members")
+            #expect(
+                finished.load(ordering: .sequentiallyConsistent) == 127,
+                "wait returned before the blocks added by members")
         }
     }
 
-    @Test("group: the early-return rule (a waiter may return while another thread is still adding work)", arguments: Implementation.allCases)
+    @Test(
+        "group: the early-return rule (a waiter may return while another thread is still adding work)",
+        arguments: Implementation.allCases)
     func groupEarlyReturn(_ implementation: Implementation) throws {
         with(implementation) { api in
             // man dispatch_group: if one thread waits while another submits, the count may reach
@@ -165,7 +183,9 @@ struct ApplyAndPrimitivesTests {
 /// recipe written over libdispatch's group (periodic timed waits).
 @Suite("cancelable group")
 struct CancelableGroupTests {
-    @Test("cancel ends the wait within a period; blocks ask whether they were canceled", arguments: Implementation.allCases)
+    @Test(
+        "cancel ends the wait within a period; blocks ask whether they were canceled",
+        arguments: Implementation.allCases)
     func cancel(_ implementation: Implementation) throws {
         with(implementation) { api in
             let group = api.makeGroup(), canceled = Atomic<Bool>(false), skipped = Atomic<Int>(0), gate = Latch()
@@ -204,8 +224,14 @@ struct CancelableGroupTests {
         #expect(done.wait() == .completed)
         let cancelable = CancelableGroup(group: runtime.makeGroup(), period: .milliseconds(5))
         let gate = Latch(), sawCancel = Atomic<Int>(0)
-        for _ in 0..<4 { queue.async(cancelable: cancelable) { group in gate.wait(); if group.isCanceled { sawCancel.add(1, ordering: .relaxed) } } }
-        PThread.spawn { usleep(20_000); cancelable.cancel() }.detach()
+        for _ in 0..<4 {
+            queue.async(cancelable: cancelable) { group in
+                gate.wait(); if group.isCanceled { sawCancel.add(1, ordering: .relaxed) }
+            }
+        }
+        PThread.spawn {
+            usleep(20_000); cancelable.cancel()
+        }.detach()
         #expect(cancelable.wait() == .canceled)
         gate.open()
         #expect(cancelable.group.wait(timeout: patience) == .success)

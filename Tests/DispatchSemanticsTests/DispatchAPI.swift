@@ -29,7 +29,10 @@ protocol DispatchAPI: Sendable, CustomStringConvertible {
     func setTarget(_ queue: Handle, _ target: Handle)
     /// A queue with a context and a finalizer; the returned closure drops the caller's reference.
     /// `context` may be nil (libdispatch then skips the finalizer, unless a context is set later).
-    func makeQueue(_ label: String, context: UnsafeMutableRawPointer?, finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) -> (queue: Handle, release: @Sendable () -> Void)
+    func makeQueue(
+        _ label: String, context: UnsafeMutableRawPointer?,
+        finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void
+    ) -> (queue: Handle, release: @Sendable () -> Void)
     /// Replaces a queue's context (`dispatch_set_context`).
     func setContext(_ queue: Handle, _ context: UnsafeMutableRawPointer?)
     func apply(on queue: Handle, iterations: Int, stride: StridePolicy, _ body: (Int) -> Void)

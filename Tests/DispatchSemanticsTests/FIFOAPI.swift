@@ -36,7 +36,10 @@ final class FIFOAPI: DispatchAPI, @unchecked Sendable {
     func resume(_ queue: Handle) { q(queue).resume() }
     func setTarget(_ queue: Handle, _ target: Handle) { q(queue).setTarget(q(target)) }
 
-    func makeQueue(_ label: String, context: UnsafeMutableRawPointer?, finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) -> (queue: Handle, release: @Sendable () -> Void) {
+    func makeQueue(
+        _ label: String, context: UnsafeMutableRawPointer?,
+        finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void
+    ) -> (queue: Handle, release: @Sendable () -> Void) {
         final class Holder: @unchecked Sendable { var queue: FIFOQueue?; init(_ q: FIFOQueue) { queue = q } }
         let queue = runtime.makeQueue(label: label)
         queue.context = context

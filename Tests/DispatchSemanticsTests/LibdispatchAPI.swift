@@ -69,8 +69,13 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
     func async(_ handle: Handle, qos: Priority?, group: Handle?, _ work: @escaping @Sendable () -> Void) {
         if let qos {
             // What Swift's DispatchQueue.async(qos:) does: a block carrying the QoS class.
-            let block = dispatch_block_create_with_qos_class(dispatch_block_flags_t(0), dispatch_qos_class_t(Self.qosClass(qos)), 0, work)
-            if let group { dispatch_group_async(o(group).pointer, queue(handle), block) } else { dispatch_async(queue(handle), block) }
+            let block = dispatch_block_create_with_qos_class(
+                dispatch_block_flags_t(0), dispatch_qos_class_t(Self.qosClass(qos)), 0, work)
+            if let group {
+                dispatch_group_async(o(group).pointer, queue(handle), block)
+            } else {
+                dispatch_async(queue(handle), block)
+            }
             return
         }
         let context = Box.retain(work)
@@ -98,7 +103,9 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
         withoutActuallyEscaping(work) { work in
             var call = work
             withUnsafeMutablePointer(to: &call) { pointer in
-                dispatch_barrier_sync_f(queue(handle), pointer) { $0!.assumingMemoryBound(to: (() -> Void).self).pointee() }
+                dispatch_barrier_sync_f(queue(handle), pointer) {
+                    $0!.assumingMemoryBound(to: (() -> Void).self).pointee()
+                }
             }
         }
     }
@@ -107,7 +114,10 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
     func resume(_ handle: Handle) { rb_dispatch_resume(o(handle).raw) }
     func setTarget(_ handle: Handle, _ target: Handle) { rb_dispatch_set_target_queue(o(handle).raw, o(target).raw) }
 
-    func makeQueue(_ label: String, context: UnsafeMutableRawPointer?, finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void) -> (queue: Handle, release: @Sendable () -> Void) {
+    func makeQueue(
+        _ label: String, context: UnsafeMutableRawPointer?,
+        finalizer: @escaping @convention(c) (UnsafeMutableRawPointer?) -> Void
+    ) -> (queue: Handle, release: @Sendable () -> Void) {
         let created = dispatch_queue_create(label, nil)
         rb_dispatch_set_context(UnsafeMutableRawPointer(created), context)
         rb_dispatch_set_finalizer(UnsafeMutableRawPointer(created), finalizer)
@@ -116,7 +126,9 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
         let raw = UInt(bitPattern: UnsafeMutableRawPointer(created))
         return (handle, { rb_dispatch_release(UnsafeMutableRawPointer(bitPattern: raw)!) })
     }
-    func setContext(_ handle: Handle, _ context: UnsafeMutableRawPointer?) { rb_dispatch_set_context(o(handle).raw, context) }
+    func setContext(_ handle: Handle, _ context: UnsafeMutableRawPointer?) {
+        rb_dispatch_set_context(o(handle).raw, context)
+    }
 
     func apply(on handle: Handle, iterations: Int, stride: StridePolicy, _ body: (Int) -> Void) {
         let plan = ApplyPlan(iterations: iterations, stride: stride, workers: workers)
@@ -134,7 +146,8 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
 
     func makeSemaphore(_ value: Int) -> Handle { Object(dispatch_semaphore_create(value), owned: true) }
     func wait(_ semaphore: Handle, timeout: Duration?) -> WaitResult {
-        let deadline = timeout.map { dispatch_time(DISPATCH_TIME_NOW, $0.nanosecondsSaturating) } ?? DISPATCH_TIME_FOREVER
+        let deadline =
+            timeout.map { dispatch_time(DISPATCH_TIME_NOW, $0.nanosecondsSaturating) } ?? DISPATCH_TIME_FOREVER
         return dispatch_semaphore_wait(o(semaphore).pointer, deadline) == 0 ? .success : .timedOut
     }
     func signal(_ semaphore: Handle) -> Bool { dispatch_semaphore_signal(o(semaphore).pointer) != 0 }
@@ -143,7 +156,8 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
     func enter(_ group: Handle) { dispatch_group_enter(o(group).pointer) }
     func leave(_ group: Handle) { dispatch_group_leave(o(group).pointer) }
     func wait(group: Handle, timeout: Duration?) -> WaitResult {
-        let deadline = timeout.map { dispatch_time(DISPATCH_TIME_NOW, $0.nanosecondsSaturating) } ?? DISPATCH_TIME_FOREVER
+        let deadline =
+            timeout.map { dispatch_time(DISPATCH_TIME_NOW, $0.nanosecondsSaturating) } ?? DISPATCH_TIME_FOREVER
         return dispatch_group_wait(o(group).pointer, deadline) == 0 ? .success : .timedOut
     }
     func wait(group: Handle, wallClockTimeout: Duration) -> WaitResult {
@@ -159,7 +173,9 @@ final class LibdispatchAPI: DispatchAPI, @unchecked Sendable {
     func shutdown() {}
 
     enum Box {
-        final class Work { let work: @Sendable () -> Void; init(_ work: @escaping @Sendable () -> Void) { self.work = work } }
+        final class Work {
+            let work: @Sendable () -> Void; init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+        }
         static func retain(_ work: @escaping @Sendable () -> Void) -> UnsafeMutableRawPointer {
             Unmanaged.passRetained(Work(work)).toOpaque()
         }

@@ -18,7 +18,9 @@ struct MainQueueTests {
         return String(testBinary[..<(testBinary.lastIndex(of: "/") ?? testBinary.endIndex)]) + "/DispatchMainProbe"
     }()
 
-    @Test("dispatchMain serves the main queue in FIFO order, one block at a time, and never returns", arguments: Implementation.allCases)
+    @Test(
+        "dispatchMain serves the main queue in FIFO order, one block at a time, and never returns",
+        arguments: Implementation.allCases)
     func dispatchMainServes(_ implementation: Implementation) throws {
         // A child process: dispatch_main must run on the main thread and never returns.
         var pid: pid_t = 0
@@ -33,11 +35,12 @@ struct MainQueueTests {
             usleep(1_000)
         }
         let exited = status & 0x7f == 0
-        #expect(exited && (status >> 8) & 0xff == 42,
-                """
-                probe ended with raw status \(status) (42: blocks in order, one at a time; 1: not; \
-                3: dispatchMain returned)
-                """)
+        #expect(
+            exited && (status >> 8) & 0xff == 42,
+            """
+            probe ended with raw status \(status) (42: blocks in order, one at a time; 1: not; \
+            3: dispatchMain returned)
+            """)
     }
 
     @Test(
@@ -56,6 +59,9 @@ struct MainQueueTests {
         #expect(ran.all == Array(repeating: true, count: 100))
         // Blocks from another thread while draining are served too.
         api.async(api.global(.default)) { api.async(api.mainQueue) { ran.append(true) } }
-        #expect(eventually { api.drainMainQueue(for: .milliseconds(10)); return ran.count == 101 })
+        #expect(
+            eventually {
+                api.drainMainQueue(for: .milliseconds(10)); return ran.count == 101
+            })
     }
 }

@@ -11,7 +11,11 @@ struct PriorityTests {
     /// Occupies `api.workers` threads until the returned latch opens; returns once all are busy.
     static func occupyWorkers(_ api: any DispatchAPI) -> Latch {
         let release = Latch(), busy = Rendezvous(parties: api.workers + 1)
-        for _ in 0..<api.workers { api.async(api.global(.high)) { _ = busy.arrive(); release.wait() } }
+        for _ in 0..<api.workers {
+            api.async(api.global(.high)) {
+                _ = busy.arrive(); release.wait()
+            }
+        }
         _ = busy.arrive()
         return release
     }

@@ -9,7 +9,9 @@ import Testing
 /// Serial and concurrent queues, barriers, labels and `sync`, on FIFODispatch and on libdispatch.
 @Suite("queues: serial, concurrent, barriers, labels, sync")
 struct QueueSemanticsTests {
-    @Test("serial queue: FIFO, one at a time, each block sees the writes of the one before", arguments: Implementation.allCases)
+    @Test(
+        "serial queue: FIFO, one at a time, each block sees the writes of the one before",
+        arguments: Implementation.allCases)
     func serialQueue(_ implementation: Implementation) throws {
         try with(implementation) { api in
             final class Log: @unchecked Sendable { var order: [Int] = [] }  // touched only by the queue's blocks
@@ -50,17 +52,21 @@ struct QueueSemanticsTests {
     func concurrentQueue(_ implementation: Implementation) throws {
         with(implementation) { api in
             let queue = api.makeQueue("test.concurrent", concurrent: true)
-            let meet = Rendezvous(parties: 2), meter = ConcurrencyMeter(), group = api.makeGroup(), met = Recorder<Bool>()
+            let meet = Rendezvous(parties: 2), meter = ConcurrencyMeter(), group = api.makeGroup(),
+                met = Recorder<Bool>()
             for _ in 0..<2 { api.async(queue, group: group) { meter.measure { met.append(meet.arrive()) } } }
             for _ in 0..<200 { api.async(queue, group: group) { meter.measure(spinning: 100) } }
             #expect(api.wait(group: group, timeout: patience) == .success)
             #expect(met.all == [true, true], "two blocks of a concurrent queue never ran together")
             // libdispatch may add threads beyond the CPU count when blocks block; these spin.
-            #expect(meter.maximum >= 2 && meter.maximum <= max(api.workers, 2) + (implementation == .libdispatch ? 2 : 0))
+            #expect(
+                meter.maximum >= 2 && meter.maximum <= max(api.workers, 2) + (implementation == .libdispatch ? 2 : 0))
         }
     }
 
-    @Test("readers and writers: thousands of readers, periodic barrier writers, never overlapping", arguments: Implementation.allCases)
+    @Test(
+        "readers and writers: thousands of readers, periodic barrier writers, never overlapping",
+        arguments: Implementation.allCases)
     func readersWriter(_ implementation: Implementation) throws {
         with(implementation) { api in
             final class Shared: @unchecked Sendable { var value = 0 }  // written only by barriers
@@ -75,7 +81,9 @@ struct QueueSemanticsTests {
                     api.enter(group)
                     submit {
                         let w = writers.add(1, ordering: .sequentiallyConsistent).newValue
-                        failures.check(w == 1 && readers.load(ordering: .sequentiallyConsistent) == 0, "a barrier ran alongside other blocks")
+                        failures.check(
+                            w == 1 && readers.load(ordering: .sequentiallyConsistent) == 0,
+                            "a barrier ran alongside other blocks")
                         shared.value += 1
                         spin(20)
                         writers.subtract(1, ordering: .sequentiallyConsistent)
@@ -85,9 +93,11 @@ struct QueueSemanticsTests {
                     let writesBefore = expectedWrites
                     api.async(queue, group: group) {
                         readers.add(1, ordering: .sequentiallyConsistent)
-                        failures.check(writers.load(ordering: .sequentiallyConsistent) == 0, "a reader ran during a barrier")
+                        failures.check(
+                            writers.load(ordering: .sequentiallyConsistent) == 0, "a reader ran during a barrier")
                         // Every barrier submitted before this reader has finished, none after it has started.
-                        failures.check(shared.value == writesBefore, "reader after \(writesBefore) barriers saw \(shared.value)")
+                        failures.check(
+                            shared.value == writesBefore, "reader after \(writesBefore) barriers saw \(shared.value)")
                         readers.subtract(1, ordering: .sequentiallyConsistent)
                     }
                 }
@@ -100,19 +110,31 @@ struct QueueSemanticsTests {
         }
     }
 
-    @Test("sync runs on the caller's thread after the blocks before it; a barrier sync runs alone", arguments: Implementation.allCases)
+    @Test(
+        "sync runs on the caller's thread after the blocks before it; a barrier sync runs alone",
+        arguments: Implementation.allCases)
     func syncOnCaller(_ implementation: Implementation) throws {
         with(implementation) { api in
             let serial = api.makeQueue("test.sync"), concurrent = api.makeQueue("test.sync.c", concurrent: true)
             let ran = Atomic<Int>(0)
-            for _ in 0..<100 { api.async(serial) { spin(10); ran.add(1, ordering: .relaxed) } }
+            for _ in 0..<100 {
+                api.async(serial) {
+                    spin(10); ran.add(1, ordering: .relaxed)
+                }
+            }
             let caller = pthread_self()
             var onCaller = false, seen = 0
-            api.sync(serial) { onCaller = isCurrent(caller); seen = ran.load(ordering: .relaxed) }
+            api.sync(serial) {
+                onCaller = isCurrent(caller); seen = ran.load(ordering: .relaxed)
+            }
             #expect(onCaller)
             #expect(seen == 100, "sync ran before the blocks submitted ahead of it")
             let running = Atomic<Int>(0)
-            for _ in 0..<100 { api.async(concurrent) { running.add(1, ordering: .relaxed); spin(10); running.subtract(1, ordering: .relaxed) } }
+            for _ in 0..<100 {
+                api.async(concurrent) {
+                    running.add(1, ordering: .relaxed); spin(10); running.subtract(1, ordering: .relaxed)
+                }
+            }
             var aloneOnCaller = false
             api.syncBarrier(concurrent) {
                 aloneOnCaller = running.load(ordering: .relaxed) == 0 && isCurrent(caller)
@@ -129,7 +151,9 @@ struct QueueSemanticsTests {
             name = "changed"
             #expect(api.label(of: queue) == "com.example.subsystem.taskXYZ")
             let seen = Recorder<String?>(), done = Latch()
-            api.async(queue) { seen.append(api.currentLabel()); done.open() }
+            api.async(queue) {
+                seen.append(api.currentLabel()); done.open()
+            }
             try #require(done.wait())
             #expect(seen.all == ["com.example.subsystem.taskXYZ"])
             var insideSync: String?
@@ -144,12 +168,15 @@ struct QueueSemanticsTests {
             let outside = outsideLabel.all.first ?? "missing"
             switch implementation {
             case .fifoDispatch: #expect(outside == nil)
-            case .libdispatch: #expect(outside?.hasPrefix("com.apple.root.default-qos") == true, "\(String(describing: outside))")
+            case .libdispatch:
+                #expect(outside?.hasPrefix("com.apple.root.default-qos") == true, "\(String(describing: outside))")
             }
         }
     }
 
-    @Test("async with a completion block on a caller-supplied queue (the guide's averaging example)", arguments: Implementation.allCases)
+    @Test(
+        "async with a completion block on a caller-supplied queue (the guide's averaging example)",
+        arguments: Implementation.allCases)
     func completionBlock(_ implementation: Implementation) throws {
         try with(implementation) { api in
             let work = api.makeQueue("test.work", concurrent: true), callerQueue = api.makeQueue("test.caller")
@@ -159,7 +186,9 @@ struct QueueSemanticsTests {
             // `completion` on the caller's queue.
             api.async(work) {
                 let average = values.reduce(0, +) / Double(values.count)
-                api.async(callerQueue) { result.append((average, api.currentLabel())); done.open() }
+                api.async(callerQueue) {
+                    result.append((average, api.currentLabel())); done.open()
+                }
             }
             try #require(done.wait())
             #expect(result.all.first?.0 == 500.5)

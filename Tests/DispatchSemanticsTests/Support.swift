@@ -23,7 +23,11 @@ final class Latch: @unchecked Sendable {
     private let lock = PThreadMutex()
     private let condition = PThreadCondition()
     private var isOpen = false
-    func open() { lock.withLock { isOpen = true; condition.broadcast() } }
+    func open() {
+        lock.withLock {
+            isOpen = true; condition.broadcast()
+        }
+    }
     /// False when `timeout` passed first.
     @discardableResult
     func wait(timeout: Duration = patience) -> Bool {

@@ -20,7 +20,9 @@ struct TargetQueueTests {
         return meter.maximum
     }
 
-    @Test("queues targeting one serial queue never run together, nor with its own blocks", arguments: Implementation.allCases)
+    @Test(
+        "queues targeting one serial queue never run together, nor with its own blocks",
+        arguments: Implementation.allCases)
     func serialTarget(_ implementation: Implementation) throws {
         with(implementation) { api in
             let top = api.makeQueue("test.top")
@@ -30,7 +32,9 @@ struct TargetQueueTests {
         }
     }
 
-    @Test("three levels: serial leaves → serial mids → a concurrent top run as wide as the mids allow", arguments: Implementation.allCases)
+    @Test(
+        "three levels: serial leaves → serial mids → a concurrent top run as wide as the mids allow",
+        arguments: Implementation.allCases)
     func threeLevels(_ implementation: Implementation) throws {
         with(implementation) { api in
             let top = api.makeQueue("test.top", concurrent: true, qos: nil, target: nil)
@@ -54,7 +58,9 @@ struct TargetQueueTests {
             // A serial top over concurrent mids: 1.
             let serialTop = api.makeQueue("test.stop")
             let mids = (0..<2).map { api.makeQueue("test.cmid\($0)", concurrent: true, qos: nil, target: serialTop) }
-            let leaves = mids.flatMap { mid in (0..<2).map { api.makeQueue("test.l\($0)", concurrent: false, qos: nil, target: mid) } }
+            let leaves = mids.flatMap { mid in
+                (0..<2).map { api.makeQueue("test.l\($0)", concurrent: false, qos: nil, target: mid) }
+            }
             #expect(Self.peakConcurrency(api, leaves: leaves + mids) == 1)
         }
     }
@@ -85,9 +91,13 @@ struct TargetQueueTests {
             let labels = Recorder<Bool>()
             // While `second` is held by a sync, the queue's block cannot run: it goes through `second`.
             let hold = Latch(), holding = Latch()
-            api.async(second) { holding.open(); hold.wait() }
+            api.async(second) {
+                holding.open(); hold.wait()
+            }
             try #require(holding.wait())
-            api.async(queue) { labels.append(true); done.open() }
+            api.async(queue) {
+                labels.append(true); done.open()
+            }
             #expect(!done.wait(timeout: .milliseconds(100)), "a block ran while its new target was busy")
             hold.open()
             try #require(done.wait())
@@ -95,12 +105,16 @@ struct TargetQueueTests {
         }
     }
 
-    @Test("suspend and resume are counted; a running block finishes; suspended queues start nothing", arguments: Implementation.allCases)
+    @Test(
+        "suspend and resume are counted; a running block finishes; suspended queues start nothing",
+        arguments: Implementation.allCases)
     func suspendResume(_ implementation: Implementation) throws {
         try with(implementation) { api in
             let queue = api.makeQueue("test.suspend")
             let started = Latch(), release = Latch(), ran = Atomic<Int>(0)
-            api.async(queue) { started.open(); release.wait(); ran.add(1, ordering: .sequentiallyConsistent) }
+            api.async(queue) {
+                started.open(); release.wait(); ran.add(1, ordering: .sequentiallyConsistent)
+            }
             try #require(started.wait())
             api.suspend(queue)  // while a block runs: it finishes, nothing after it starts
             api.suspend(queue)
@@ -117,7 +131,9 @@ struct TargetQueueTests {
         }
     }
 
-    @Test("the finalizer runs exactly once, after the last reference and the last block, with the context", arguments: Implementation.allCases)
+    @Test(
+        "the finalizer runs exactly once, after the last reference and the last block, with the context",
+        arguments: Implementation.allCases)
     func finalizer(_ implementation: Implementation) throws {
         with(implementation) { api in
             let record = UnsafeMutablePointer<FinalizerRecord>.allocate(capacity: 1)
@@ -129,7 +145,9 @@ struct TargetQueueTests {
             do {  // the test's handle goes at the end of this scope
                 let made = api.makeQueue("test.finalized", context: UnsafeMutableRawPointer(record)) { context in
                     let record = context!.assumingMemoryBound(to: FinalizerRecord.self)
-                    record.pointee.blocksSeenAtFinalize.store(record.pointee.blocksRun.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+                    record.pointee.blocksSeenAtFinalize.store(
+                        record.pointee.blocksRun.load(ordering: .sequentiallyConsistent),
+                        ordering: .sequentiallyConsistent)
                     record.pointee.finalized.add(1, ordering: .sequentiallyConsistent)
                 }
                 release = made.release
@@ -143,7 +161,9 @@ struct TargetQueueTests {
             }
             release!()  // the last reference the test holds; blocks are still queued
             usleep(20_000)
-            #expect(record.pointee.finalized.load(ordering: .sequentiallyConsistent) == 0, "finalized while blocks were queued")
+            #expect(
+                record.pointee.finalized.load(ordering: .sequentiallyConsistent) == 0,
+                "finalized while blocks were queued")
             gate.open()
             #expect(eventually { record.pointee.finalized.load(ordering: .sequentiallyConsistent) == 1 })
             usleep(20_000)

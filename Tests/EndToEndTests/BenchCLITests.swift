@@ -21,7 +21,9 @@ struct BenchCLITests {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var text = "", buffer = [CChar](repeating: 0, count: 65_536)
-        while fgets(&buffer, Int32(buffer.count), file) != nil { text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        while fgets(&buffer, Int32(buffer.count), file) != nil {
+            text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         return text
     }
 
@@ -32,7 +34,9 @@ struct BenchCLITests {
     @Test("bench run --suite smoke writes results.json, results.csv and a journal, and exits 0")
     func smokeRun() async throws {
         let out = Self.temporaryDirectory() + "/run"
-        let outcome = try await bench(["run", "--suite", "smoke", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out])
+        let outcome = try await bench([
+            "run", "--suite", "smoke", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out,
+        ])
         #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
         let json = try #require(Self.read(out + "/results.json"), "no results.json")
         let run = try ResultsJSON.decode(json)
@@ -44,7 +48,9 @@ struct BenchCLITests {
         }
         #expect(run.environment.onlineCPUs >= 1)
         // Counter availability: every metric a child knows, each "available" or a reason.
-        for metric in ["task-clock", "cycles", "instructions", "rusage.voluntary-switches", "jemalloc.thread-allocated-bytes"] {
+        for metric in [
+            "task-clock", "cycles", "instructions", "rusage.voluntary-switches", "jemalloc.thread-allocated-bytes",
+        ] {
             let state = try #require(run.counterAvailability[metric], "\(metric) missing from counterAvailability")
             #expect(state == .available || (state.reason?.count ?? 0) > 7, "\(metric): \(state)")
         }
@@ -55,13 +61,21 @@ struct BenchCLITests {
         let csv = try #require(Self.read(out + "/results.csv"))
         #expect(csv.hasPrefix(ResultsCSV.columns.joined(separator: ",") + "\r\n"))
         let journal = try #require(Self.read(out + "/journal.jsonl"))
-        #expect(journal.split(separator: "\n").count == 1 + run.cases.count * 2, "the header, then one journal line per case and repetition")
+        #expect(
+            journal.split(separator: "\n").count == 1 + run.cases.count * 2,
+            "the header, then one journal line per case and repetition")
         // The reports are written at the end of the run, and the run says where.
-        for file in ["report.md", "jmh-result.json", "smaller-is-better.json"] { #expect(Self.read(out + "/" + file) != nil, "no \(file)") }
-        #expect(outcome.standardOutput.contains("bench: wrote \(out)/: results.json, results.csv, report.md"), "\(outcome.standardOutput)")
+        for file in ["report.md", "jmh-result.json", "smaller-is-better.json"] {
+            #expect(Self.read(out + "/" + file) != nil, "no \(file)")
+        }
+        #expect(
+            outcome.standardOutput.contains("bench: wrote \(out)/: results.json, results.csv, report.md"),
+            "\(outcome.standardOutput)")
         // The smoke suite's 110 cases: counts on the terminal, not a row per case before the pointer to report.md.
         #expect(outcome.standardOutput.contains("\(run.cases.count) cases: "), "\(outcome.standardOutput)")
-        #expect(!outcome.standardOutput.contains("a repeat run  processes"), "no per-case table: \(outcome.standardOutput.prefix(2000))")
+        #expect(
+            !outcome.standardOutput.contains("a repeat run  processes"),
+            "no per-case table: \(outcome.standardOutput.prefix(2000))")
         #expect(outcome.standardOutput.split(separator: "\n").count < 30, "\(outcome.standardOutput.prefix(3000))")
     }
 
@@ -69,22 +83,27 @@ struct BenchCLITests {
     func report() async throws {
         let directory = Self.temporaryDirectory()
         let path = directory + "/results.json"
-        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
-                               repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
+        let empty = RunResults(
+            environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
+            repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
         let file = try #require(fopen(path, "w"))
         fputs(try ResultsJSON.encode(empty), file)
         fclose(file)
         let elsewhere = directory + "/elsewhere/report"
         let outcome = try await bench(["report", path, "--out", elsewhere])
         #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
-        #expect(outcome.standardOutput.contains("bench: wrote \(elsewhere)/: results.json, results.csv, report.md"), "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardOutput.contains("bench: wrote \(elsewhere)/: results.json, results.csv, report.md"),
+            "\(outcome.standardOutput)")
         let report = try #require(Self.read(elsewhere + "/report.md"))
         #expect(report.hasPrefix("# RuntimeBench report"))
         #expect(Self.read(elsewhere + "/results.json") != nil, "a report elsewhere carries its results file")
 
         let beside = try await bench(["report", path])
         #expect(beside.ending == .exited(0), "stderr: \(beside.standardError)")
-        #expect(beside.standardOutput.contains("bench: wrote \(directory)/: results.csv, report.md"), "\(beside.standardOutput)")
+        #expect(
+            beside.standardOutput.contains("bench: wrote \(directory)/: results.csv, report.md"),
+            "\(beside.standardOutput)")
     }
 
     @Test(
@@ -94,26 +113,40 @@ struct BenchCLITests {
         """)
     func reportErrors() async throws {
         let directory = Self.temporaryDirectory()
-        let truncated = directory + "/truncated.json", wrongShape = directory + "/wrong.json", good = directory + "/results.json"
-        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
-                               repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
+        let truncated = directory + "/truncated.json", wrongShape = directory + "/wrong.json",
+            good = directory + "/results.json"
+        let empty = RunResults(
+            environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
+            repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
         let text = try ResultsJSON.encode(empty)
-        for (path, contents) in [(truncated, String(text.prefix(text.count / 2))), (wrongShape, "{\"schema\": 1}"), (good, text)] {
+        for (path, contents) in [
+            (truncated, String(text.prefix(text.count / 2))), (wrongShape, "{\"schema\": 1}"), (good, text),
+        ] {
             let file = try #require(fopen(path, "w"))
             fputs(contents, file)
             fclose(file)
         }
         let out = directory + "/out"
         let cases: [([String], String)] = [
-            (["report", directory + "/nowhere.json", "--out", out], "cannot read \(directory)/nowhere.json: No such file or directory"),
-            (["report", truncated, "--out", out], "\(truncated) is not a results file this bench can read: not valid JSON"),
-            (["report", wrongShape, "--out", out], "\(wrongShape) is not a results file this bench can read: missing field"),
+            (
+                ["report", directory + "/nowhere.json", "--out", out],
+                "cannot read \(directory)/nowhere.json: No such file or directory"
+            ),
+            (
+                ["report", truncated, "--out", out],
+                "\(truncated) is not a results file this bench can read: not valid JSON"
+            ),
+            (
+                ["report", wrongShape, "--out", out],
+                "\(wrongShape) is not a results file this bench can read: missing field"
+            ),
             (["report", good, "--out", truncated + "/sub"], "cannot write the report to \(truncated)/sub"),
         ]
         for (arguments, message) in cases {
             let outcome = try await bench(arguments)
             #expect(outcome.ending == .exited(2), "\(arguments): \(outcome.ending) \(outcome.standardError)")
-            #expect(outcome.standardError.contains("bench report: " + message), "\(arguments): \(outcome.standardError)")
+            #expect(
+                outcome.standardError.contains("bench report: " + message), "\(arguments): \(outcome.standardError)")
         }
         #expect(Self.read(out + "/report.md") == nil, "nothing is written from a bad results file")
     }
@@ -130,8 +163,9 @@ struct BenchCLITests {
     @Test("bench claims answers every claim from a results file, and a missing file is an error naming it")
     func claims() async throws {
         let path = Self.temporaryDirectory() + "/results.json"
-        let empty = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
-                               repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
+        let empty = RunResults(
+            environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
+            repetitions: 1, sampleTimeNanoseconds: 5_000_000, cases: [])
         let file = try #require(fopen(path, "w"))
         fputs(try ResultsJSON.encode(empty), file)
         fclose(file)
@@ -146,14 +180,18 @@ struct BenchCLITests {
 
         let missing = try await bench(["claims", path + ".nowhere"])
         #expect(missing.ending == .exited(2), "a bad file is exit 2, as for report, compare and check")
-        #expect(missing.standardError.contains("cannot read \(path).nowhere: No such file or directory"), "\(missing.standardError)")
+        #expect(
+            missing.standardError.contains("cannot read \(path).nowhere: No such file or directory"),
+            "\(missing.standardError)")
     }
 
     @Test("--cpus pins every child: each record, and the run's usable CPUs, say CPU 0 only")
     func pinned() async throws {
         let out = Self.temporaryDirectory() + "/pinned"
-        let outcome = try await bench(["run", "--suite", "smoke", "--workload", "spin", "--allocator", "system",
-                                       "--repetitions", "1", "--samples", "2", "--sample-ms", "1", "--cpus", "0", "--out", out])
+        let outcome = try await bench([
+            "run", "--suite", "smoke", "--workload", "spin", "--allocator", "system",
+            "--repetitions", "1", "--samples", "2", "--sample-ms", "1", "--cpus", "0", "--out", out,
+        ])
         #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(Self.read(out + "/results.json")))
         let records = run.cases.flatMap(\.records)
@@ -184,16 +222,20 @@ struct BenchCLITests {
         // 50 ms samples: the harness itself still allocates a few hundred bytes per sample on the
         // measuring thread (576 in this debug build, 96 in release), which a 2 ms sample on a busy
         // CI machine (a batch of ~150 operations) turned into 4.7 bytes per operation.
-        let outcome = try await bench(["run", "--workload", "malloc-free", "--filter", "size=4096/", "--allocator", "jemalloc",
-                                       "--repetitions", "1", "--samples", "3", "--sample-ms", "50", "--out", out])
+        let outcome = try await bench([
+            "run", "--workload", "malloc-free", "--filter", "size=4096/", "--allocator", "jemalloc",
+            "--repetitions", "1", "--samples", "3", "--sample-ms", "50", "--out", out,
+        ])
         #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(Self.read(out + "/results.json")))
         let record = try #require(run.cases.first?.records.first, "no record with \(library)")
-        let bytes = try #require(record.metricsPerOperation["jemalloc.thread-allocated-bytes"], "unavailable: \(record.unavailable)")
+        let bytes = try #require(
+            record.metricsPerOperation["jemalloc.thread-allocated-bytes"], "unavailable: \(record.unavailable)")
         // 4096 is a jemalloc size class: every operation allocates exactly that much.
         #expect(abs(bytes - 4096) < 1, "jemalloc counted \(bytes) bytes per malloc(4096)")
         #expect(run.counterAvailability["jemalloc.thread-allocated-bytes"] == .available)
-        #expect(run.counterAvailability["cycles"] != nil, "cycles is available or unavailable with a reason, never absent")
+        #expect(
+            run.counterAvailability["cycles"] != nil, "cycles is available or unavailable with a reason, never absent")
     }
 
     @Test("an unknown backend is an error that lists the valid ones, and nothing is written")
@@ -230,20 +272,26 @@ struct BenchCLITests {
     func agreement() async throws {
         let directory = Self.temporaryDirectory()
         for name in ["first", "second"] {
-            let outcome = try await bench(["run", "--workload", "spin", "--allocator", "system", "--repetitions", "3", "--samples", "3",
-                                           "--sample-ms", "2", "--out", directory + "/" + name])
+            let outcome = try await bench([
+                "run", "--workload", "spin", "--allocator", "system", "--repetitions", "3", "--samples", "3",
+                "--sample-ms", "2", "--out", directory + "/" + name,
+            ])
             #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         }
         let files = [directory + "/first/results.json", directory + "/second/results.json"]
         let outcome = try await bench(["agreement"] + files)
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
-        #expect(outcome.standardOutput.hasPrefix("\(files[0]) → \(files[1]):\n  figures: "), "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardOutput.hasPrefix("\(files[0]) → \(files[1]):\n  figures: "), "\(outcome.standardOutput)")
         #expect(outcome.standardOutput.contains(" outside the earlier interval ("), "\(outcome.standardOutput)")
         #expect(outcome.standardOutput.contains("  statements: "), "\(outcome.standardOutput)")
         let alone = try await bench(["agreement", files[0]])
-        #expect(alone.ending == .exited(64) && alone.standardError.contains("give at least two results files"), "\(alone.standardError)")
+        #expect(
+            alone.ending == .exited(64) && alone.standardError.contains("give at least two results files"),
+            "\(alone.standardError)")
         let missing = try await bench(["agreement", files[0], directory + "/nowhere.json"])
-        #expect(missing.ending == .exited(2) && missing.standardError.contains("nowhere.json"), "\(missing.standardError)")
+        #expect(
+            missing.ending == .exited(2) && missing.standardError.contains("nowhere.json"), "\(missing.standardError)")
     }
 
     @Test("an output directory that cannot be written is an error before any case runs")
@@ -252,7 +300,9 @@ struct BenchCLITests {
         fclose(fopen(file, "w"))
         let outcome = try await bench(["run", "--suite", "smoke", "--out", file + "/sub"])
         #expect(outcome.ending == .exited(2), "a directory that cannot be written is a file problem: \(outcome.ending)")
-        #expect(outcome.standardError.contains("bench: cannot create directory \(file)/sub: Not a directory"), "\(outcome.standardError)")
+        #expect(
+            outcome.standardError.contains("bench: cannot create directory \(file)/sub: Not a directory"),
+            "\(outcome.standardError)")
         #expect(!outcome.standardOutput.contains("["), "no case should have run")
     }
 }

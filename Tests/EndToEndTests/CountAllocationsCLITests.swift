@@ -24,22 +24,26 @@ struct CountAllocationsCLITests {
         """)
     func knownPatterns() async throws {
         if let sanitizer = sanitizerReplacingMalloc() {
-            print("⊘ skipped: not applicable here: \(sanitizer) replaces malloc; --count-allocations refuses such a build")
+            print(
+                "⊘ skipped: not applicable here: \(sanitizer) replaces malloc; --count-allocations refuses such a build"
+            )
             return
         }
         let out = BenchCLITests.temporaryDirectory() + "/counted"
         let outcome = try await ChildProcess.run(
             executable: BenchCLITests.bench,
-            arguments: ["run", "--suite", "quick", "--filter",
-                        "^object-alloc/|^malloc-free/none/size=64/|"
-                            + "^queue-vs-lock/fifo-dispatch/"
-                            + "guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system",
-                        // Long samples: a debug build's harness allocates about 15 times per sample
-                        // between the counter reads (0 in release), which a short batch on a busy
-                        // machine turned into 1.02 mallocs per operation. Three processes, and the
-                        // least of them is checked: that noise only adds, and beside a parallel
-                        // swift test and a benchmark one process still read 1.24 mallocs per malloc.
-                        "--repetitions", "3", "--samples", "3", "--sample-ms", "50", "--count-allocations", "--out", out],
+            arguments: [
+                "run", "--suite", "quick", "--filter",
+                "^object-alloc/|^malloc-free/none/size=64/|"
+                    + "^queue-vs-lock/fifo-dispatch/"
+                    + "guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system",
+                // Long samples: a debug build's harness allocates about 15 times per sample
+                // between the counter reads (0 in release), which a short batch on a busy
+                // machine turned into 1.02 mallocs per operation. Three processes, and the
+                // least of them is checked: that noise only adds, and beside a parallel
+                // swift test and a benchmark one process still read 1.24 mallocs per malloc.
+                "--repetitions", "3", "--samples", "3", "--sample-ms", "50", "--count-allocations", "--out", out,
+            ],
             deadline: .seconds(180))
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
@@ -69,7 +73,9 @@ struct CountAllocationsCLITests {
             }
         }
         #expect(seen.isSuperset(of: ["object-alloc/system", "malloc-free/system", "queue-vs-lock/system"]), "\(seen)")
-        if JemallocLibrary.locate() != nil { #expect(seen.isSuperset(of: ["object-alloc/jemalloc", "malloc-free/jemalloc"]), "\(seen)") }
+        if JemallocLibrary.locate() != nil {
+            #expect(seen.isSuperset(of: ["object-alloc/jemalloc", "malloc-free/jemalloc"]), "\(seen)")
+        }
     }
 
     @Test("a bench whose interposer is not beside it (or a sanitized one) exits 2 saying why, before writing anything")
@@ -84,9 +90,11 @@ struct CountAllocationsCLITests {
         var launched: ChildOutcome?
         while launched == nil {
             do {
-                launched = try await ChildProcess.run(executable: copy, arguments: ["run", "--suite", "smoke", "--workload", "spin", "--count-allocations", "--out", out],
-                                                      deadline: .seconds(60))
-            } catch where "\(error)".contains("Text file busy") && attempt < 50 {
+                launched = try await ChildProcess.run(
+                    executable: copy,
+                    arguments: ["run", "--suite", "smoke", "--workload", "spin", "--count-allocations", "--out", out],
+                    deadline: .seconds(60))
+            } catch  where "\(error)".contains("Text file busy") && attempt < 50 {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -94,7 +102,9 @@ struct CountAllocationsCLITests {
         let outcome = try #require(launched)
         #expect(outcome.ending == .exited(2), "\(outcome.standardError)")
         // A sanitized build is refused first, for its own reason.
-        let reason = sanitizerReplacingMalloc().map { "\($0) replaces malloc in this build" } ?? "libRuntimeBenchInterposer.so is not built"
+        let reason =
+            sanitizerReplacingMalloc().map { "\($0) replaces malloc in this build" }
+            ?? "libRuntimeBenchInterposer.so is not built"
         #expect(outcome.standardError.contains(reason), "\(outcome.standardError)")
         #expect(access(out, F_OK) != 0, "--out was created")
     }

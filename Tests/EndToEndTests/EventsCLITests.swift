@@ -14,8 +14,9 @@ struct EventsCLITests {
     static let standIn = BuiltProducts.path("libPAPIStandIn.so")
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildOutcome {
-        try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run"] + arguments, environment: environment,
-                                   deadline: .seconds(120))
+        try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: ["run"] + arguments, environment: environment,
+            deadline: .seconds(120))
     }
 
     @Test(
@@ -26,9 +27,12 @@ struct EventsCLITests {
     func papiReadingAndDivision() async throws {
         try #require(access(Self.standIn, R_OK) == 0, "\(Self.standIn) not built: `swift build` builds every product")
         let out = BenchCLITests.temporaryDirectory() + "/papi"
-        let outcome = try await Self.run(["--suite", "smoke", "--workload", "spin", "--filter", "rounds=100/system", "--repetitions", "2",
-                                          "--samples", "3", "--events", "PAPI_TOT_CYC,PAPI_TOT_INS", "--events", "task-clock", "--out", out],
-                                         environment: ["RUNTIMEBENCH_PAPI_LIBRARY": Self.standIn])
+        let outcome = try await Self.run(
+            [
+                "--suite", "smoke", "--workload", "spin", "--filter", "rounds=100/system", "--repetitions", "2",
+                "--samples", "3", "--events", "PAPI_TOT_CYC,PAPI_TOT_INS", "--events", "task-clock", "--out", out,
+            ],
+            environment: ["RUNTIMEBENCH_PAPI_LIBRARY": Self.standIn])
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
         let result = try #require(run.cases.first { $0.benchmarkCase.id == "spin/none/rounds=100/system" })
@@ -57,11 +61,15 @@ struct EventsCLITests {
         """)
     func unknownNames() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/never"
-        let unknown = try await Self.run(["--suite", "smoke", "--workload", "spin", "--events", "cycles,NOT_AN_EVENT", "--out", out])
+        let unknown = try await Self.run([
+            "--suite", "smoke", "--workload", "spin", "--events", "cycles,NOT_AN_EVENT", "--out", out,
+        ])
         #expect(unknown.ending == .exited(2), "\(unknown.standardError)")
         #expect(unknown.standardError.contains("unknown event 'NOT_AN_EVENT'"), "\(unknown.standardError)")
         #expect(access(out, F_OK) != 0, "--out was created")
-        let empty = try await Self.run(["--suite", "smoke", "--workload", "spin", "--events", "cycles,,task-clock", "--out", out])
+        let empty = try await Self.run([
+            "--suite", "smoke", "--workload", "spin", "--events", "cycles,,task-clock", "--out", out,
+        ])
         #expect(empty.ending == .exited(64), "\(empty.standardError)")
         #expect(empty.standardError.contains("empty name"), "\(empty.standardError)")
     }
@@ -73,12 +81,16 @@ struct EventsCLITests {
         """)
     func hardwareEventWithoutPMU() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/real"
-        let outcome = try await Self.run(["--suite", "smoke", "--workload", "spin", "--filter", "rounds=100/system", "--repetitions", "1",
-                                          "--samples", "2", "--events", "cycles,page-faults", "--out", out])
+        let outcome = try await Self.run([
+            "--suite", "smoke", "--workload", "spin", "--filter", "rounds=100/system", "--repetitions", "1",
+            "--samples", "2", "--events", "cycles,page-faults", "--out", out,
+        ])
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
         let record = try #require(run.cases.first?.records.first)
-        #expect(record.metricsPerOperation["event.page-faults"] != nil, "a software event counts everywhere: \(record.unavailable)")
+        #expect(
+            record.metricsPerOperation["event.page-faults"] != nil,
+            "a software event counts everywhere: \(record.unavailable)")
         if let cycles = record.metricsPerOperation["event.cycles"] {
             #expect(cycles > 0, "a machine with a PMU counts cycles")
         } else {
@@ -90,10 +102,15 @@ struct EventsCLITests {
     @Test("our runtime events are offered to PAPI as software-defined events and read the same through it")
     func softwareDefinedEvents() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/sde"
-        let outcome = try await Self.run(["--suite", "smoke", "--filter", "^fork-join/work-stealing/.*system$|^spawn/fifo-dispatch/pattern=chain/system",
-                                          "--repetitions", "1", "--samples", "3",
-                                          "--events", "sde:::RuntimeBench::steals,sde:::RuntimeBench::nodes-reused", "--out", out])
-        if outcome.ending == .exited(2), outcome.standardError.contains("PAPI cannot be asked") || outcome.standardError.contains("libsde") {
+        let outcome = try await Self.run([
+            "--suite", "smoke", "--filter",
+            "^fork-join/work-stealing/.*system$|^spawn/fifo-dispatch/pattern=chain/system",
+            "--repetitions", "1", "--samples", "3",
+            "--events", "sde:::RuntimeBench::steals,sde:::RuntimeBench::nodes-reused", "--out", out,
+        ])
+        if outcome.ending == .exited(2),
+            outcome.standardError.contains("PAPI cannot be asked") || outcome.standardError.contains("libsde")
+        {
             print("⊘ skipped: not applicable here: \(outcome.standardError)")
             return
         }
@@ -104,7 +121,8 @@ struct EventsCLITests {
             for record in result.records {
                 for event in ["steals", "nodes-reused"] {
                     guard let direct = record.metricsPerOperation["events.\(event)"] else { continue }
-                    let viaPAPI = try #require(record.metricsPerOperation["event.sde:::RuntimeBench::\(event)"], "\(record.unavailable)")
+                    let viaPAPI = try #require(
+                        record.metricsPerOperation["event.sde:::RuntimeBench::\(event)"], "\(record.unavailable)")
                     #expect(viaPAPI == direct, "\(record.caseID) \(event): PAPI read \(viaPAPI), the counter \(direct)")
                     compared += 1
                 }

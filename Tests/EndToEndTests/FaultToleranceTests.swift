@@ -19,8 +19,11 @@ struct FaultToleranceTests {
         let out = BenchCLITests.temporaryDirectory() + "/faults"
         let outcome = try await ChildProcess.run(
             executable: BenchCLITests.bench,
-            arguments: ["run", "--workload", "fault", "--workload", "spin", "--filter", "fault|rounds=0/", "--allocator", "system",
-                        "--repetitions", "1", "--samples", "3", "--sample-ms", "2", "--deadline", "3", "--out", out],
+            arguments: [
+                "run", "--workload", "fault", "--workload", "spin", "--filter", "fault|rounds=0/", "--allocator",
+                "system",
+                "--repetitions", "1", "--samples", "3", "--sample-ms", "2", "--deadline", "3", "--out", out,
+            ],
             // The children run with the backtracer's symbolication off (`ChildProcess`): with it on,
             // a busy machine once spent more than the 3 s deadline symbolicating the trap, which was
             // then recorded as a hang. The test's own environment must not decide that.
@@ -35,18 +38,27 @@ struct FaultToleranceTests {
         // (the CI runs this suite both ways) the sanitizer's own handlers end the process: the trap
         // as a SIGSEGV after a failed check, the segfault as exit 66 with its report.
         #expect(failure("trap").hasPrefix("crashed: "), "\(failure("trap"))")
-        #expect(failure("trap").contains("Fatal error: injected trap"), "the trap's message is quoted: \(failure("trap"))")
-        #expect(failure("segfault").hasPrefix("crashed: killed by SIGSEGV (11)")
-                || failure("segfault").hasPrefix("crashed: ThreadSanitizer: SEGV on unknown address"), "\(failure("segfault"))")
+        #expect(
+            failure("trap").contains("Fatal error: injected trap"), "the trap's message is quoted: \(failure("trap"))")
+        #expect(
+            failure("segfault").hasPrefix("crashed: killed by SIGSEGV (11)")
+                || failure("segfault").hasPrefix("crashed: ThreadSanitizer: SEGV on unknown address"),
+            "\(failure("segfault"))")
         #expect(failure("hang") == "hung: still running after the 3.0 seconds deadline; killed", "\(failure("hang"))")
-        #expect(failure("garbage").hasPrefix("unreadable output") && failure("garbage").contains("last line: this is not a record {"),
-                "\(failure("garbage"))")
-        #expect(failure("early-exit") == "exited with status 3; stderr: injected early exit (fault workload)", "\(failure("early-exit"))")
+        #expect(
+            failure("garbage").hasPrefix("unreadable output")
+                && failure("garbage").contains("last line: this is not a record {"),
+            "\(failure("garbage"))")
+        #expect(
+            failure("early-exit") == "exited with status 3; stderr: injected early exit (fault workload)",
+            "\(failure("early-exit"))")
         let spin = try #require(run.cases.first { $0.benchmarkCase.workload == "spin" })
         #expect(spin.records.count == 1 && spin.failures.isEmpty, "the healthy case ran: \(spin.status)")
         let report = try #require(BenchCLITests.read(out + "/report.md"))
-        #expect(report.contains("## Failed and not applicable") && report.contains("`fault/none/kind=hang/system` | failed: hung"),
-                "the report lists the failures")
+        #expect(
+            report.contains("## Failed and not applicable")
+                && report.contains("`fault/none/kind=hang/system` | failed: hung"),
+            "the report lists the failures")
         let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
         #expect(journal.split(separator: "\n").count == 7, "the header, then every repetition journaled, failed or not")
     }
@@ -63,15 +75,22 @@ struct FaultToleranceTests {
         #expect(mkdir(out, 0o755) == 0 && mkdir(out + "/results.json", 0o755) == 0)
         let outcome = try await ChildProcess.run(
             executable: BenchCLITests.bench,
-            arguments: ["run", "--workload", "spin", "--filter", "rounds=0/system", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out,
-                        "--overwrite"],
+            arguments: [
+                "run", "--workload", "spin", "--filter", "rounds=0/system", "--repetitions", "2", "--samples", "3",
+                "--sample-ms", "2", "--out", out,
+                "--overwrite",
+            ],
             deadline: .seconds(120))
         #expect(outcome.ending == .exited(2), "\(outcome.ending)")
-        #expect(outcome.standardError.contains("bench: cannot write the results: cannot rename into place \(out)/results.json: Is a directory. "
-            + "The 2 finished repetitions are kept in \(out)/journal.jsonl"),
-                "\(outcome.standardError)")
+        #expect(
+            outcome.standardError.contains(
+                "bench: cannot write the results: cannot rename into place \(out)/results.json: Is a directory. "
+                    + "The 2 finished repetitions are kept in \(out)/journal.jsonl"),
+            "\(outcome.standardError)")
         let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
-        #expect(journal.split(separator: "\n").count == 3 && journal.contains("\"outcome\":\"ok\""), "the header and 2 repetitions")
+        #expect(
+            journal.split(separator: "\n").count == 3 && journal.contains("\"outcome\":\"ok\""),
+            "the header and 2 repetitions")
     }
 
     /// Whether this process may mount a small tmpfs (root with CAP_SYS_ADMIN, as in CI): the only
@@ -87,7 +106,7 @@ struct FaultToleranceTests {
         a disk that fills up mid-run: exit 2 naming the journal, which keeps every finished repetition as whole lines; \
         a directory turned read-only mid-run: exit 2, every repetition in the journal
         """,
-          .enabled(if: canMountTmpfs, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
+        .enabled(if: canMountTmpfs, "needs to mount a tmpfs (root with CAP_SYS_ADMIN)"))
     func outputFailsMidRun() async throws {
         for way in ["full", "read-only"] {
             let mountPoint = BenchCLITests.temporaryDirectory()
@@ -115,17 +134,22 @@ struct FaultToleranceTests {
                 [ \(way) = read-only ] && umount "\(out)"
                 true
                 """
-            let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(200))
+            let outcome = try await ChildProcess.run(
+                executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(200))
             let stderr = BenchCLITests.read(mountPoint + ".stderr") ?? ""
             #expect(outcome.standardOutput.contains("status 2"), "\(way): \(outcome.standardOutput) \(stderr)")
             if way == "full" {
-                #expect(stderr.contains("bench: cannot append \(out)/journal.jsonl: No space left on device; the run stopped. "
-                    + "The repetitions that finished before are in \(out)/journal.jsonl"),
-                        "\(way): \(stderr)")
+                #expect(
+                    stderr.contains(
+                        "bench: cannot append \(out)/journal.jsonl: No space left on device; the run stopped. "
+                            + "The repetitions that finished before are in \(out)/journal.jsonl"),
+                    "\(way): \(stderr)")
             } else {
-                #expect(stderr.contains("bench: cannot write the results: cannot write into \(out): Read-only file system. "
-                    + "The \(repetitions) finished repetitions are kept in \(out)/journal.jsonl"),
-                        "\(way): \(stderr)")
+                #expect(
+                    stderr.contains(
+                        "bench: cannot write the results: cannot write into \(out): Read-only file system. "
+                            + "The \(repetitions) finished repetitions are kept in \(out)/journal.jsonl"),
+                    "\(way): \(stderr)")
             }
             // Every line whole: a write the full disk cut short is cut off again.
             let journal = try #require(BenchCLITests.read(out + "/journal.jsonl"))
@@ -148,8 +172,9 @@ struct FaultToleranceTests {
 
     @Test("without RUNTIMEBENCH_FAULT_INJECTION=1 the fault workload does not exist")
     func faultsAreHiddenFromUsers() async throws {
-        let outcome = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run", "--workload", "fault"],
-                                                 environment: ["RUNTIMEBENCH_FAULT_INJECTION": "0"], deadline: .seconds(60))
+        let outcome = try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: ["run", "--workload", "fault"],
+            environment: ["RUNTIMEBENCH_FAULT_INJECTION": "0"], deadline: .seconds(60))
         #expect(outcome.ending == .exited(64))
         #expect(outcome.standardError.contains("unknown workload 'fault'"), "\(outcome.standardError)")
     }
@@ -186,17 +211,26 @@ struct InterruptionTests {
                 pgrep -af "bench [c]ase" | grep hang | grep -qF '"cpus":[0]' && echo "child left" \
                 || echo "no child left"
                 """
-            let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
-            #expect(outcome.standardOutput.contains("status \(status)"), "SIG\(signal): \(outcome.standardOutput) \(BenchCLITests.read(out + ".stderr") ?? "")")
+            let outcome = try await ChildProcess.run(
+                executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
+            #expect(
+                outcome.standardOutput.contains("status \(status)"),
+                "SIG\(signal): \(outcome.standardOutput) \(BenchCLITests.read(out + ".stderr") ?? "")")
             #expect(outcome.standardOutput.contains("no child left"), "SIG\(signal): \(outcome.standardOutput)")
             let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
-            #expect(run.interrupted?.hasPrefix("SIG\(signal) after 1 of 40 repetitions") == true, "\(run.interrupted ?? "not marked")")
+            #expect(
+                run.interrupted?.hasPrefix("SIG\(signal) after 1 of 40 repetitions") == true,
+                "\(run.interrupted ?? "not marked")")
             #expect(run.cases.map(\.benchmarkCase.id) == ["spin/none/rounds=0/system"], "only what finished")
             #expect(run.cases.first?.records.count == 1)
             let report = try #require(BenchCLITests.read(out + "/report.md"))
             #expect(report.contains("**This run was interrupted** (SIG\(signal) after 1 of 40 repetitions)"))
-            #expect(BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 2, "the header and the one finished repetition")
-            #expect(BenchCLITests.read(out + ".stderr")?.contains("interrupted (SIG\(signal) after 1 of 40 repetitions)") == true)
+            #expect(
+                BenchCLITests.read(out + "/journal.jsonl")?.split(separator: "\n").count == 2,
+                "the header and the one finished repetition")
+            #expect(
+                BenchCLITests.read(out + ".stderr")?.contains("interrupted (SIG\(signal) after 1 of 40 repetitions)")
+                    == true)
         }
     }
 
@@ -226,7 +260,8 @@ struct InterruptionTests {
             wait $pid
             echo "status $?"
             """
-        let outcome = try await ChildProcess.run(executable: "/bin/bash", arguments: ["-c", script], deadline: .seconds(120))
+        let outcome = try await ChildProcess.run(
+            executable: "/bin/bash", arguments: ["-c", script], deadline: .seconds(120))
         let stderr = BenchCLITests.read(out + ".stderr") ?? ""
         #expect(outcome.standardOutput.contains("status 130"), "\(outcome.standardOutput) \(stderr)")
         #expect(!stderr.contains("crashed"), "\(stderr)")
@@ -234,7 +269,9 @@ struct InterruptionTests {
         #expect(stderr.contains("interrupted (SIGINT after 2 of 60 repetitions)"), "\(stderr)")
         let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
         #expect(run.cases.allSatisfy { $0.failures.isEmpty }, "\(run.cases.flatMap(\.failures))")
-        #expect(!run.cases.map(\.benchmarkCase.id).contains { $0.contains("kind=hang") }, "the interrupted case is not reported")
+        #expect(
+            !run.cases.map(\.benchmarkCase.id).contains { $0.contains("kind=hang") },
+            "the interrupted case is not reported")
         let journal = BenchCLITests.read(out + "/journal.jsonl") ?? ""
         #expect(journal.split(separator: "\n").count == 3 && !journal.contains("crashed"), "\(journal)")
         #expect(BenchCLITests.read(out + "/report.md")?.contains("crashed") == false)
@@ -247,7 +284,10 @@ struct InterruptionTests {
         """)
     func killedRunIsReportedAndResumed() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/run"
-        let options = ["--workload", "spin", "--filter", "rounds=0/system|rounds=10/system", "--repetitions", "15", "--samples", "3", "--sample-ms", "2"]
+        let options = [
+            "--workload", "spin", "--filter", "rounds=0/system|rounds=10/system", "--repetitions", "15", "--samples",
+            "3", "--sample-ms", "2",
+        ]
         let arguments = options.map { "'\($0)'" }.joined(separator: " ")
         let script = """
             "\(BenchCLITests.bench)" run \(arguments) --out "\(out)" > "\(out).stdout" 2> "\(out).stderr" &
@@ -257,26 +297,39 @@ struct InterruptionTests {
             wait $pid
             echo "status $?"
             """
-        let killed = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
+        let killed = try await ChildProcess.run(
+            executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
         #expect(killed.standardOutput.contains("status 137"), "\(killed.standardOutput)")
         #expect(BenchCLITests.read(out + "/results.json") == nil, "a killed run writes no results")
         let kept = (BenchCLITests.read(out + "/journal.jsonl") ?? "").split(separator: "\n").count - 1
 
-        let report = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["report", out], deadline: .seconds(120))
+        let report = try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: ["report", out], deadline: .seconds(120))
         #expect(report.ending == .exited(0), "\(report.standardError)")
         let rebuilt = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
-        #expect(rebuilt.interrupted?.hasPrefix("killed, or still running, after \(kept) of 30 repetitions") == true, "\(rebuilt.interrupted ?? "not marked")")
+        #expect(
+            rebuilt.interrupted?.hasPrefix("killed, or still running, after \(kept) of 30 repetitions") == true,
+            "\(rebuilt.interrupted ?? "not marked")")
         #expect(rebuilt.cases.map(\.records.count).reduce(0, +) == kept)
-        #expect(BenchCLITests.read(out + "/report.md")?.contains("**This run was interrupted** (killed, or still running, after \(kept) of 30") == true)
+        #expect(
+            BenchCLITests.read(out + "/report.md")?.contains(
+                "**This run was interrupted** (killed, or still running, after \(kept) of 30") == true)
 
-        let other = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run"] + options.dropLast(4) + ["--repetitions", "5", "--resume", out],
-                                               deadline: .seconds(120))
+        let other = try await ChildProcess.run(
+            executable: BenchCLITests.bench,
+            arguments: ["run"] + options.dropLast(4) + ["--repetitions", "5", "--resume", out],
+            deadline: .seconds(120))
         #expect(other.ending == .exited(64), "another selection is refused: \(other.standardError)")
-        #expect(other.standardError.contains("this selection is not the run's (15 repetitions per case there, 5 here)"), "\(other.standardError)")
+        #expect(
+            other.standardError.contains("this selection is not the run's (15 repetitions per case there, 5 here)"),
+            "\(other.standardError)")
 
-        let resumed = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["run"] + options + ["--resume", out], deadline: .seconds(120))
+        let resumed = try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: ["run"] + options + ["--resume", out], deadline: .seconds(120))
         #expect(resumed.ending == .exited(0), "\(resumed.standardError)")
-        #expect(resumed.standardOutput.contains("resuming \(out): \(kept) of 30 repetitions finished before"), "\(resumed.standardOutput)")
+        #expect(
+            resumed.standardOutput.contains("resuming \(out): \(kept) of 30 repetitions finished before"),
+            "\(resumed.standardOutput)")
         let complete = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/results.json")))
         #expect(complete.interrupted == nil, "\(complete.interrupted ?? "")")
         #expect(complete.cases.map(\.records.count) == [15, 15])
@@ -309,11 +362,14 @@ struct InterruptionTests {
             sleep 0.2
             pgrep -af "bench [c]ase" | grep hang | grep -qF '"cpus":[1]' && echo "child left" || echo "no child left"
             """
-        let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
+        let outcome = try await ChildProcess.run(
+            executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
         let stderr = BenchCLITests.read(out + ".stderr") ?? ""
         #expect(outcome.standardOutput.contains("status 130"), "\(outcome.standardOutput) \(stderr)")
         #expect(outcome.standardOutput.contains("no child left"), "\(outcome.standardOutput)")
-        #expect(stderr.contains("bench ab: interrupted (SIGINT); no verdict. What finished is in \(out)/a.json and b.json"), "\(stderr)")
+        #expect(
+            stderr.contains("bench ab: interrupted (SIGINT); no verdict. What finished is in \(out)/a.json and b.json"),
+            "\(stderr)")
         #expect(BenchCLITests.read(out + "/comparison.md") == nil, "no verdict written")
         for build in ["a", "b"] {
             let run = try ResultsJSON.decode(try #require(BenchCLITests.read(out + "/\(build).json")))

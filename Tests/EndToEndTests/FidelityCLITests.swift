@@ -16,11 +16,15 @@ struct FidelityCLITests {
     func rowsAndJSON() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let json = directory + "/fidelity.json"
-        let outcome = try await bench(["fidelity", "--suite", "smoke", "--backend", "libdispatch-c", "--repetitions", "1",
-                                       "--samples", "3", "--sample-ms", "2", "--json", json, "--out", directory + "/run"])
+        let outcome = try await bench([
+            "fidelity", "--suite", "smoke", "--backend", "libdispatch-c", "--repetitions", "1",
+            "--samples", "3", "--sample-ms", "2", "--json", json, "--out", directory + "/run",
+        ])
         #expect(outcome.ending == .exited(0) || outcome.ending == .exited(1), "stderr: \(outcome.standardError)")
         // smoke: the serial queue's sync and one apply, on libdispatch-c, beside their C references.
-        for operation in ["serial queue sync, empty section (per section)", "apply, body 10ns, stride auto (per iteration)"] {
+        for operation in [
+            "serial queue sync, empty section (per section)", "apply, body 10ns, stride auto (per iteration)",
+        ] {
             #expect(outcome.standardOutput.contains(operation), "\(operation) missing from:\n\(outcome.standardOutput)")
         }
         let text = try #require(BenchCLITests.read(json), "no \(json)")
@@ -37,23 +41,32 @@ struct FidelityCLITests {
         #expect(outcome.standardOutput.contains("rows within 1.25× of the direct figure"))
     }
 
-    @Test("a mistake on the command line is exit 64 with the reason and fidelity's usage, before anything runs",
-          arguments: [["--suite", "huge"], ["--backend", "nope"], ["--gate", "vibes"], ["--allocator", "tcmalloc"],
-                      ["--repetitions", "0"], ["--repetitions", "-3"], ["--gate", "allocations"]])
+    @Test(
+        "a mistake on the command line is exit 64 with the reason and fidelity's usage, before anything runs",
+        arguments: [
+            ["--suite", "huge"], ["--backend", "nope"], ["--gate", "vibes"], ["--allocator", "tcmalloc"],
+            ["--repetitions", "0"], ["--repetitions", "-3"], ["--gate", "allocations"],
+        ])
     func commandLineMistake(arguments: [String]) async throws {
         let directory = BenchCLITests.temporaryDirectory()
         let outcome = try await bench(["fidelity"] + arguments + ["--out", directory + "/run"])
         #expect(outcome.ending == .exited(64), "\(arguments): \(outcome.ending), stderr: \(outcome.standardError)")
-        #expect(outcome.standardError.hasPrefix("Error: ") && outcome.standardError.contains("Usage: bench fidelity"), "\(outcome.standardError)")
+        #expect(
+            outcome.standardError.hasPrefix("Error: ") && outcome.standardError.contains("Usage: bench fidelity"),
+            "\(outcome.standardError)")
         #expect(BenchCLITests.read(directory + "/run/journal.jsonl") == nil, "\(arguments): something ran")
     }
 
     @Test("an unwritable --json is exit 2 with one line naming it, before anything runs")
     func unwritableJSON() async throws {
         let directory = BenchCLITests.temporaryDirectory()
-        let outcome = try await bench(["fidelity", "--json", "/nonexistent-directory/f.json", "--out", directory + "/run"])
+        let outcome = try await bench([
+            "fidelity", "--json", "/nonexistent-directory/f.json", "--out", directory + "/run",
+        ])
         #expect(outcome.ending == .exited(2), "\(outcome.ending), stderr: \(outcome.standardError)")
-        #expect(outcome.standardError.hasPrefix("bench fidelity: cannot write --json /nonexistent-directory/f.json"), "\(outcome.standardError)")
+        #expect(
+            outcome.standardError.hasPrefix("bench fidelity: cannot write --json /nonexistent-directory/f.json"),
+            "\(outcome.standardError)")
         #expect(BenchCLITests.read(directory + "/run/journal.jsonl") == nil, "something ran")
     }
 }

@@ -10,14 +10,19 @@ import TestSupport
 @Suite("bench history end to end")
 struct HistoryCLITests {
     func bench(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildOutcome {
-        try await ChildProcess.run(executable: BenchCLITests.bench, arguments: arguments, environment: environment, deadline: .seconds(300))
+        try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: arguments, environment: environment, deadline: .seconds(300))
     }
 
     /// Where the Otava this test uses is: what bench itself would find, or nil.
     static var otava: String? {
-        if let named = getenv("RUNTIMEBENCH_OTAVA").map({ String(cString: $0) }), access(named, X_OK) == 0 { return named }
+        if let named = getenv("RUNTIMEBENCH_OTAVA").map({ String(cString: $0) }), access(named, X_OK) == 0 {
+            return named
+        }
         let path = getenv("PATH").map { String(cString: $0) } ?? ""
-        for directory in path.split(separator: ":") where access("\(directory)/otava", X_OK) == 0 { return "\(directory)/otava" }
+        for directory in path.split(separator: ":") where access("\(directory)/otava", X_OK) == 0 {
+            return "\(directory)/otava"
+        }
         return access("/opt/runtimebench/venv/bin/otava", X_OK) == 0 ? "/opt/runtimebench/venv/bin/otava" : nil
     }
 
@@ -34,8 +39,9 @@ struct HistoryCLITests {
             let folder = directory + "/artifacts/run-\(run)"
             mkdir(directory + "/artifacts", 0o755)
             mkdir(folder, 0o755)
-            try GateCLITests.write(["step": [step, step, step], "flat": [flat, flat, flat]], started: 1_600_000_000 + Int64(run) * 60,
-                                   to: folder + "/results.json")
+            try GateCLITests.write(
+                ["step": [step, step, step], "flat": [flat, flat, flat]], started: 1_600_000_000 + Int64(run) * 60,
+                to: folder + "/results.json")
         }
     }
 
@@ -50,14 +56,18 @@ struct HistoryCLITests {
         let csv = try #require(BenchCLITests.read(out + "/otava-M1.csv")).split(separator: "\n")
         #expect(csv.count == 31 && csv[0] == "time,commit,flat/none/-/system,step/none/-/system", "\(csv.prefix(2))")
         let twentieth = RunResults.Instant(secondsSinceEpoch: 1_600_000_000 + 20 * 60).description
-        #expect(csv[20].hasPrefix(twentieth.replacing(" ", with: "T")) && report.contains("| 20 | \(twentieth) |"), "\(csv[20])")
+        #expect(
+            csv[20].hasPrefix(twentieth.replacing(" ", with: "T")) && report.contains("| 20 | \(twentieth) |"),
+            "\(csv[20])")
         guard Self.otava != nil else {
             #expect(report.contains("Not computed: otava not found"), "\(report)")
-            print("⊘ skipped: Otava is not installed here (tools/install-deps.sh installs it): "
-                + "only the input it would read was checked")
+            print(
+                "⊘ skipped: Otava is not installed here (tools/install-deps.sh installs it): "
+                    + "only the input it would read was checked")
             return
         }
-        let changes = report.split(separator: "\n").filter { $0.hasPrefix("| step/") || $0.hasPrefix("| flat/") }.filter { $0.contains(" → ") }
+        let changes = report.split(separator: "\n").filter { $0.hasPrefix("| step/") || $0.hasPrefix("| flat/") }.filter
+        { $0.contains(" → ") }
         #expect(changes.count == 1, "\(report)")
         #expect(changes.first?.hasPrefix("| step/none/-/system | ns/op | 19 → 20 (") == true, "\(changes)")
         #expect(outcome.standardOutput.contains("M1: 1 change point"), "\(outcome.standardOutput)")
@@ -68,21 +78,28 @@ struct HistoryCLITests {
     func twoMachinesWithoutOtava() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         for run in 1...4 {
-            try GateCLITests.write(["spin": [10, 10, 10]], cpus: run % 2 == 0 ? [0] : nil, started: 1_600_000_000 + Int64(run),
-                                   to: directory + "/run\(run).json")
+            try GateCLITests.write(
+                ["spin": [10, 10, 10]], cpus: run % 2 == 0 ? [0] : nil, started: 1_600_000_000 + Int64(run),
+                to: directory + "/run\(run).json")
         }
         let out = directory + "/history"
-        let outcome = try await bench(["history"] + (1...4).map { directory + "/run\($0).json" } + ["--out", out],
-                                      environment: ["PATH": "/usr/bin:/bin", "RUNTIMEBENCH_OTAVA": "/nonexistent/otava"])
+        let outcome = try await bench(
+            ["history"] + (1...4).map { directory + "/run\($0).json" } + ["--out", out],
+            environment: ["PATH": "/usr/bin:/bin", "RUNTIMEBENCH_OTAVA": "/nonexistent/otava"])
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         #expect(outcome.standardOutput.contains("4 runs; M1: 2 runs, M2: 2 runs"), "\(outcome.standardOutput)")
         let report = try #require(BenchCLITests.read(out + "/report.md"))
-        #expect(report.contains("on 2 machines") && report.contains("## M1: ") && report.contains("## M2: "), "\(report)")
+        #expect(
+            report.contains("on 2 machines") && report.contains("## M1: ") && report.contains("## M2: "), "\(report)")
         #expect(report.contains("too short for change points"), "\(report)")
-        #expect(BenchCLITests.read(out + "/otava-M2.csv") != nil && BenchCLITests.read(out + "/otava.yaml")?.contains("runtimebench-M2:") == true)
+        #expect(
+            BenchCLITests.read(out + "/otava-M2.csv") != nil
+                && BenchCLITests.read(out + "/otava.yaml")?.contains("runtimebench-M2:") == true)
     }
 
-    @Test("bad input exits 2 with nothing written: another schema, a directory without results, two suites, no start time")
+    @Test(
+        "bad input exits 2 with nothing written: another schema, a directory without results, two suites, no start time"
+    )
     func badInput() async throws {
         let directory = BenchCLITests.temporaryDirectory()
         try GateCLITests.write(["spin": [10]], started: 1, to: directory + "/quick.json")
@@ -91,10 +108,19 @@ struct HistoryCLITests {
         try GateCLITests.write(["spin": [10]], to: directory + "/undated.json")
         mkdir(directory + "/empty", 0o755)
         let cases: [([String], String)] = [
-            ([directory + "/quick.json", directory + "/future.json"], "future.json is not a results file this bench can read"),
+            (
+                [directory + "/quick.json", directory + "/future.json"],
+                "future.json is not a results file this bench can read"
+            ),
             ([directory + "/empty"], "\(directory)/empty holds no results.json"),
-            ([directory + "/quick.json", directory + "/smoke.json"], "ran the quick suite and \(directory)/smoke.json the smoke suite"),
-            ([directory + "/quick.json", directory + "/undated.json"], "undated.json does not record when its run started"),
+            (
+                [directory + "/quick.json", directory + "/smoke.json"],
+                "ran the quick suite and \(directory)/smoke.json the smoke suite"
+            ),
+            (
+                [directory + "/quick.json", directory + "/undated.json"],
+                "undated.json does not record when its run started"
+            ),
         ]
         for (index, (paths, message)) in cases.enumerated() {
             let out = directory + "/out\(index)"
@@ -103,8 +129,12 @@ struct HistoryCLITests {
             #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
             #expect(access(out, F_OK) != 0, "nothing written for \(paths)")
         }
-        let unknown = try await bench(["history", directory + "/quick.json", "--counter", "no-such", "--out", directory + "/out-counter"])
-        #expect(unknown.ending == .exited(64) && unknown.standardError.contains("no run measured the counter no-such"), "\(unknown.standardError)")
+        let unknown = try await bench([
+            "history", directory + "/quick.json", "--counter", "no-such", "--out", directory + "/out-counter",
+        ])
+        #expect(
+            unknown.ending == .exited(64) && unknown.standardError.contains("no run measured the counter no-such"),
+            "\(unknown.standardError)")
         #expect(access(directory + "/out-counter", F_OK) != 0)
     }
 }

@@ -42,7 +42,8 @@ struct MalformedFilesTests {
                 bytes.removeSubrange(start..<min(bytes.count, start + length))
             case 2:
                 for _ in 0..<Int.random(in: 1...8, using: &generator) where !bytes.isEmpty {
-                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                    bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+                        in: 0...255, using: &generator)
                 }
             case 3:
                 let start = position(bytes), end = min(bytes.count, start + Int.random(in: 1...500, using: &generator))
@@ -50,12 +51,15 @@ struct MalformedFilesTests {
             case 4:
                 let digits = bytes.indices.filter { (48...57).contains(bytes[$0]) }
                 if let at = digits.randomElement(using: &generator) {
-                    let replacement = ["\"x\"", "1e999", "-1", "null", "true", "[]", "{}", "18446744073709551616"].randomElement(using: &generator)!
+                    let replacement = ["\"x\"", "1e999", "-1", "null", "true", "[]", "{}", "18446744073709551616"]
+                        .randomElement(using: &generator)!
                     bytes.replaceSubrange(at...at, with: Array(replacement.utf8))
                 }
             case 5: bytes.insert(contentsOf: Array(String(repeating: "[", count: 100_000).utf8), at: position(bytes))
-            case 6: bytes = Array(String(decoding: bytes, as: UTF8.self).replacing(#""schema" : 1"#, with: #""schema" : 7"#)
-                              .replacing(#""schema": 1"#, with: #""schema": 7"#).utf8)
+            case 6:
+                bytes = Array(
+                    String(decoding: bytes, as: UTF8.self).replacing(#""schema" : 1"#, with: #""schema" : 7"#)
+                        .replacing(#""schema": 1"#, with: #""schema": 7"#).utf8)
             case 7: bytes = index % 2 == 0 ? [] : [0xFF, 0xFE, 0x7B, 0x00]
             default:
                 let start = position(bytes)
@@ -98,17 +102,21 @@ struct MalformedFilesTests {
                 let file = try #require(fopen(path, "w"))
                 _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
                 fclose(file)
-                let arguments = kind == "baseline"
+                let arguments =
+                    kind == "baseline"
                     ? ["check", "--baseline", path, "--results", Self.baseline]
                     : ["check", "--baseline", Self.baseline, "--results", Self.baseline, "--thresholds", path]
-                let outcome = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: arguments, deadline: .seconds(120))
+                let outcome = try await ChildProcess.run(
+                    executable: BenchCLITests.bench, arguments: arguments, deadline: .seconds(120))
                 guard case .exited(let status) = outcome.ending, [0, 1, 2].contains(status) else {
                     Issue.record("\(path): \(outcome.ending) \(outcome.standardError.prefix(300))")
                     continue
                 }
                 if status == 2 {
-                    #expect(outcome.standardError.hasPrefix("bench check: \(kind) \(path)") || outcome.standardError.hasPrefix("bench check: \(Self.baseline) and"),
-                            "\(path): \(outcome.standardError.prefix(300))")
+                    #expect(
+                        outcome.standardError.hasPrefix("bench check: \(kind) \(path)")
+                            || outcome.standardError.hasPrefix("bench check: \(Self.baseline) and"),
+                        "\(path): \(outcome.standardError.prefix(300))")
                 }
             }
         }
@@ -120,11 +128,16 @@ struct MalformedFilesTests {
         let descriptor = open(path, O_CREAT | O_WRONLY, 0o644)
         #expect(ftruncate(descriptor, 4 << 30) == 0)  // 4 GB, sparse: costs no disk
         close(descriptor)
-        for arguments in [["check", "--baseline", path], ["compare", path, path], ["report", path], ["check", "--baseline", Self.baseline, "--thresholds", path]] {
-            let outcome = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: arguments, deadline: .seconds(60))
+        for arguments in [
+            ["check", "--baseline", path], ["compare", path, path], ["report", path],
+            ["check", "--baseline", Self.baseline, "--thresholds", path],
+        ] {
+            let outcome = try await ChildProcess.run(
+                executable: BenchCLITests.bench, arguments: arguments, deadline: .seconds(60))
             #expect(outcome.ending == .exited(2), "\(arguments): \(outcome.ending)")
-            #expect(outcome.standardError.contains("\(path) is 4096 MB; a results or thresholds file is at most 512 MB"),
-                    "\(arguments): \(outcome.standardError)")
+            #expect(
+                outcome.standardError.contains("\(path) is 4096 MB; a results or thresholds file is at most 512 MB"),
+                "\(arguments): \(outcome.standardError)")
         }
     }
 }

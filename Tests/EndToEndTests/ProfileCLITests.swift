@@ -7,8 +7,9 @@ import TestSupport
 @Suite("bench profile")
 struct ProfileCLITests {
     static func profile(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildOutcome {
-        try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["profile"] + arguments, environment: environment,
-                                   deadline: .seconds(180))
+        try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: ["profile"] + arguments, environment: environment,
+            deadline: .seconds(180))
     }
 
     @Test("a profile of spin holds the timed samples, nearly all in the spin function, and names every file")
@@ -25,13 +26,17 @@ struct ProfileCLITests {
         let windows = [60, 300]
         for sampleMilliseconds in windows where total < Self.enoughSamples {
             out = BenchCLITests.temporaryDirectory() + "/profile"
-            let outcome = try await Self.profile(["spin/none/rounds=1000/system", "--samples", "5", "--sample-ms", "\(sampleMilliseconds)",
-                                                  "--out", out])
+            let outcome = try await Self.profile([
+                "spin/none/rounds=1000/system", "--samples", "5", "--sample-ms", "\(sampleMilliseconds)",
+                "--out", out,
+            ])
             if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
                 print("⊘ skipped: not applicable here: \(outcome.standardError)")
                 return
             }
-            if outcome.ending == .exited(1), outcome.standardError.contains("perf recorded no sample"), sampleMilliseconds != windows.last {
+            if outcome.ending == .exited(1), outcome.standardError.contains("perf recorded no sample"),
+                sampleMilliseconds != windows.last
+            {
                 continue
             }
             #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
@@ -42,7 +47,8 @@ struct ProfileCLITests {
         if total >= Self.enoughSamples {
             #expect(Double(spinning) >= 0.8 * Double(total), "rb_spin in \(spinning) of \(total) samples")
         } else {
-            print("⊘ share in rb_spin not checked: \(total) samples with a 1.5 s window, the machine is too busy to tell")
+            print(
+                "⊘ share in rb_spin not checked: \(total) samples with a 1.5 s window, the machine is too busy to tell")
         }
         // The sampler's frames are demangled Swift names, not mangled symbols.
         #expect(folded.contains("Sampler.measure"), "\(folded.prefix(500))")
@@ -58,7 +64,9 @@ struct ProfileCLITests {
     static func count(_ folded: String, frame: String) -> (total: Int, with: Int) {
         var total = 0, with = 0
         for line in folded.split(separator: "\n") {
-            guard let space = line.lastIndex(of: " "), let samples = Int(line[line.index(after: space)...]) else { continue }
+            guard let space = line.lastIndex(of: " "), let samples = Int(line[line.index(after: space)...]) else {
+                continue
+            }
             total += samples
             if line.contains(frame) { with += samples }
         }
@@ -76,8 +84,10 @@ struct ProfileCLITests {
             executable: BenchCLITests.bench,
             // 1,000 rounds: with 100, a debug build's harness takes 30% of the samples, and on a busy
             // machine a thin profile could put one of its frames on top.
-            arguments: ["run", "--suite", "quick", "--workload", "spin", "--filter", "rounds=1000/system", "--repetitions", "1",
-                        "--samples", "2", "--sample-ms", "1", "--profile", "rounds=1000", "--out", out],
+            arguments: [
+                "run", "--suite", "quick", "--workload", "spin", "--filter", "rounds=1000/system", "--repetitions", "1",
+                "--samples", "2", "--sample-ms", "1", "--profile", "rounds=1000", "--out", out,
+            ],
             deadline: .seconds(180))
         if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
             print("⊘ skipped: not applicable here: \(outcome.standardError)")
@@ -91,8 +101,9 @@ struct ProfileCLITests {
         #expect(BenchCLITests.read(out + "/" + profile.folder + "/flamegraph.svg") != nil)
         let report = try #require(BenchCLITests.read(out + "/report.md"))
         #expect(report.contains("## Where the time goes") && report.contains("| rb_spin |"))
-        let again = try await ChildProcess.run(executable: BenchCLITests.bench, arguments: ["report", out + "/results.json"],
-                                               deadline: .seconds(60))
+        let again = try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: ["report", out + "/results.json"],
+            deadline: .seconds(60))
         #expect(again.ending == .exited(0), "\(again.standardError)")
         #expect(BenchCLITests.read(out + "/report.md")?.contains("## Where the time goes") == true)
     }
@@ -100,9 +111,12 @@ struct ProfileCLITests {
     @Test("without perf: exit 2 saying what to install, and nothing written")
     func perfMissing() async throws {
         let out = BenchCLITests.temporaryDirectory() + "/no-perf"
-        let outcome = try await Self.profile(["spin/none/rounds=100/system", "--out", out], environment: ["PATH": "/nonexistent"])
+        let outcome = try await Self.profile(
+            ["spin/none/rounds=100/system", "--out", out], environment: ["PATH": "/nonexistent"])
         #expect(outcome.ending == .exited(2))
-        #expect(outcome.standardError.contains("perf not found on PATH: tools/install-deps.sh installs it"), "\(outcome.standardError)")
+        #expect(
+            outcome.standardError.contains("perf not found on PATH: tools/install-deps.sh installs it"),
+            "\(outcome.standardError)")
         #expect(access(out, F_OK) != 0, "nothing written")
     }
 
@@ -111,7 +125,9 @@ struct ProfileCLITests {
         let out = BenchCLITests.temporaryDirectory() + "/diff-one"
         let outcome = try await Self.profile(["spin/none/rounds=100/system", "--diff", "--out", out])
         #expect(outcome.ending == .exited(64), "\(outcome.standardError)")
-        #expect(outcome.standardError.contains("--diff compares two cases; the selection has 1"), "\(outcome.standardError)")
+        #expect(
+            outcome.standardError.contains("--diff compares two cases; the selection has 1"), "\(outcome.standardError)"
+        )
         #expect(access(out, F_OK) != 0, "nothing written")
     }
 
@@ -130,23 +146,35 @@ struct ProfileCLITests {
         """)
     func twoBuilds() async throws {
         let lone = try await Self.profile(["spin/none/rounds=100/system", "--a", BenchCLITests.bench])
-        #expect(lone.ending == .exited(64) && lone.standardError.contains("--a and --b go together"), "\(lone.standardError)")
-        let twoCases = try await Self.profile(["spin/none/rounds=(0|100)/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench])
-        #expect(twoCases.ending == .exited(64) && twoCases.standardError.contains("the selection has 2"), "\(twoCases.standardError)")
+        #expect(
+            lone.ending == .exited(64) && lone.standardError.contains("--a and --b go together"),
+            "\(lone.standardError)")
+        let twoCases = try await Self.profile([
+            "spin/none/rounds=(0|100)/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench,
+        ])
+        #expect(
+            twoCases.ending == .exited(64) && twoCases.standardError.contains("the selection has 2"),
+            "\(twoCases.standardError)")
         let out = BenchCLITests.temporaryDirectory() + "/builds"
         // 200 ms of timed samples each, so neither build's child records nothing on a busy machine.
-        let outcome = try await Self.profile(["spin/none/rounds=1000/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench,
-                                              "--samples", "2", "--sample-ms", "100", "--out", out])
+        let outcome = try await Self.profile([
+            "spin/none/rounds=1000/system", "--a", BenchCLITests.bench, "--b", BenchCLITests.bench,
+            "--samples", "2", "--sample-ms", "100", "--out", out,
+        ])
         if outcome.ending == .exited(2), outcome.standardError.contains("perf") {
             print("⊘ skipped: not applicable here: \(outcome.standardError)")
             return
         }
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
         for build in ["a", "b"] {
-            #expect(BenchCLITests.read(out + "/\(build)/spin_none_rounds=1000_system/stacks.folded") != nil, "no \(build)/ profile")
+            #expect(
+                BenchCLITests.read(out + "/\(build)/spin_none_rounds=1000_system/stacks.folded") != nil,
+                "no \(build)/ profile")
         }
         #expect(BenchCLITests.read(out + "/diff/flamegraph.svg")?.contains("<svg") == true)
         let index = try #require(BenchCLITests.read(out + "/profile.md"))
-        #expect(index.contains("# A: ") && index.contains("# B: ") && index.contains("](a/spin_none_rounds=1000_system/flamegraph.svg)"), "\(index)")
+        #expect(
+            index.contains("# A: ") && index.contains("# B: ")
+                && index.contains("](a/spin_none_rounds=1000_system/flamegraph.svg)"), "\(index)")
     }
 }

@@ -44,8 +44,14 @@ struct ReportAcrossMachinesCLITests {
         let noOut = try await bench(["report", directory + "/quick.json", directory + "/smoke.json"])
         #expect(noOut.ending == .exited(64) && noOut.standardError.contains("--out DIR"), "\(noOut.standardError)")
         let cases: [([String], String)] = [
-            ([directory + "/quick.json", directory + "/smoke.json"], "ran the quick suite and \(directory)/smoke.json the smoke suite"),
-            ([directory + "/quick.json", directory + "/future.json"], "\(directory)/future.json is not a results file this bench can read: results schema 99"),
+            (
+                [directory + "/quick.json", directory + "/smoke.json"],
+                "ran the quick suite and \(directory)/smoke.json the smoke suite"
+            ),
+            (
+                [directory + "/quick.json", directory + "/future.json"],
+                "\(directory)/future.json is not a results file this bench can read: results schema 99"
+            ),
             ([directory + "/quick.json", directory + "/missing.json"], "\(directory)/missing.json"),
         ]
         for (files, message) in cases {

@@ -22,7 +22,8 @@ struct SoakCLITests {
     }
 
     func bench(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildOutcome {
-        try await ChildProcess.run(executable: BenchCLITests.bench, arguments: arguments, environment: environment, deadline: .seconds(300))
+        try await ChildProcess.run(
+            executable: BenchCLITests.bench, arguments: arguments, environment: environment, deadline: .seconds(300))
     }
 
     // The memory limit is lifted in these tests: a ThreadSanitizer build's shadow memory grows
@@ -30,10 +31,14 @@ struct SoakCLITests {
     @Test("two backends soaked in turn: exit 0, a table and a JSON report with every operation checked")
     func soakTwoBackends() async throws {
         let json = BenchCLITests.temporaryDirectory() + "/soak.json"
-        let outcome = try await bench(["soak", "--backend", "pthread-mutex", "--backend", "fifo-dispatch", "--duration", "1",
-                                       "--max-growth", "4096", "--json", json])
+        let outcome = try await bench([
+            "soak", "--backend", "pthread-mutex", "--backend", "fifo-dispatch", "--duration", "1",
+            "--max-growth", "4096", "--json", json,
+        ])
         #expect(outcome.ending == .exited(0), "\(outcome.standardError)")
-        #expect(outcome.standardOutput.contains("semaphore lock") && outcome.standardOutput.contains("after warm-up"), "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardOutput.contains("semaphore lock") && outcome.standardOutput.contains("after warm-up"),
+            "\(outcome.standardOutput)")
         #expect(outcome.standardError.contains("soak [2/2] fifo-dispatch: passed: "), "\(outcome.standardError)")
         let file = try Self.soakFile(json)
         #expect(file.backends.map(\.backend) == ["pthread-mutex", "fifo-dispatch"])
@@ -46,11 +51,15 @@ struct SoakCLITests {
         }
     }
 
-    @Test("a backend whose child crashes is reported failed with the trap's message; the next backend still runs; exit 1")
+    @Test(
+        "a backend whose child crashes is reported failed with the trap's message; the next backend still runs; exit 1")
     func crashingBackend() async throws {
         let json = BenchCLITests.temporaryDirectory() + "/soak.json"
         let outcome = try await bench(
-            ["soak", "--backend", "pthread-mutex", "--backend", "work-stealing", "--duration", "1", "--max-growth", "4096", "--json", json],
+            [
+                "soak", "--backend", "pthread-mutex", "--backend", "work-stealing", "--duration", "1", "--max-growth",
+                "4096", "--json", json,
+            ],
             environment: ["RUNTIMEBENCH_FAULT_INJECTION": "1", "RUNTIMEBENCH_SOAK_FAULT": "trap:pthread-mutex"])
         #expect(outcome.ending == .exited(1), "\(outcome.standardError)")
         #expect(outcome.standardError.contains("soak: 1 backend(s) failed: pthread-mutex"), "\(outcome.standardError)")
@@ -58,7 +67,9 @@ struct SoakCLITests {
         #expect(file.backends.map(\.backend) == ["pthread-mutex", "work-stealing"])
         let crashed = file.backends[0]
         #expect(!crashed.passed && crashed.report == nil)
-        #expect(crashed.reason?.hasPrefix("crashed: ") == true && crashed.reason?.contains("injected soak trap") == true, "\(crashed.reason ?? "")")
+        #expect(
+            crashed.reason?.hasPrefix("crashed: ") == true && crashed.reason?.contains("injected soak trap") == true,
+            "\(crashed.reason ?? "")")
         #expect(file.backends[1].passed, "\(file.backends[1].reason ?? "")")
         #expect(outcome.standardOutput.contains("FAILED: crashed: "), "\(outcome.standardOutput)")
     }
@@ -80,8 +91,10 @@ struct SoakCLITests {
         }
         let unwritable = try await bench(["soak", "--json", "/nonexistent-runtimebench-dir/soak.json"])
         #expect(unwritable.ending == .exited(2), "a file that cannot be written is exit 2: \(unwritable.ending)")
-        #expect(unwritable.standardError.contains("bench soak: cannot write --json /nonexistent-runtimebench-dir/soak.json: No such file or directory"),
-                "\(unwritable.standardError)")
+        #expect(
+            unwritable.standardError.contains(
+                "bench soak: cannot write --json /nonexistent-runtimebench-dir/soak.json: No such file or directory"),
+            "\(unwritable.standardError)")
     }
 
     @Test("SIGINT mid-soak: exit 130, its child stopped, the JSON written and marked interrupted")
@@ -100,7 +113,8 @@ struct SoakCLITests {
             sleep 0.2
             pgrep -f "soak-chil[d] .*--seed 987654" > /dev/null && echo "child left" || echo "no child left"
             """
-        let outcome = try await ChildProcess.run(executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
+        let outcome = try await ChildProcess.run(
+            executable: "/bin/sh", arguments: ["-c", script], deadline: .seconds(120))
         let stderr = BenchCLITests.read(directory + "/stderr") ?? ""
         #expect(outcome.standardOutput.contains("status 130"), "\(outcome.standardOutput) \(stderr)")
         #expect(outcome.standardOutput.contains("no child left"), "\(outcome.standardOutput)")

@@ -76,9 +76,13 @@ struct FIFODispatchStressTests {
             }
         }
         threads.forEach { $0.join() }
-        let finished = done.wait(timeout: .seconds(getenv("FIFO_STRESS_TIMEOUT").flatMap { Int(String(cString: $0)) } ?? 1_800))
-        let stuck = finished == .success ? nil
-            : (mids + leaves + tops).map(\.debugState).filter { $0.contains("non-empty") || !$0.contains("[]") }.joined(separator: "; ")
+        let finished = done.wait(
+            timeout: .seconds(getenv("FIFO_STRESS_TIMEOUT").flatMap { Int(String(cString: $0)) } ?? 1_800))
+        let stuck =
+            finished == .success
+            ? nil
+            : (mids + leaves + tops).map(\.debugState).filter { $0.contains("non-empty") || !$0.contains("[]") }.joined(
+                separator: "; ")
         var wrong = 0
         for index in 0..<total where ran[index].load(ordering: .relaxed) != 1 { wrong += 1 }
         var disorder = 0
@@ -89,7 +93,9 @@ struct FIFODispatchStressTests {
     @Test("sync and async mixed on shared serial queues from many threads: every section once, never overlapping")
     func syncAsyncMix() async throws {
         let rounds = 50_000, threads = 4
-        let (finished, value, overlaps) = try await onDedicatedThread { Self.runSyncAsyncMix(rounds: rounds, threads: threads) }
+        let (finished, value, overlaps) = try await onDedicatedThread {
+            Self.runSyncAsyncMix(rounds: rounds, threads: threads)
+        }
         #expect(finished == .success)
         #expect(value == rounds * threads)
         #expect(overlaps == 0)
@@ -126,7 +132,9 @@ struct FIFODispatchStressTests {
     @Test("semaphore: 2 million wait/signal hand-offs between threads, no permit lost or made")
     func semaphoreHandOffs() async throws {
         let perThread = 500_000, pairs = 2
-        let (taken, leftover) = try await onDedicatedThread { Self.runSemaphoreHandOffs(perThread: perThread, pairs: pairs) }
+        let (taken, leftover) = try await onDedicatedThread {
+            Self.runSemaphoreHandOffs(perThread: perThread, pairs: pairs)
+        }
         #expect(taken == perThread * pairs)
         #expect(leftover == .timedOut, "a permit was made out of nothing")
     }
@@ -198,7 +206,9 @@ struct FIFODispatchStressTests {
             if finished.load(ordering: .relaxed) != members { failures.append("round \(round): wait returned early") }
             // The notification is submitted by the last leave, which may still be on its way
             // when wait returns (as in libdispatch).
-            if !eventually({ notified.load(ordering: .relaxed) == 1 }) { failures.append("round \(round): no notification") }
+            if !eventually({ notified.load(ordering: .relaxed) == 1 }) {
+                failures.append("round \(round): no notification")
+            }
         }
         return failures
     }
@@ -225,12 +235,16 @@ struct FIFODispatchPoolTests {
         let inner = runtime.makeGroup(), outer = runtime.makeGroup()
         let serial = runtime.makeQueue(label: "held")
         let holding = runtime.makeSemaphore(value: 0), release = runtime.makeSemaphore(value: 0)
-        serial.async { holding.signal(); release.wait() }  // holds `serial`
+        serial.async {
+            holding.signal(); release.wait()
+        }  // holds `serial`
         holding.wait()
         for _ in 0..<4 { runtime.async(group: outer) { serial.sync {} } }  // every worker blocks in sync
         for _ in 0..<4 { runtime.async(group: outer) { inner.wait() } }
         inner.enter()
-        runtime.async { inner.leave(); release.signal() }  // needs a worker while all others block
+        runtime.async {
+            inner.leave(); release.signal()
+        }  // needs a worker while all others block
         #expect(outer.wait(timeout: .seconds(60)) == .success)
     }
 
@@ -262,8 +276,11 @@ struct FIFODispatchPoolTests {
             runtime.async { link(200_000) }
             finished.wait()
         }
-        #expect(stranded.withLock { $0 } == nil, "a lone block waited over 30 s while its pusher blocked: \(stranded.withLock { $0 } ?? "")")
-        #expect(napped.load(ordering: .relaxed) > 0, "in 20 chains of up to 200,000 links the other worker never napped")
+        #expect(
+            stranded.withLock { $0 } == nil,
+            "a lone block waited over 30 s while its pusher blocked: \(stranded.withLock { $0 } ?? "")")
+        #expect(
+            napped.load(ordering: .relaxed) > 0, "in 20 chains of up to 200,000 links the other worker never napped")
     }
 
     @Test("an idle pool parks: its workers use (almost) no CPU while nothing is submitted")
@@ -299,7 +316,9 @@ struct FIFODispatchPoolTests {
                 if round.wait(timeout: .seconds(20)) == .timedOut {
                     // Kept for the expectation below, then waited out: a slow round is a failure
                     // with the queue's state in it, not a hang.
-                    stuck.withLock { $0 = $0 ?? "\(queue.debugState) | \(runtime.debugState) | group count \(round.count)" }
+                    stuck.withLock {
+                        $0 = $0 ?? "\(queue.debugState) | \(runtime.debugState) | group count \(round.count)"
+                    }
                     round.wait()
                 }
             }
@@ -345,7 +364,9 @@ extension FIFODispatchStressTests {
             #expect(held.cache != nil, "round \(round): the cache went away with nodes still in flight")
             gate.signal()
             try #require(done.wait(timeout: .seconds(60)) == .success, "round \(round): the blocks did not finish")
-            #expect(eventually { held.cache == nil }, "round \(round): the ended thread's cache was not freed after its last node came home")
+            #expect(
+                eventually { held.cache == nil },
+                "round \(round): the ended thread's cache was not freed after its last node came home")
         }
     }
 }
@@ -416,7 +437,12 @@ extension FIFODispatchStressTests {
             out.removeFirst(5)
             let afterEnd = fresh { out += take(5) }
             finish(out)
-            figures.withLock { $0 = ["fullBatch": fullBatch, "pastBatch": pastBatch, "afterIdle": afterIdle, "afterSwitch": afterSwitch, "afterEnd": afterEnd] }
+            figures.withLock {
+                $0 = [
+                    "fullBatch": fullBatch, "pastBatch": pastBatch, "afterIdle": afterIdle, "afterSwitch": afterSwitch,
+                    "afterEnd": afterEnd,
+                ]
+            }
         }
         home.join()
         let got = figures.withLock { $0 }

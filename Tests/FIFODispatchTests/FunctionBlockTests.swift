@@ -40,7 +40,9 @@ struct FunctionBlockTests {
         // From inside: one block submits the second half, so those pushes come from a worker.
         runtime.async { for _ in 0..<total { runtime.async(block) } }
         let done = eventually(timeout: .seconds(60)) { runs.count.load(ordering: .relaxed) >= 2 * total }
-        #expect(done, "only \(runs.count.load(ordering: .relaxed)) of \(2 * total) function blocks ran: \(runtime.debugState)")
+        #expect(
+            done,
+            "only \(runs.count.load(ordering: .relaxed)) of \(2 * total) function blocks ran: \(runtime.debugState)")
         // Nothing may run twice: shutdown runs whatever is still queued, so the count is final.
         runtime.shutdown()
         #expect(runs.count.load(ordering: .relaxed) == 2 * total)

@@ -25,7 +25,9 @@ struct NestedConcurrentTests {
                     weak var weakTop: FIFOQueue?, weakMiddle: FIFOQueue?, weakLeaf: FIFOQueue?
                     do {
                         func make(_ level: Level, _ target: FIFOQueue?) -> FIFOQueue {
-                            level == .global ? runtime.global() : runtime.makeQueue(label: "\(level)", concurrent: level == .concurrent, target: target)
+                            level == .global
+                                ? runtime.global()
+                                : runtime.makeQueue(label: "\(level)", concurrent: level == .concurrent, target: target)
                         }
                         let t = make(top, nil), m = make(middle, t), l = make(leaf, m)
                         if top != .global { weakTop = t }
@@ -73,7 +75,9 @@ struct NestedConcurrentTests {
         for queue in [middle, top] {
             let barrierRan = MutexSemaphore(value: 0)
             queue.asyncBarrier { _ = barrierRan.signal() }
-            #expect(barrierRan.wait(timeout: .seconds(60)) == .success, "the barrier on '\(queue.label)' waits for width units never given back")
+            #expect(
+                barrierRan.wait(timeout: .seconds(60)) == .success,
+                "the barrier on '\(queue.label)' waits for width units never given back")
         }
     }
 }

@@ -41,7 +41,9 @@ struct StallMonitorTests {
         return startedAfter.withLock { $0 }
     }
 
-    @Test("every worker blocked on a plain condition until a queued block runs: the monitor adds a thread, 10 fresh pools")
+    @Test(
+        "every worker blocked on a plain condition until a queued block runs: the monitor adds a thread, 10 fresh pools"
+    )
     func blockedPoolGetsAThread() throws {
         var waits: [Duration] = []
         for round in 1...10 {
@@ -50,8 +52,9 @@ struct StallMonitorTests {
             waits.append(waited!)
         }
         let sorted = waits.sorted()
-        print("fifo-dispatch stall reaction, 2 workers: median \(sorted[5]), min \(sorted[0]), "
-            + "max \(sorted[9]) (10 pools)")
+        print(
+            "fifo-dispatch stall reaction, 2 workers: median \(sorted[5]), min \(sorted[0]), "
+                + "max \(sorted[9]) (10 pools)")
     }
 
     @Test("a block that sleeps on every worker does not hold up a block queued behind them")
@@ -68,7 +71,9 @@ struct StallMonitorTests {
         }
         let finishedBeforeIt = Locked<Int?>(nil)
         usleep(50_000)  // the sleepers have their workers
-        runtime.async(group: group) { finishedBeforeIt.withLock { $0 = sleepersDone.load(ordering: .sequentiallyConsistent) } }
+        runtime.async(group: group) {
+            finishedBeforeIt.withLock { $0 = sleepersDone.load(ordering: .sequentiallyConsistent) }
+        }
         #expect(group.wait(timeout: .seconds(60)) == .success)
         #expect(finishedBeforeIt.withLock { $0 } == 0, "the queued block ran only after the sleeping blocks ended")
     }
@@ -93,7 +98,8 @@ struct StallMonitorTests {
         let threads = runtime.threadCount
         stop.store(true, ordering: .relaxed)
         ran.wait()
-        #expect(threads == runtime.workers, "the monitor grew a pool whose every worker was computing: \(threads) threads")
+        #expect(
+            threads == runtime.workers, "the monitor grew a pool whose every worker was computing: \(threads) threads")
     }
 
     @Test("threads the monitor added retire once the pool is idle")
@@ -112,7 +118,9 @@ struct StallMonitorTests {
         runtime.async { release.open() }
         #expect(release.wait(timeout: .seconds(60)))
         #expect(runtime.threadCount > runtime.workers, "no thread was added")
-        #expect(eventually { runtime.threadCount == runtime.workers }, "still \(runtime.threadCount) threads after a minute idle")
+        #expect(
+            eventually { runtime.threadCount == runtime.workers },
+            "still \(runtime.threadCount) threads after a minute idle")
     }
 
     @Test("worker threads carry a name of their own, not their creator's")
@@ -152,7 +160,11 @@ final class Latch: @unchecked Sendable {
     private let lock = PThreadMutex()
     private let condition = PThreadCondition()
     private var isOpen = false
-    func open() { lock.withLock { isOpen = true; condition.broadcast() } }
+    func open() {
+        lock.withLock {
+            isOpen = true; condition.broadcast()
+        }
+    }
     /// False when `timeout` passed first.
     @discardableResult
     func wait(timeout: Duration = .seconds(600)) -> Bool {

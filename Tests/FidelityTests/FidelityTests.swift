@@ -10,40 +10,51 @@ struct FidelityTests {
     @Test("the bound is 1.25× or 3 ns above the direct figure, whichever is looser")
     func bound() {
         let bound = FidelityBound.standard
-        #expect(bound.limit(forDirect: 4) == 7)        // 3 ns above beats 5
-        #expect(bound.limit(forDirect: 100) == 125)    // 1.25× beats 103
+        #expect(bound.limit(forDirect: 4) == 7)  // 3 ns above beats 5
+        #expect(bound.limit(forDirect: 100) == 125)  // 1.25× beats 103
         #expect(bound.allows(suite: 7, direct: 4) && !bound.allows(suite: 7.01, direct: 4))
         #expect(bound.allows(suite: 125, direct: 100) && !bound.allows(suite: 125.5, direct: 100))
         #expect(bound.allows(suite: 50, direct: 100), "a suite figure below the direct one is within")
     }
 
     static func direct(_ backend: String, _ parameters: [(String, String)]) -> BenchmarkCase {
-        BenchmarkCase(workload: "direct", backend: backend, parameters: parameters.map { Parameter($0.0, $0.1) }, allocator: .system)
+        BenchmarkCase(
+            workload: "direct", backend: backend, parameters: parameters.map { Parameter($0.0, $0.1) },
+            allocator: .system)
     }
 
     @Test("each direct operation pairs with its suite case, on the same backend and allocator")
     func pairs() throws {
         let sync = try #require(FidelityPairs.pair(for: Self.direct("libdispatch-c", [("operation", "sync")])))
-        #expect(sync.suiteCase.id == "queue-vs-lock/libdispatch-c/"
-            + "guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system")
+        #expect(
+            sync.suiteCase.id == "queue-vs-lock/libdispatch-c/"
+                + "guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system")
         #expect(sync.layer == .c && sync.unitsPerOperation == 1)
         let swift = try #require(FidelityPairs.pair(for: Self.direct("libdispatch", [("operation", "chain")])))
         #expect(swift.suiteCase.id == "spawn/libdispatch/pattern=chain/system" && swift.layer == .swift)
         let ours = try #require(FidelityPairs.pair(for: Self.direct("fifo-dispatch", [("operation", "semaphore")])))
-        #expect(ours.suiteCase.id == "semaphore/fifo-dispatch/pattern=uncontended,semaphore=backend/system" && ours.layer == .concrete)
-        let apply = try #require(FidelityPairs.pair(for: Self.direct("libdispatch-c",
-            [("operation", "apply"), ("body", "0ns"), ("stride", "1"), ("iterations", "100000")])))
+        #expect(
+            ours.suiteCase.id == "semaphore/fifo-dispatch/pattern=uncontended,semaphore=backend/system"
+                && ours.layer == .concrete)
+        let apply = try #require(
+            FidelityPairs.pair(
+                for: Self.direct(
+                    "libdispatch-c",
+                    [("operation", "apply"), ("body", "0ns"), ("stride", "1"), ("iterations", "100000")])))
         #expect(apply.suiteCase.id == "apply-stride/libdispatch-c/body=0ns,stride=1,iterations=100000/system")
         #expect(apply.unitsPerOperation == 100_000 && apply.unit == "iteration")
         #expect(FidelityPairs.pair(for: Self.direct("libdispatch-c", [("operation", "teleport")])) == nil)
-        #expect(FidelityPairs.pair(for: BenchmarkCase(workload: "spin", backend: "none", parameters: [], allocator: .system)) == nil)
+        #expect(
+            FidelityPairs.pair(
+                for: BenchmarkCase(workload: "spin", backend: "none", parameters: [], allocator: .system)) == nil)
     }
 
     static func result(_ benchmarkCase: BenchmarkCase, processes: [[Double]]) -> CaseResult {
         var result = CaseResult(benchmarkCase: benchmarkCase)
         result.records = processes.enumerated().map { repetition, samples in
-            CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 1, nanosecondsPerOperation: samples,
-                       metricsPerOperation: [:], unavailable: [:], workloadMetrics: nil, cpus: [0])
+            CaseRecord(
+                caseID: benchmarkCase.id, repetition: repetition, batch: 1, nanosecondsPerOperation: samples,
+                metricsPerOperation: [:], unavailable: [:], workloadMetrics: nil, cpus: [0])
         }
         return result
     }
@@ -52,10 +63,13 @@ struct FidelityTests {
 
     @Test("a row's figures are the median over processes of each process's median, per unit")
     func rowFigures() throws {
-        let directCase = Self.direct("libdispatch-c", [("operation", "apply"), ("body", "0ns"), ("stride", "1"), ("iterations", "1000")])
+        let directCase = Self.direct(
+            "libdispatch-c", [("operation", "apply"), ("body", "0ns"), ("stride", "1"), ("iterations", "1000")])
         let pair = try #require(FidelityPairs.pair(for: directCase))
         // Process medians 29,000 / 30,000 / 31,000 ns per loop; one wild sample does not move a median.
-        let suite = Self.result(pair.suiteCase, processes: [[28_000, 29_000, 30_000], [30_000, 30_000, 1_000_000], [31_000, 31_000, 31_000]])
+        let suite = Self.result(
+            pair.suiteCase,
+            processes: [[28_000, 29_000, 30_000], [30_000, 30_000, 1_000_000], [31_000, 31_000, 31_000]])
         let direct = Self.result(directCase, processes: [[10_000], [12_000], [11_000]])
         let rows = FidelityRow.rows(in: [suite, direct])
         let row = try #require(rows.first)
@@ -87,7 +101,9 @@ struct FidelityTests {
         failed.failures = ["killed by SIGSEGV (11)"]
         let rows = FidelityRow.rows(in: [failed, Self.result(directCase, processes: [[10]])])
         let row = try #require(rows.first)
-        #expect(row.suiteNanoseconds == nil && Self.close(row.directNanoseconds, 10) && row.ratio == nil && !row.withinBound)
+        #expect(
+            row.suiteNanoseconds == nil && Self.close(row.directNanoseconds, 10) && row.ratio == nil && !row.withinBound
+        )
         #expect(row.missing == "suite case failed: killed by SIGSEGV (11)")
         let alone = try #require(FidelityRow.rows(in: [Self.result(directCase, processes: [[10]])]).first)
         #expect(alone.missing == "suite case was not run")

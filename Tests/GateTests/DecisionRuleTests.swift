@@ -8,8 +8,9 @@ import Testing
 /// below the minimum effect, one within the absolute limit; what cannot be compared, and why.
 @Suite struct DecisionRuleTests {
     @Test func clearRegressionIsFlagged() throws {
-        let comparison = try Comparison(base: run(["spin": [100, 101, 99, 100.5, 99.5]]),
-                                        new: run(["spin": [120, 121, 119, 120.5, 119.5]]))
+        let comparison = try Comparison(
+            base: run(["spin": [100, 101, 99, 100.5, 99.5]]),
+            new: run(["spin": [120, 121, 119, 120.5, 119.5]]))
         let row = try #require(comparison.rows.first { $0.metric == Metric.nanosecondsPerOperation.name })
         #expect(row.verdict == .regression)
         #expect(abs(row.estimate!.relativeChange! - 0.2) < 0.01)
@@ -23,10 +24,16 @@ import Testing
         let comparison = try Comparison(base: base, new: new)
         let row = try #require(comparison.rows.first)
         #expect(row.metric == "processes")
-        #expect(row.verdict == .newFailure("1 of 5 processes failed in the new run, none in the base: crashed: killed by SIGSEGV (11)"))
+        #expect(
+            row.verdict
+                == .newFailure(
+                    "1 of 5 processes failed in the new run, none in the base: crashed: killed by SIGSEGV (11)"))
         #expect(comparison.failing.count == 1 && comparison.regressions.isEmpty)
         // The processes that finished are still compared.
-        #expect(comparison.rows.contains { $0.metric == Metric.nanosecondsPerOperation.name && $0.verdict.name == "no change" })
+        #expect(
+            comparison.rows.contains {
+                $0.metric == Metric.nanosecondsPerOperation.name && $0.verdict.name == "no change"
+            })
 
         var failingBefore = base
         failingBefore.cases[0].failures = ["hung: still running after the 60.0 seconds deadline; killed"]
@@ -35,8 +42,9 @@ import Testing
     }
 
     @Test func clearImprovementIsNotARegression() throws {
-        let comparison = try Comparison(base: run(["spin": [100, 101, 99, 100.5, 99.5]]),
-                                        new: run(["spin": [80, 81, 79, 80.5, 79.5]]))
+        let comparison = try Comparison(
+            base: run(["spin": [100, 101, 99, 100.5, 99.5]]),
+            new: run(["spin": [80, 81, 79, 80.5, 79.5]]))
         #expect(comparison.rows.map(\.verdict) == [.improvement])
         #expect(comparison.regressions.isEmpty)
     }
@@ -51,8 +59,9 @@ import Testing
 
     @Test func noiseIsNoChange() throws {
         // Means 100 and 103, but the processes disagree by ±10%: not significant.
-        let comparison = try Comparison(base: run(["spin": [90, 110, 95, 105, 100]]),
-                                        new: run(["spin": [93, 113, 98, 108, 103]]))
+        let comparison = try Comparison(
+            base: run(["spin": [90, 110, 95, 105, 100]]),
+            new: run(["spin": [93, 113, 98, 108, 103]]))
         let verdict = try #require(comparison.rows.first?.verdict)
         #expect(verdict.name == "no change")
         #expect(verdict.reason!.hasPrefix("not significant"), "\(verdict)")
@@ -60,8 +69,9 @@ import Testing
 
     @Test func significantChangeBelowTheMinimumEffectIsNoChange() throws {
         // +2%, very tight: significant, but under the time default's 3% minimum effect.
-        let comparison = try Comparison(base: run(["spin": [100, 100.01, 99.99, 100, 100.02]]),
-                                        new: run(["spin": [102, 102.01, 101.99, 102, 102.02]]))
+        let comparison = try Comparison(
+            base: run(["spin": [100, 100.01, 99.99, 100, 100.02]]),
+            new: run(["spin": [102, 102.01, 101.99, 102, 102.02]]))
         let row = try #require(comparison.rows.first)
         #expect(row.adjustedPValue! < 1e-6)
         #expect(row.verdict.reason?.hasPrefix("below the minimum effect") == true, "\(row.verdict)")
@@ -69,15 +79,19 @@ import Testing
 
     @Test func regressionWithinTheAbsoluteLimitIsNoChange() throws {
         // +20% of a 1 ns operation is 0.2 ns: under the time default's 0.25 ns.
-        let comparison = try Comparison(base: run(["tiny": [1, 1.001, 0.999, 1]]), new: run(["tiny": [1.2, 1.201, 1.199, 1.2]]))
-        #expect(comparison.rows.first?.verdict.reason?.contains("≤ 0.25 ns") == true, "\(comparison.rows.first!.verdict)")
+        let comparison = try Comparison(
+            base: run(["tiny": [1, 1.001, 0.999, 1]]), new: run(["tiny": [1.2, 1.201, 1.199, 1.2]]))
+        #expect(
+            comparison.rows.first?.verdict.reason?.contains("≤ 0.25 ns") == true, "\(comparison.rows.first!.verdict)")
     }
 
     @Test func thresholdsOverridesDecide() throws {
         // The same +20% is a regression once the override lowers the absolute limit to 0.
-        let thresholds = try Thresholds.parse(#"{"schema": 1, "overrides": [{"workload": "tiny", "maximumAbsoluteRegression": 0}]}"#)
-        let comparison = try Comparison(base: run(["tiny": [1, 1.001, 0.999, 1]]), new: run(["tiny": [1.2, 1.201, 1.199, 1.2]]),
-                                        thresholds: thresholds)
+        let thresholds = try Thresholds.parse(
+            #"{"schema": 1, "overrides": [{"workload": "tiny", "maximumAbsoluteRegression": 0}]}"#)
+        let comparison = try Comparison(
+            base: run(["tiny": [1, 1.001, 0.999, 1]]), new: run(["tiny": [1.2, 1.201, 1.199, 1.2]]),
+            thresholds: thresholds)
         #expect(comparison.rows.first?.verdict == .regression)
     }
 
@@ -92,7 +106,9 @@ import Testing
         let together = try Comparison(base: run(base), new: run(new), thresholds: thresholds)
         let row = try #require(together.rows.first { $0.caseID.hasPrefix("a/") })
         // +8% is beyond the 5% limit: not "no change" but undecided, the runs too small to tell.
-        #expect(row.verdict.name == "undecided" && row.verdict.reason?.contains("not significant") == true, "\(row.verdict)")
+        #expect(
+            row.verdict.name == "undecided" && row.verdict.reason?.contains("not significant") == true, "\(row.verdict)"
+        )
     }
 
     @Test func countsAreComparedAcrossMachinesTimesAreNot() throws {
@@ -115,8 +131,11 @@ import Testing
         let comparison = try Comparison(base: base, new: new)
         let time = try #require(comparison.rows.first { $0.metric == Metric.nanosecondsPerOperation.name })
         #expect(time.verdict.name == "not comparable")
-        #expect(time.verdict.reason?.contains("allocations were counted in the new run only") == true, "\(time.verdict)")
-        #expect(comparison.rows.first { $0.metric == "jemalloc.arena-requests" }?.verdict == .regression, "counts are still compared")
+        #expect(
+            time.verdict.reason?.contains("allocations were counted in the new run only") == true, "\(time.verdict)")
+        #expect(
+            comparison.rows.first { $0.metric == "jemalloc.arena-requests" }?.verdict == .regression,
+            "counts are still compared")
         #expect(try Comparison(base: base, new: new, force: true).regressions.count == 2)
         // Both counted: compared as usual.
         var bothBase = base
@@ -128,19 +147,24 @@ import Testing
         let base = run(["both": [100, 101], "old": [5, 5], "single": [3, 3]])
         let new = run(["both": [100, 101], "new": [7, 7], "single": [3]])
         let comparison = try Comparison(base: base, new: new)
-        func reason(_ prefix: String) -> String? { comparison.rows.first { $0.caseID.hasPrefix(prefix) }?.verdict.reason }
+        func reason(_ prefix: String) -> String? {
+            comparison.rows.first { $0.caseID.hasPrefix(prefix) }?.verdict.reason
+        }
         #expect(reason("old/") == "only in the base run")
         #expect(reason("new/") == "only in the new run")
         #expect(reason("single/")?.contains("at least 2 processes on each side") == true)
         #expect(comparison.rows.first { $0.caseID.hasPrefix("both/") }?.verdict.name == "no change")
-        #expect(comparison.rows.first?.verdict.name == "not comparable", "regressions first, then not comparable, then no change")
+        #expect(
+            comparison.rows.first?.verdict.name == "not comparable",
+            "regressions first, then not comparable, then no change")
     }
 
     @Test func aMetricNeitherFileDescribesIsNotComparedButSaysWhy() throws {
         // Its kind decides how tightly it is gated and whether it compares across machines; the
         // gate does not guess it from the name.
-        let comparison = try Comparison(base: run(["spin": [100, 101, 99]], allocations: [1, 1, 1], metrics: []),
-                                        new: run(["spin": [100, 101, 99]], allocations: [2, 2, 2], metrics: []))
+        let comparison = try Comparison(
+            base: run(["spin": [100, 101, 99]], allocations: [1, 1, 1], metrics: []),
+            new: run(["spin": [100, 101, 99]], allocations: [2, 2, 2], metrics: []))
         let row = try #require(comparison.rows.first { $0.metric == "jemalloc.arena-requests" })
         #expect(row.verdict.name == "not comparable" && row.described == nil)
         #expect(row.verdict.reason?.contains("not described in the results file") == true, "\(row.verdict)")
@@ -162,8 +186,9 @@ import Testing
 
     @Test func excludedMetricsAreLeftOut() throws {
         let thresholds = try Thresholds.parse(#"{"schema": 1, "overrides": [{"metric": "time", "compare": false}]}"#)
-        let comparison = try Comparison(base: run(["spin": [100, 101, 99]], allocations: [1, 1, 1]),
-                                        new: run(["spin": [200, 201, 199]], allocations: [1, 1, 1]), thresholds: thresholds)
+        let comparison = try Comparison(
+            base: run(["spin": [100, 101, 99]], allocations: [1, 1, 1]),
+            new: run(["spin": [200, 201, 199]], allocations: [1, 1, 1]), thresholds: thresholds)
         #expect(comparison.rows.map(\.metric) == ["jemalloc.arena-requests"])
         #expect(comparison.excluded == 1)
         #expect(comparison.regressions.isEmpty)
@@ -174,8 +199,9 @@ import Testing
         let drift = [100.0, 110, 120, 130]
         let base = run(["spin": drift]), new = run(["spin": zip(drift, [1.08, 1.081, 1.079, 1.08]).map { $0 * $1 }])
         let unpaired = try Comparison(base: base, new: new).rows.first?.verdict
-        #expect(unpaired?.name == "undecided" && unpaired?.reason?.contains("not significant") == true,
-                "unpaired, the drift hides the change: \(String(describing: unpaired))")
+        #expect(
+            unpaired?.name == "undecided" && unpaired?.reason?.contains("not significant") == true,
+            "unpaired, the drift hides the change: \(String(describing: unpaired))")
         #expect(try Comparison(base: base, new: new, pairing: .paired).rows.first?.verdict == .regression)
     }
 
@@ -183,24 +209,33 @@ import Testing
 
     /// A run with one case per entry, `workload/none/-/system`, one process per value (every sample
     /// of a process equal to its value), on a machine whose CPU is `cpuModel`.
-    func run(_ cases: [String: [Double]], allocations: [Double]? = nil, cpuModel: String = "Test CPU",
-             metrics: [Metric] = CounterSet.catalogue) -> RunResults {
+    func run(
+        _ cases: [String: [Double]], allocations: [Double]? = nil, cpuModel: String = "Test CPU",
+        metrics: [Metric] = CounterSet.catalogue
+    ) -> RunResults {
         let results = cases.keys.sorted().map { name -> CaseResult in
-            let benchmarkCase = BenchmarkCase(workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
+            let benchmarkCase = BenchmarkCase(
+                workload: name, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
             var result = CaseResult(benchmarkCase: benchmarkCase)
             result.records = cases[name]!.enumerated().map { repetition, value in
-                CaseRecord(caseID: benchmarkCase.id, repetition: repetition, batch: 1, nanosecondsPerOperation: [value, value, value],
-                           metricsPerOperation: allocations.map { ["jemalloc.arena-requests": $0[repetition]] } ?? [:],
-                           unavailable: [:], cpus: [0])
+                CaseRecord(
+                    caseID: benchmarkCase.id, repetition: repetition, batch: 1,
+                    nanosecondsPerOperation: [value, value, value],
+                    metricsPerOperation: allocations.map { ["jemalloc.arena-requests": $0[repetition]] } ?? [:],
+                    unavailable: [:], cpus: [0])
             }
             return result
         }
-        let environment = try! JSONDecoder().decode(RunEnvironment.self, from: Data("""
-            {"cpuModel": "\(cpuModel)", "onlineCPUs": 2, "kernel": "Linux 6 x86_64", "virtualMachine": "no",
-             "cpuGovernor": "performance", "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3",
-             "gitCommit": "test", "hostname": "test"}
-            """.utf8))
-        return RunResults(environment: environment, counterAvailability: [:], metrics: metrics, suite: .quick, repetitions: 2,
-                          sampleTimeNanoseconds: 1_000_000, cases: results)
+        let environment = try! JSONDecoder().decode(
+            RunEnvironment.self,
+            from: Data(
+                """
+                {"cpuModel": "\(cpuModel)", "onlineCPUs": 2, "kernel": "Linux 6 x86_64", "virtualMachine": "no",
+                 "cpuGovernor": "performance", "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3",
+                 "gitCommit": "test", "hostname": "test"}
+                """.utf8))
+        return RunResults(
+            environment: environment, counterAvailability: [:], metrics: metrics, suite: .quick, repetitions: 2,
+            sampleTimeNanoseconds: 1_000_000, cases: results)
     }
 }

@@ -27,11 +27,12 @@ struct SequentialRuleTests {
         var b = b0
         for (index, result) in b.cases.enumerated() {
             b.cases[index].records = result.records.map { record in
-                CaseRecord(caseID: record.caseID, repetition: record.repetition, batch: record.batch,
-                           nanosecondsPerOperation: record.nanosecondsPerOperation.map {
-                               $0 * factor * exp(jitter * pattern[record.repetition % pattern.count])
-                           },
-                           metricsPerOperation: [:], unavailable: [:], cpus: record.cpus)
+                CaseRecord(
+                    caseID: record.caseID, repetition: record.repetition, batch: record.batch,
+                    nanosecondsPerOperation: record.nanosecondsPerOperation.map {
+                        $0 * factor * exp(jitter * pattern[record.repetition % pattern.count])
+                    },
+                    metricsPerOperation: [:], unavailable: [:], cpus: record.cpus)
             }
         }
         return (a, b)
@@ -74,7 +75,9 @@ struct SequentialRuleTests {
     }
 
     /// What `bench ab --budget` does without a time limit: every open case goes on to the next look.
-    static func sequentialComparison(_ a: RunResults, _ b: RunResults, rule: SequentialRule) throws -> (Comparison, [String: Int]) {
+    static func sequentialComparison(_ a: RunResults, _ b: RunResults, rule: SequentialRule) throws -> (
+        Comparison, [String: Int]
+    ) {
         var record = SequentialRecord(rule: rule)
         var pairs = Dictionary(uniqueKeysWithValues: a.cases.map { ($0.benchmarkCase.id, rule.looks[0]) })
         func truncated(_ run: RunResults) -> RunResults {
@@ -87,7 +90,8 @@ struct SequentialRuleTests {
             return run
         }
         for (look, _) in rule.looks.enumerated() {
-            let states = record.record(try Comparison(base: truncated(a), new: truncated(b), pairing: .paired), pairs: pairs)
+            let states = record.record(
+                try Comparison(base: truncated(a), new: truncated(b), pairing: .paired), pairs: pairs)
             let open = states.filter { $0.value == .open }.keys
             guard look + 1 < rule.looks.count, !open.isEmpty else { break }
             for id in open { pairs[id] = rule.looks[look + 1] }

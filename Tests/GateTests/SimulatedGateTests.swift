@@ -18,8 +18,10 @@ import Testing
 
     /// A paired run of `cells` cells × `pairs` pairs; B's values are `factor` times A's before noise
     /// (`factorOfCell` times in the cells it gives).
-    static func pairedRuns(pairs: Int, factor: Double, factorOfCell: [Int: Double] = [:],
-                           generator: inout SeededGenerator) -> (RunResults, RunResults) {
+    static func pairedRuns(
+        pairs: Int, factor: Double, factorOfCell: [Int: Double] = [:],
+        generator: inout SeededGenerator
+    ) -> (RunResults, RunResults) {
         pairedRuns(pairs: pairs, factor: factor, factorOfCell: factorOfCell, noise: true, generator: &generator)
     }
 
@@ -29,11 +31,14 @@ import Testing
         return pairedRuns(pairs: pairs, factor: factor, factorOfCell: [:], noise: noise, generator: &unused)
     }
 
-    private static func pairedRuns(pairs: Int, factor: Double, factorOfCell: [Int: Double], noise: Bool,
-                                   generator: inout SeededGenerator) -> (RunResults, RunResults) {
+    private static func pairedRuns(
+        pairs: Int, factor: Double, factorOfCell: [Int: Double], noise: Bool,
+        generator: inout SeededGenerator
+    ) -> (RunResults, RunResults) {
         func normal() -> Double {
             // Box–Muller from two uniforms in (0, 1].
-            let u = Double.random(in: Double.ulpOfOne...1, using: &generator), v = Double.random(in: 0...1, using: &generator)
+            let u = Double.random(in: Double.ulpOfOne...1, using: &generator),
+                v = Double.random(in: 0...1, using: &generator)
             return (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
         }
         func process(_ centre: Double) -> Double {
@@ -43,29 +48,35 @@ import Testing
         }
         var a: [CaseResult] = [], b: [CaseResult] = []
         for cell in 0..<cells {
-            let benchmarkCase = BenchmarkCase(workload: "spin", backend: BenchmarkCase.noBackend,
-                                              parameters: [Parameter("rounds", "\(cell)")], allocator: .system)
+            let benchmarkCase = BenchmarkCase(
+                workload: "spin", backend: BenchmarkCase.noBackend,
+                parameters: [Parameter("rounds", "\(cell)")], allocator: .system)
             var resultA = CaseResult(benchmarkCase: benchmarkCase), resultB = CaseResult(benchmarkCase: benchmarkCase)
             let centre = 50.0 * Double(cell + 1)
             for pair in 0..<pairs {
                 for (result, scale) in [(0, 1.0), (1, factorOfCell[cell] ?? factor)] {
                     let value = process(centre * scale)
-                    let record = CaseRecord(caseID: benchmarkCase.id, repetition: pair, batch: 1, nanosecondsPerOperation: [value],
-                                            metricsPerOperation: [:], unavailable: [:], cpus: [1])
+                    let record = CaseRecord(
+                        caseID: benchmarkCase.id, repetition: pair, batch: 1, nanosecondsPerOperation: [value],
+                        metricsPerOperation: [:], unavailable: [:], cpus: [1])
                     if result == 0 { resultA.records.append(record) } else { resultB.records.append(record) }
                 }
             }
             a.append(resultA)
             b.append(resultB)
         }
-        let environment = try! JSONDecoder().decode(RunEnvironment.self, from: Data("""
-            {"cpuModel": "Simulated", "onlineCPUs": 2, "kernel": "Linux", "virtualMachine": "yes", \
-            "cpuGovernor": "-",
-             "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3", "gitCommit": "-", "hostname": "-"}
-            """.utf8))
+        let environment = try! JSONDecoder().decode(
+            RunEnvironment.self,
+            from: Data(
+                """
+                {"cpuModel": "Simulated", "onlineCPUs": 2, "kernel": "Linux", "virtualMachine": "yes", \
+                "cpuGovernor": "-",
+                 "perfEventParanoid": "2", "swiftCompiler": "Swift 6.3", "gitCommit": "-", "hostname": "-"}
+                """.utf8))
         func run(_ cases: [CaseResult]) -> RunResults {
-            RunResults(environment: environment, counterAvailability: [:], suite: .quick, repetitions: pairs,
-                       sampleTimeNanoseconds: 5_000_000, cases: cases)
+            RunResults(
+                environment: environment, counterAvailability: [:], suite: .quick, repetitions: pairs,
+                sampleTimeNanoseconds: 5_000_000, cases: cases)
         }
         return (run(a), run(b))
     }
@@ -83,7 +94,9 @@ import Testing
         }
         let rate = Double(alarms) / Double(comparisons * Self.cells)
         #expect(rate <= 0.01, "false alarms: \(alarms) of \(comparisons * Self.cells) cells")
-        #expect(Double(comparisonsWithAlarm) / Double(comparisons) <= 0.02, "comparisons with any alarm: \(comparisonsWithAlarm)")
+        #expect(
+            Double(comparisonsWithAlarm) / Double(comparisons) <= 0.02,
+            "comparisons with any alarm: \(comparisonsWithAlarm)")
     }
 
     @Test("a 10% slowdown: at least 95% of cells flagged with 40 pairs over 100 simulated comparisons")

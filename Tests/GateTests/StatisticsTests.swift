@@ -14,14 +14,20 @@ import Testing
     ])
     func tTailMatchesScipy(t: Double, degrees: Double, expected: Double) {
         let tail = StudentT.twoSidedTail(t, degreesOfFreedom: degrees)
-        #expect(abs(tail - expected) <= 1e-10 * max(1, expected) + 1e-15, "t = \(t), ν = \(degrees): \(tail) vs scipy \(expected)")
+        #expect(
+            abs(tail - expected) <= 1e-10 * max(1, expected) + 1e-15,
+            "t = \(t), ν = \(degrees): \(tail) vs scipy \(expected)")
     }
 
-    @Test(arguments: [(0.05, 4.0, 2.7764451051977943), (0.01, 7.0, 3.4994832973504932), (0.05, 1.3, 7.500529325562036),
-                      (1e-4, 20.0, 4.837301152909665), (0.5, 3.0, 0.7648923284043444)])
+    @Test(arguments: [
+        (0.05, 4.0, 2.7764451051977943), (0.01, 7.0, 3.4994832973504932), (0.05, 1.3, 7.500529325562036),
+        (1e-4, 20.0, 4.837301152909665), (0.5, 3.0, 0.7648923284043444),
+    ])
     func tCriticalMatchesScipy(tail: Double, degrees: Double, expected: Double) {
         let critical = StudentT.twoSidedCritical(tail: tail, degreesOfFreedom: degrees)
-        #expect(abs(critical - expected) <= 1e-8 * expected, "tail \(tail), ν = \(degrees): \(critical) vs scipy \(expected)")
+        #expect(
+            abs(critical - expected) <= 1e-8 * expected,
+            "tail \(tail), ν = \(degrees): \(critical) vs scipy \(expected)")
     }
 
     @Test func holmAdjustsInInputOrder() {
@@ -34,7 +40,8 @@ import Testing
 
     @Test func yuenWelchOnLogarithmsMatchesScipy() throws {
         // Five a side: one value trimmed from each end.
-        let estimate = try #require(ChangeEstimate.unpaired(base: [100, 102, 99, 101, 100.5], new: [110, 111.5, 109, 112, 110.2]))
+        let estimate = try #require(
+            ChangeEstimate.unpaired(base: [100, 102, 99, 101, 100.5], new: [110, 111.5, 109, 112, 110.2]))
         #expect(estimate.scale == .ratio)
         #expect(abs(estimate.pValue - 0.0003435730816839495) < 1e-12)
         #expect(abs(estimate.degreesOfFreedom - 3.5755755729183285) < 1e-9)
@@ -53,8 +60,10 @@ import Testing
     @Test func pairedYuenIgnoresPairsWithAProcessInASlowPhase() throws {
         // Ten pairs, every one +10% but two: a B process in a slow phase (×1.5) and an A process
         // in one (B reads 0.7 of its partner). The plain paired t gives p = 0.16 here.
-        let base: [Int: Double] = Dictionary(uniqueKeysWithValues: [100.0, 104, 98, 101, 103, 99, 100, 102, 97, 101].enumerated().map { ($0, $1) })
-        let new: [Int: Double] = Dictionary(uniqueKeysWithValues: [110.0, 114.5, 108, 111, 113, 109, 150, 112, 70, 111].enumerated().map { ($0, $1) })
+        let base: [Int: Double] = Dictionary(
+            uniqueKeysWithValues: [100.0, 104, 98, 101, 103, 99, 100, 102, 97, 101].enumerated().map { ($0, $1) })
+        let new: [Int: Double] = Dictionary(
+            uniqueKeysWithValues: [110.0, 114.5, 108, 111, 113, 109, 150, 112, 70, 111].enumerated().map { ($0, $1) })
         let estimate = try #require(ChangeEstimate.paired(base: base, new: new))
         #expect(abs(estimate.pValue - 3.157596509825604e-10) / 3.157596509825604e-10 < 1e-6, "\(estimate.pValue)")
         #expect(estimate.degreesOfFreedom == 5)
@@ -65,8 +74,10 @@ import Testing
 
     @Test func pairedOnLogRatiosMatchesScipy() throws {
         // Repetition 9 has no partner and is left out.
-        let estimate = try #require(ChangeEstimate.paired(base: [0: 100, 1: 104, 2: 98, 3: 101, 9: 500],
-                                                          new: [0: 103, 1: 107.5, 2: 100.5, 3: 104.2]))
+        let estimate = try #require(
+            ChangeEstimate.paired(
+                base: [0: 100, 1: 104, 2: 98, 3: 101, 9: 500],
+                new: [0: 103, 1: 107.5, 2: 100.5, 3: 104.2]))
         #expect(abs(estimate.pValue - 0.0003966975111891954) < 1e-12)
         #expect(estimate.degreesOfFreedom == 3)
         #expect(abs(estimate.relativeChange! - 0.030207412155226987) < 1e-12)

@@ -6,10 +6,12 @@ import Testing
 struct CaseAndCalibrationTests {
     @Test("a case id is readable, stable and keeps the parameter order")
     func caseID() {
-        let apply = BenchmarkCase(workload: "apply-stride", backend: "libdispatch",
-                                  parameters: [Parameter("body", "10ns"), Parameter("stride", "auto")], allocator: .system)
+        let apply = BenchmarkCase(
+            workload: "apply-stride", backend: "libdispatch",
+            parameters: [Parameter("body", "10ns"), Parameter("stride", "auto")], allocator: .system)
         #expect(apply.id == "apply-stride/libdispatch/body=10ns,stride=auto/system")
-        let mutex = BenchmarkCase(workload: "mutex-uncontended", backend: BenchmarkCase.noBackend, parameters: [], allocator: .jemalloc)
+        let mutex = BenchmarkCase(
+            workload: "mutex-uncontended", backend: BenchmarkCase.noBackend, parameters: [], allocator: .jemalloc)
         #expect(mutex.id == "mutex-uncontended/none/-/jemalloc")
         #expect(apply.parameter("stride") == "auto" && apply.parameter("threads") == nil)
     }
@@ -23,7 +25,8 @@ struct CaseAndCalibrationTests {
         }
         let sampleTime = Duration.nanoseconds(batch * nanosecondsPerOperation)
         #expect(sampleTime >= .milliseconds(10), "a sample of \(batch) operations lasts \(sampleTime)")
-        #expect(sampleTime <= .milliseconds(25), "a sample of \(batch) operations lasts \(sampleTime): far past the target")
+        #expect(
+            sampleTime <= .milliseconds(25), "a sample of \(batch) operations lasts \(sampleTime): far past the target")
         #expect(probes <= 40)
     }
 
@@ -60,10 +63,12 @@ struct CPUAffinityTests {
 
 @Suite("run plan: bad input")
 struct RunPlanTests {
-    @Test("an invalid filter says where it stops being valid", arguments: [("mutex(", 6), ("a[b", 2), ("spin/(x|y", 6)])
+    @Test(
+        "an invalid filter says where it stops being valid", arguments: [("mutex(", 6), ("a[b", 2), ("spin/(x|y", 6)])
     func invalidFilter(pattern: String, position: Int) {
         do {
-            _ = try RunPlan(workloads: [], suite: .smoke, backends: [], allocators: [.system], filter: pattern, repetitions: 1)
+            _ = try RunPlan(
+                workloads: [], suite: .smoke, backends: [], allocators: [.system], filter: pattern, repetitions: 1)
             Issue.record("'\(pattern)' was accepted")
         } catch {
             #expect(error.description.contains("at character \(position)"), "\(error)")

@@ -27,7 +27,8 @@ struct CaseEstimateTests {
 
     @Test("moderated towards the run's spread, with the sitting's own spread added")
     func moderated() throws {
-        let estimate = try #require(CaseEstimate(values: Self.values, prior: SpreadPrior(spread: 0.05, weight: 4), sittingSpread: 0.015))
+        let estimate = try #require(
+            CaseEstimate(values: Self.values, prior: SpreadPrior(spread: 0.05, weight: 4), sittingSpread: 0.015))
         #expect(Self.close(estimate.spread, 0.06332213136086967))
         #expect(estimate.degreesOfFreedom == 7)
         #expect(Self.close(estimate.repeatInterval.lower, 9.55893803079167))
@@ -38,7 +39,8 @@ struct CaseEstimateTests {
     func oneProcess() throws {
         let alone = try #require(CaseEstimate(values: [20], prior: nil))
         #expect(Self.close(alone.value, 20) && alone.ownSpread == nil && alone.repeatInterval.upper == .infinity)
-        let withPrior = try #require(CaseEstimate(values: [20], prior: SpreadPrior(spread: 0.05, weight: 4), sittingSpread: 0.015))
+        let withPrior = try #require(
+            CaseEstimate(values: [20], prior: SpreadPrior(spread: 0.05, weight: 4), sittingSpread: 0.015))
         #expect(Self.close(withPrior.repeatInterval.lower, 16.29345787655079))
         #expect(Self.close(withPrior.repeatInterval.upper, 24.549730513353573))
     }
@@ -67,10 +69,13 @@ struct CaseEstimateTests {
     @Test("a run's estimates: each case moderated by its family, and a case with two wild processes stays wide")
     func runEstimates() throws {
         func result(_ workload: String, _ backend: String, _ medians: [Double]) -> CaseResult {
-            var result = CaseResult(benchmarkCase: BenchmarkCase(workload: workload, backend: backend, parameters: [], allocator: .system))
+            var result = CaseResult(
+                benchmarkCase: BenchmarkCase(workload: workload, backend: backend, parameters: [], allocator: .system))
             result.records = medians.enumerated().map { index, median in
-                CaseRecord(caseID: result.benchmarkCase.id, repetition: index, batch: 1, nanosecondsPerOperation: [median * 0.99, median, median * 1.01],
-                           metricsPerOperation: [:], unavailable: [:], cpus: [])
+                CaseRecord(
+                    caseID: result.benchmarkCase.id, repetition: index, batch: 1,
+                    nanosecondsPerOperation: [median * 0.99, median, median * 1.01],
+                    metricsPerOperation: [:], unavailable: [:], cpus: [])
             }
             return result
         }
@@ -79,8 +84,12 @@ struct CaseEstimateTests {
         let estimates = RunEstimates(quiet + [wild])
         let calm = try #require(estimates[quiet[0].benchmarkCase.id])
         let split = try #require(estimates[wild.benchmarkCase.id])
-        #expect(calm.comparisonInterval.upper / calm.comparisonInterval.lower < 1.05, "a quiet case of a quiet family compares narrowly")
-        #expect(split.comparisonInterval.upper / split.comparisonInterval.lower > 3, "a case whose processes split keeps its own spread")
+        #expect(
+            calm.comparisonInterval.upper / calm.comparisonInterval.lower < 1.05,
+            "a quiet case of a quiet family compares narrowly")
+        #expect(
+            split.comparisonInterval.upper / split.comparisonInterval.lower > 3,
+            "a case whose processes split keeps its own spread")
         #expect(estimates["steady/none//system"] == nil)
     }
 }

@@ -14,7 +14,9 @@ struct ResultsFilesTests {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var text = "", buffer = [CChar](repeating: 0, count: 1024)
-        while fgets(&buffer, 1024, file) != nil { text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        while fgets(&buffer, 1024, file) != nil {
+            text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
         return text
     }
 
@@ -55,7 +57,9 @@ struct ResultsFilesTests {
         defer { closedir(entries) }
         var names: [String] = []
         while let entry = readdir(entries) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name != "." && name != ".." { names.append(name) }
         }
         #expect(names == ["results.json"])
@@ -68,7 +72,9 @@ struct ResultsFilesTests {
         #expect(!environment.cpuModel.isEmpty && !environment.kernel.isEmpty)
         for fact in [environment.cpuGovernor, environment.perfEventParanoid, environment.virtualMachine] {
             #expect(!fact.isEmpty)
-            #expect(!fact.hasPrefix("unavailable") || fact.count > "unavailable: ".count, "an unavailable fact must say why")
+            #expect(
+                !fact.hasPrefix("unavailable") || fact.count > "unavailable: ".count, "an unavailable fact must say why"
+            )
         }
     }
 }

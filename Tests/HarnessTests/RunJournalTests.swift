@@ -8,11 +8,14 @@ import TestSupport
 
 @Suite("a run's journal read back: header, entries, a line cut short")
 struct RunJournalTests {
-    static let plan = ["a", "b"].map { BenchmarkCase(workload: $0, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system) }
+    static let plan = ["a", "b"].map {
+        BenchmarkCase(workload: $0, backend: BenchmarkCase.noBackend, parameters: [], allocator: .system)
+    }
 
     static func header(repetitions: Int) -> String {
-        let run = RunResults(environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
-                             repetitions: repetitions, sampleTimeNanoseconds: 1_000_000, cases: [])
+        let run = RunResults(
+            environment: RunEnvironment.capture(gitCommit: "test"), counterAvailability: [:], suite: .quick,
+            repetitions: repetitions, sampleTimeNanoseconds: 1_000_000, cases: [])
         return JournalHeader(run: run, plan: plan).line
     }
 
@@ -23,9 +26,11 @@ struct RunJournalTests {
         return path
     }
 
-    @Test("the last line cut short is left out; the rest is filed by case, and the run says how many of how many it kept")
+    @Test(
+        "the last line cut short is left out; the rest is filed by case, and the run says how many of how many it kept")
     func cutShortLastLine() throws {
-        let path = try Self.write(Self.header(repetitions: 2) + "\n" + #"{"caseID":"a/none/-/system","outcome":"hung","repetition":0}"#)
+        let path = try Self.write(
+            Self.header(repetitions: 2) + "\n" + #"{"caseID":"a/none/-/system","outcome":"hung","repetition":0}"#)
         // A process killed mid-write leaves part of a line and no newline.
         let file = try #require(fopen(path, "a"))
         fputs(#"{"caseID":"b/none/-/sys"#, file)
@@ -48,7 +53,9 @@ struct RunJournalTests {
 
     @Test("a line in the middle that is no journal line is an error naming it, not skipped")
     func garbageInTheMiddle() throws {
-        let path = try Self.write(Self.header(repetitions: 1) + "\nnot json\n" + #"{"caseID":"a/none/-/system","outcome":"hung","repetition":0}"#)
+        let path = try Self.write(
+            Self.header(repetitions: 1) + "\nnot json\n"
+                + #"{"caseID":"a/none/-/system","outcome":"hung","repetition":0}"#)
         do {
             _ = try RunJournal(path: path)
             Issue.record("a garbled journal was read")

@@ -25,7 +25,9 @@ struct SampleStatisticsTests {
     @Test("Tukey fences: 55 is a severe high outlier, 13.5 is inside the inner fence")
     func outliers() {
         // q1 = 10.275, q3 = 11.8, IQR = 1.525: inner fence 14.0875, outer fence 16.375.
-        #expect(SampleStatistics(Self.samples).outliers == OutlierCounts(lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 1))
+        #expect(
+            SampleStatistics(Self.samples).outliers
+                == OutlierCounts(lowSevere: 0, lowMild: 0, highMild: 0, highSevere: 1))
         let mild = Self.samples.map { $0 == 55.0 ? 15.0 : $0 }
         #expect(SampleStatistics(mild).outliers.highMild == 1)
     }

@@ -39,11 +39,13 @@ struct SamplerTests {
         // calibration itself can make the batch smaller; then measure again, a few times at most.
         var attempt = 0
         var operation = SlowsDown()
-        var measured = try Sampler(sampleTime: .milliseconds(2), samples: 4, warmup: .milliseconds(1)).measure(operation)
+        var measured = try Sampler(sampleTime: .milliseconds(2), samples: 4, warmup: .milliseconds(1)).measure(
+            operation)
         while measured.batch < 9 && attempt < 5 {
             attempt += 1
             operation = SlowsDown()
-            measured = try Sampler(sampleTime: .milliseconds(2), samples: 4, warmup: .milliseconds(1)).measure(operation)
+            measured = try Sampler(sampleTime: .milliseconds(2), samples: 4, warmup: .milliseconds(1)).measure(
+                operation)
         }
         try #require(measured.batch >= 9, "calibration kept giving batches under 9")
         let batches = operation.sampledBatches

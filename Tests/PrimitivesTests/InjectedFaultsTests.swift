@@ -14,7 +14,9 @@ struct InjectedFaultsTests {
 
     @Test("malformed: an unknown path, no value, a negative delay, a fractional count, a huge factor")
     func malformed() {
-        for text in ["fifo-async=2ns", "steal", "steal=-1ns", "task-allocation=1.5", "semaphore-spin=1000", "fifo-sync=fast"] {
+        for text in [
+            "fifo-async=2ns", "steal", "steal=-1ns", "task-allocation=1.5", "semaphore-spin=1000", "fifo-sync=fast",
+        ] {
             #expect(throws: InjectedFaults.Malformed.self, "\(text)") { try InjectedFaults.parse(text) }
         }
     }

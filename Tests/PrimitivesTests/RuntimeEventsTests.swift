@@ -42,10 +42,11 @@ struct RuntimeEventsTests {
         for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard let name = fields.first else { continue }
-            scenarios[String(name)] = Dictionary(uniqueKeysWithValues: fields.dropFirst().compactMap { field in
-                let parts = field.split(separator: "=")
-                return parts.count == 2 ? Int(parts[1]).map { (String(parts[0]), $0) } : nil
-            })
+            scenarios[String(name)] = Dictionary(
+                uniqueKeysWithValues: fields.dropFirst().compactMap { field in
+                    let parts = field.split(separator: "=")
+                    return parts.count == 2 ? Int(parts[1]).map { (String(parts[0]), $0) } : nil
+                })
         }
         return scenarios
     }

@@ -46,7 +46,8 @@ struct StressTests {
             let waitedTooLong = Atomic<Bool>(false)
             let pool = ThreadPerJob()
             let helpersSeen = Unchecked<Set<pthread_t>>([]), helpersSeenLock = PThreadMutex()
-            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: threads, submit: pool.submit) { piece in
+            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: threads, submit: pool.submit) {
+                piece in
                 for index in piece { counts[index] &+= 1 }
                 if pthread_equal(pthread_self(), callerThread) != 0 {
                     guard piece.lowerBound == 0 else { return }
@@ -58,13 +59,17 @@ struct StressTests {
                 } else {
                     helperPieces.add(piece.count, ordering: .relaxed)
                     if helpersWithAPiece.load(ordering: .relaxed) < threads - 1,
-                        helpersSeenLock.withLock({ helpersSeen.value.insert(pthread_self()).inserted }) {
+                        helpersSeenLock.withLock({ helpersSeen.value.insert(pthread_self()).inserted })
+                    {
                         helpersWithAPiece.add(1, ordering: .releasing)
                     }
                 }
             }
             pool.joinAll()
-            return (counts.filter { $0 != 1 }.count, helperPieces.load(ordering: .relaxed), waitedTooLong.load(ordering: .relaxed))
+            return (
+                counts.filter { $0 != 1 }.count, helperPieces.load(ordering: .relaxed),
+                waitedTooLong.load(ordering: .relaxed)
+            )
         }
         #expect(!waitedTooLong, "a helper ran no piece within 60 s while the caller held its first one")
         #expect(wrong == 0, "\(wrong) indices did not run exactly once")
@@ -83,7 +88,8 @@ struct StressTests {
             defer { counts.deallocate() }
             let returned = Atomic<Bool>(false)
             let ranLate = Atomic<Int>(0)
-            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: 4, submit: { held.value.append($0) }) { piece in
+            ParallelLoop.run(iterations: iterations, stride: .fixed(1), workers: 4, submit: { held.value.append($0) }) {
+                piece in
                 if returned.load(ordering: .relaxed) { ranLate.add(1, ordering: .relaxed) }
                 for index in piece { counts[index] &+= 1 }
             }
@@ -99,27 +105,27 @@ struct StressTests {
     func strandEveryBlockOnce() async throws {
         let perThread = 250_000, threads = 4
         let (totals, overlapCount) = try await onDedicatedThread { () -> ([Int], Int) in
-        let pool = ThreadPerJob()
-        // A strand whose drains run on fresh threads: the worst case for hand-over ordering.
-        let strand = Strand(label: "stress") { pool.submit($0) }
-        let ran = Unchecked<[Int]>(Array(repeating: 0, count: threads))  // written only by strand blocks
-        let overlaps = Atomic<Int>(0)
-        let inside = Atomic<Bool>(false)
-        let submitters = (0..<threads).map { thread in
-            PThread.spawn {
-                for _ in 0..<perThread {
-                    strand.async {
-                        if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
-                        ran.value[thread] += 1
-                        inside.store(false, ordering: .relaxed)
+            let pool = ThreadPerJob()
+            // A strand whose drains run on fresh threads: the worst case for hand-over ordering.
+            let strand = Strand(label: "stress") { pool.submit($0) }
+            let ran = Unchecked<[Int]>(Array(repeating: 0, count: threads))  // written only by strand blocks
+            let overlaps = Atomic<Int>(0)
+            let inside = Atomic<Bool>(false)
+            let submitters = (0..<threads).map { thread in
+                PThread.spawn {
+                    for _ in 0..<perThread {
+                        strand.async {
+                            if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
+                            ran.value[thread] += 1
+                            inside.store(false, ordering: .relaxed)
+                        }
                     }
                 }
             }
-        }
-        submitters.forEach { $0.join() }
-        let totals = strand.sync { ran.value }
-        pool.joinAll()
-        return (totals, overlaps.load(ordering: .relaxed))
+            submitters.forEach { $0.join() }
+            let totals = strand.sync { ran.value }
+            pool.joinAll()
+            return (totals, overlaps.load(ordering: .relaxed))
         }
         #expect(totals == Array(repeating: perThread, count: threads))
         #expect(overlapCount == 0)
@@ -137,31 +143,34 @@ struct StressTests {
         }
     }
 
-    @Test("MutexSemaphore and TokenSemaphore: timed-out waiters never lose or duplicate a permit (200,000 operations)",
-          arguments: SemaphoreKind.allCases)
+    @Test(
+        "MutexSemaphore and TokenSemaphore: timed-out waiters never lose or duplicate a permit (200,000 operations)",
+        arguments: SemaphoreKind.allCases)
     func semaphoreTimeoutsKeepTheCount(kind: SemaphoreKind) async throws {
         let signals = 100_000
         let (acquiredCount, leftover, wokeCount) = try await onDedicatedThread { () -> (Int, Int, Int) in
-        let semaphore = kind.make(0)
-        let waiters = 4
-        let acquired = Atomic<Int>(0)
-        let woke = Atomic<Int>(0)
-        let stop = Atomic<Bool>(false)
-        let waiting = (0..<waiters).map { _ in
-            PThread.spawn {
-                while !stop.load(ordering: .relaxed) {
-                    if semaphore.wait(timeout: .microseconds(50)) == .success { acquired.add(1, ordering: .relaxed) }
+            let semaphore = kind.make(0)
+            let waiters = 4
+            let acquired = Atomic<Int>(0)
+            let woke = Atomic<Int>(0)
+            let stop = Atomic<Bool>(false)
+            let waiting = (0..<waiters).map { _ in
+                PThread.spawn {
+                    while !stop.load(ordering: .relaxed) {
+                        if semaphore.wait(timeout: .microseconds(50)) == .success {
+                            acquired.add(1, ordering: .relaxed)
+                        }
+                    }
                 }
             }
-        }
-        for _ in 0..<signals {
-            if semaphore.signal() { woke.add(1, ordering: .relaxed) }
-        }
-        stop.store(true, ordering: .relaxed)
-        waiting.forEach { $0.join() }
-        var leftover = 0
-        while semaphore.wait(timeout: .zero) == .success { leftover += 1 }
-        return (acquired.load(ordering: .relaxed), leftover, woke.load(ordering: .relaxed))
+            for _ in 0..<signals {
+                if semaphore.signal() { woke.add(1, ordering: .relaxed) }
+            }
+            stop.store(true, ordering: .relaxed)
+            waiting.forEach { $0.join() }
+            var leftover = 0
+            while semaphore.wait(timeout: .zero) == .success { leftover += 1 }
+            return (acquired.load(ordering: .relaxed), leftover, woke.load(ordering: .relaxed))
         }
         #expect(acquiredCount + leftover == signals, "\(kind): permits lost or duplicated")
         #expect(wokeCount <= acquiredCount, "\(kind): signal() reported more woken waiters than acquisitions")
@@ -205,22 +214,22 @@ struct StressTests {
     func groupCountsEveryMember() async throws {
         let perThread = 250_000
         let (leftCount, emptied) = try await onDedicatedThread { () -> (Int, Bool) in
-        let group = MutexGroup<Strand>()
-        let left = Atomic<Int>(0)
-        group.enter()  // hold the group open while members come and go
-        let members = (0..<4).map { _ in
-            PThread.spawn {
-                for _ in 0..<perThread {
-                    group.enter()
-                    left.add(1, ordering: .relaxed)
-                    group.leave()
+            let group = MutexGroup<Strand>()
+            let left = Atomic<Int>(0)
+            group.enter()  // hold the group open while members come and go
+            let members = (0..<4).map { _ in
+                PThread.spawn {
+                    for _ in 0..<perThread {
+                        group.enter()
+                        left.add(1, ordering: .relaxed)
+                        group.leave()
+                    }
                 }
             }
-        }
-        members.forEach { $0.join() }
-        group.leave()
-        group.wait()
-        return (left.load(ordering: .relaxed), group.wait(timeout: .zero) == .success)
+            members.forEach { $0.join() }
+            group.leave()
+            group.wait()
+            return (left.load(ordering: .relaxed), group.wait(timeout: .zero) == .success)
         }
         #expect(leftCount == 4 * perThread)
         #expect(emptied)
@@ -239,7 +248,11 @@ final class ThreadPerJob: @unchecked Sendable {
     }
 
     func joinAll() {
-        while let batch = Optional(mutex.withLock { () -> [PThread] in defer { threads = [] }; return threads }), !batch.isEmpty {
+        while let batch = Optional(
+            mutex.withLock { () -> [PThread] in
+                defer { threads = [] }; return threads
+            }), !batch.isEmpty
+        {
             batch.forEach { $0.join() }
         }
     }

@@ -44,13 +44,16 @@ struct ProfileTests {
 
     @Test("renaming frames (demangling) merges stacks that become the same")
     func renamed() {
-        let stacks = CollapsedStacks([["main", "$sA"]: 2, ["main", "$sB"]: 3]).renamed { $0.hasPrefix("$s") ? "f()" : $0 }
+        let stacks = CollapsedStacks([["main", "$sA"]: 2, ["main", "$sB"]: 3]).renamed {
+            $0.hasPrefix("$s") ? "f()" : $0
+        }
         #expect(stacks.counts == [["main", "f()"]: 5])
     }
 
     @Test("top frames: self counts the leaf, total counts a frame once per sample however deep it recurses")
     func topFrames() {
-        let top = TopFrames(CollapsedStacks([["main", "fib", "fib", "add"]: 3, ["main", "fib"]: 1, ["main", "other"]: 4]))
+        let top = TopFrames(
+            CollapsedStacks([["main", "fib", "fib", "add"]: 3, ["main", "fib"]: 1, ["main", "other"]: 4]))
         #expect(top.samples == 8)
         #expect(top.rows.first { $0.frame == "fib" } == .init(frame: "fib", selfSamples: 1, totalSamples: 4))
         #expect(top.rows.first?.frame == "other")  // most self first
@@ -72,21 +75,28 @@ struct ProfileTests {
 
     @Test("a differential flame graph colours a frame red where its share grew, blue where it shrank")
     func difference() {
-        let svg = FlameGraph(title: "t", subtitle: "s", stacks: [(["main", "lock"], 3), (["main", "work"], 1)],
-                             baseline: [(["main", "lock"], 1), (["main", "work"], 3)]).svg()
+        let svg = FlameGraph(
+            title: "t", subtitle: "s", stacks: [(["main", "lock"], 3), (["main", "work"], 1)],
+            baseline: [(["main", "lock"], 1), (["main", "work"], 3)]
+        ).svg()
         #expect(svg.contains("lock (3 samples, 75%), +50% of the samples against the baseline"))
         #expect(svg.contains("work (1 sample, 25%), −50% of the samples against the baseline"))
-        #expect(FlameGraph.changeClass(0.5) == "up3" && FlameGraph.changeClass(-0.05) == "down2" && FlameGraph.changeClass(0.005) == "d0")
+        #expect(
+            FlameGraph.changeClass(0.5) == "up3" && FlameGraph.changeClass(-0.05) == "down2"
+                && FlameGraph.changeClass(0.005) == "d0")
     }
 
     /// Each frame's name and width, read back with an XML parser (which also fails on bad XML).
     static func frames(_ svg: String) throws -> [String: Double] {
         final class Reader: NSObject, XMLParserDelegate {
             var frames: [String: Double] = [:]
-            func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                        attributes: [String: String] = [:]) {
+            func parser(
+                _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
                 guard element == "g", attributes["class"] == "f", let name = attributes["data-name"],
-                      let width = attributes["data-w"].flatMap(Double.init) else { return }
+                    let width = attributes["data-w"].flatMap(Double.init)
+                else { return }
                 frames[name] = width
             }
         }

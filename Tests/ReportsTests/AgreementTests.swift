@@ -13,10 +13,11 @@ struct AgreementTests {
             guard result.benchmarkCase.id == id else { return result }
             var result = result
             result.records = result.records.map { record in
-                CaseRecord(caseID: record.caseID, repetition: record.repetition, batch: record.batch,
-                           nanosecondsPerOperation: record.nanosecondsPerOperation.map { $0 * factor },
-                           metricsPerOperation: record.metricsPerOperation, unavailable: record.unavailable,
-                           workloadMetrics: record.workloadMetrics, cpus: record.cpus)
+                CaseRecord(
+                    caseID: record.caseID, repetition: record.repetition, batch: record.batch,
+                    nanosecondsPerOperation: record.nanosecondsPerOperation.map { $0 * factor },
+                    metricsPerOperation: record.metricsPerOperation, unavailable: record.unavailable,
+                    workloadMetrics: record.workloadMetrics, cpus: record.cpus)
             }
             return result
         }
@@ -27,9 +28,17 @@ struct AgreementTests {
     func identical() {
         let agreement = Agreement(first: Fixture.run, repeated: Fixture.run)
         #expect(agreement.misses.isEmpty && agreement.comparedCases == 21)
-        #expect(!agreement.statements.isEmpty && agreement.statements.allSatisfy { $0.outcome == .holds }, "\(agreement.statements)")
-        #expect(agreement.statements.contains { $0.text == "spawn pattern=chain: work-stealing clearly faster than libdispatch" })
-        #expect(agreement.statements.contains { $0.text == "footprint units=256: libdispatch · queued-block clearly smaller than thread" })
+        #expect(
+            !agreement.statements.isEmpty && agreement.statements.allSatisfy { $0.outcome == .holds },
+            "\(agreement.statements)")
+        #expect(
+            agreement.statements.contains {
+                $0.text == "spawn pattern=chain: work-stealing clearly faster than libdispatch"
+            })
+        #expect(
+            agreement.statements.contains {
+                $0.text == "footprint units=256: libdispatch · queued-block clearly smaller than thread"
+            })
     }
 
     @Test(

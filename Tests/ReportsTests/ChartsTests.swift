@@ -20,13 +20,19 @@ struct ChartsTests {
         private var classes: [String] = []
         private var text = ""
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             elements.append(name)
             classes.append(attributes["class"] ?? "")
             text = ""
             if name == "g", let value = attributes["data-series"] {
-                if attributes["class"] == "series" { series.append(value) } else if attributes["class"] == "legend-entry" { legend.append(value) }
+                if attributes["class"] == "series" {
+                    series.append(value)
+                } else if attributes["class"] == "legend-entry" {
+                    legend.append(value)
+                }
             }
         }
 
@@ -60,7 +66,10 @@ struct ChartsTests {
         let reading = try Self.parse(try #require(Self.outputs["charts/stride-body-0ns-iterations-1000.svg"]))
         #expect(reading.series == ["libdispatch", "work-stealing", "work-stealing, automatic", "serial loop"])
         #expect(reading.legend == reading.series)
-        #expect(reading.text("axis-label") == ["stride: iterations per block (log scale)", "ns per iteration, median (log scale)"])
+        #expect(
+            reading.text("axis-label") == [
+                "stride: iterations per block (log scale)", "ns per iteration, median (log scale)",
+            ])
         #expect(reading.text("title") == ["apply-stride, body=0ns, iterations=1000: ns per iteration by stride"])
         #expect(reading.elements.contains("style") && reading.elements[0] == "svg")
         // Ticks of a log axis fall on 1-2-5 values: strides 1 and 4 span 1 to 5.
@@ -69,10 +78,14 @@ struct ChartsTests {
 
     @Test("thread scaling: x ticks are thread counts (2 per CPU resolved), one line per guard")
     func scaling() throws {
-        let reading = try Self.parse(try #require(Self.outputs["charts/scaling-resource-counter-critical-0ns-outside-0ns-libdispatch.svg"]))
+        let reading = try Self.parse(
+            try #require(Self.outputs["charts/scaling-resource-counter-critical-0ns-outside-0ns-libdispatch.svg"]))
         #expect(reading.series == ["pthread-mutex", "libdispatch · queue-sync"])
         #expect(reading.text("tick").prefix(2) == ["1", "4 (2 per CPU)"])
-        #expect(reading.text("axis-label") == ["contending threads (this machine: 2 CPUs)", "ns per critical section, median (log scale)"])
+        #expect(
+            reading.text("axis-label") == [
+                "contending threads (this machine: 2 CPUs)", "ns per critical section, median (log scale)",
+            ])
     }
 
     @Test("hand-off latency: a row per semaphore, p50 and p99 in the legend")
@@ -97,8 +110,9 @@ struct ChartsTests {
 
     @Test("text is escaped: a series named with markup stays text")
     func escaping() throws {
-        let chart = LineChart(title: "a < b & \"c\"", x: .init(label: "x", scale: .linear), y: .init(label: "y", scale: .linear),
-                              series: [.init(name: "<script>", points: [(1, 1), (2, 3)])])
+        let chart = LineChart(
+            title: "a < b & \"c\"", x: .init(label: "x", scale: .linear), y: .init(label: "y", scale: .linear),
+            series: [.init(name: "<script>", points: [(1, 1), (2, 3)])])
         let reading = try Self.parse(chart.svg())
         #expect(reading.series == ["<script>"])
         #expect(reading.text("title") == ["a < b & \"c\""])

@@ -11,7 +11,9 @@ struct FormatRegistrationTests {
     /// One line per case: what a format of another package can read from the input.
     enum CaseLines: OutputFormat {
         static func outputs(of input: ReportInput) -> [ResultsWriter.Output] {
-            let lines = input.run.cases.map { "\($0.benchmarkCase.id)\t\(input.analysis.estimates[$0.benchmarkCase.id]?.value ?? .nan)" }
+            let lines = input.run.cases.map {
+                "\($0.benchmarkCase.id)\t\(input.analysis.estimates[$0.benchmarkCase.id]?.value ?? .nan)"
+            }
             return [ResultsWriter.Output(path: "extra/cases.tsv", contents: lines.joined(separator: "\n"))]
         }
     }
@@ -29,7 +31,9 @@ struct FormatRegistrationTests {
         #expect(throws: RegistrationError.registeredTwice(type: "\(CaseLines.self)")) {
             try ResultsWriter.register([CaseLines.self, CaseLines.self])
         }
-        #expect(throws: RegistrationError.registeredTwice(type: "\(ResultsCSV.self)")) { try ResultsWriter.register([ResultsCSV.self]) }
+        #expect(throws: RegistrationError.registeredTwice(type: "\(ResultsCSV.self)")) {
+            try ResultsWriter.register([ResultsCSV.self])
+        }
         #expect(ResultsWriter.formats.count == before)
     }
 

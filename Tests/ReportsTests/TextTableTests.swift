@@ -7,11 +7,12 @@ import Testing
     @Test func columnsAlignAndTheLastLeftColumnIsNotPadded() {
         var table = TextTable([("case", false), ("ns/op", true), ("status", false)])
         table.rows = [["spin/none", "12.5", "ok"], ["a", "1000", "failed: crashed"]]
-        #expect(table.lines == [
-            "case       ns/op  status",
-            "spin/none   12.5  ok",
-            "a           1000  failed: crashed",
-        ])
+        #expect(
+            table.lines == [
+                "case       ns/op  status",
+                "spin/none   12.5  ok",
+                "a           1000  failed: crashed",
+            ])
     }
 
     @Test func rowsWithTheirHeaderFirst() {

@@ -3,7 +3,9 @@ import Testing
 
 @Suite("ApplyPlan and StridePolicy: how a loop is cut")
 struct ApplyPlanTests {
-    @Test("pieces cover 0..<iterations exactly once, in order", arguments: [0, 1, 2, 7, 64, 1_000_003], [StridePolicy.fixed(1), .fixed(3), .fixed(7), .fixed(1_000_000_000), .automatic])
+    @Test(
+        "pieces cover 0..<iterations exactly once, in order", arguments: [0, 1, 2, 7, 64, 1_000_003],
+        [StridePolicy.fixed(1), .fixed(3), .fixed(7), .fixed(1_000_000_000), .automatic])
     func piecesCoverTheLoop(iterations: Int, policy: StridePolicy) {
         let plan = ApplyPlan(iterations: iterations, stride: policy, workers: 2)
         var next = 0

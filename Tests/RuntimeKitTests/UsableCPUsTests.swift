@@ -31,7 +31,8 @@ struct UsableCPUsTests {
         guard original.count > 1 else { return }  // a 1-CPU machine cannot show the difference
         func setAffinity(_ cpus: [Int]) -> Int32 {
             var set = cpu_set_t()
-            withUnsafeMutableBytes(of: &set) { bytes in for cpu in cpus { bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8) } }
+            withUnsafeMutableBytes(of: &set) { bytes in for cpu in cpus { bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8) }
+            }
             return UsableCPUs.affinityCall("sched_setaffinity", &set)
         }
         try #require(setAffinity([original[0]]) == 0)

@@ -44,17 +44,22 @@ import Testing
 @Suite struct SoakCatchesFaultsTests {
     /// Long waits where nothing is lost, so a slow round on a busy machine (or under a sanitizer)
     /// cannot turn the fault looked for into a timeout.
-    static let settings = SoakSettings(duration: .seconds(5), warmUp: .milliseconds(100), seed: 3, waitTimeout: .seconds(60))
+    static let settings = SoakSettings(
+        duration: .seconds(5), warmUp: .milliseconds(100), seed: 3, waitTimeout: .seconds(60))
 
     @Test func anApplyIndexRunTwiceIsReported() async throws {
-        let report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<RepeatsApplyIndex>.self, settings: Self.settings) }
+        let report = try await onDedicatedThread {
+            Soak.run(FaultySoakRuntime<RepeatsApplyIndex>.self, settings: Self.settings)
+        }
         let failure = try #require(report.failure)
         #expect(failure.contains("ran more than once"), "\(failure)")
         #expect(failure.contains("ran 2 times"), "\(failure)")
     }
 
     @Test func anApplyIndexLeftOutIsReported() async throws {
-        let report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<SkipsApplyIndex>.self, settings: Self.settings) }
+        let report = try await onDedicatedThread {
+            Soak.run(FaultySoakRuntime<SkipsApplyIndex>.self, settings: Self.settings)
+        }
         let failure = try #require(report.failure)
         #expect(failure.contains("never ran"), "\(failure)")
         #expect(failure.contains("ran 0 times"), "\(failure)")
@@ -63,7 +68,9 @@ import Testing
     @Test func aLostBlockIsAReportedTimeoutNotAHang() async throws {
         var settings = Self.settings
         settings.waitTimeout = .seconds(1)
-        let report = try await onDedicatedThread { [settings] in Soak.run(FaultySoakRuntime<DropsABlock>.self, settings: settings) }
+        let report = try await onDedicatedThread { [settings] in
+            Soak.run(FaultySoakRuntime<DropsABlock>.self, settings: settings)
+        }
         let failure = try #require(report.failure)
         // Whichever wait it was (a semaphore's signals, a group, the notify), it says what it waited for.
         #expect(failure.hasPrefix("round 0: "), "\(failure)")
@@ -90,8 +97,8 @@ import Testing
         ledger.beginRound(tasks: 4)
         for id in [0, 1, 1, 3, 7, -1] { ledger.record(id) }
         let mistakes = ledger.mistakes() ?? ""
-        #expect(mistakes.contains("1 of 4 tasks never ran"), "\(mistakes)")   // 2
-        #expect(mistakes.contains("2 ran more than once"), "\(mistakes)")     // 1 twice, 7 outside the round
+        #expect(mistakes.contains("1 of 4 tasks never ran"), "\(mistakes)")  // 2
+        #expect(mistakes.contains("2 ran more than once"), "\(mistakes)")  // 1 twice, 7 outside the round
         #expect(mistakes.contains("1 runs of an id outside the round"), "\(mistakes)")  // -1
         ledger.beginRound(tasks: 3)
         for id in 0..<3 { ledger.record(id) }

@@ -62,7 +62,8 @@ struct BlockingAndScopeTests {
                 let others = MutexSemaphore(value: 0)
                 let noise = round % 7  // jobs ahead of the pair, as the rest of a soak round
                 for _ in 0..<noise { runtime.async { others.signal() } }
-                let gate = MutexSemaphore(value: 0), started = MutexSemaphore(value: 0), finished = MutexSemaphore(value: 0)
+                let gate = MutexSemaphore(value: 0), started = MutexSemaphore(value: 0),
+                    finished = MutexSemaphore(value: 0)
                 for _ in 0..<2 {
                     runtime.async {
                         started.signal()
@@ -97,7 +98,8 @@ struct BlockingAndScopeTests {
             let runtime = StealingRuntime(workers: 2)
             defer { runtime.shutdown() }
             for round in 0..<200 {
-                let gate = MutexSemaphore(value: 0), started = MutexSemaphore(value: 0), released = MutexSemaphore(value: 0)
+                let gate = MutexSemaphore(value: 0), started = MutexSemaphore(value: 0),
+                    released = MutexSemaphore(value: 0)
                 let helped = MutexSemaphore(value: 0)
                 runtime.async {
                     started.signal()
@@ -133,7 +135,8 @@ struct BlockingAndScopeTests {
         #expect(total.load(ordering: .relaxed) == 1_000)
     }
 
-    @Test("a scope waits for a tree of 32,767 spawned tasks, from outside the pool and from inside", arguments: [1, 2, 4])
+    @Test(
+        "a scope waits for a tree of 32,767 spawned tasks, from outside the pool and from inside", arguments: [1, 2, 4])
     func scopeWaitsForSpawnedTree(workers: Int) async throws {
         let (outside, inside) = try await onDedicatedThread { () -> (Int, Int) in
             let runtime = StealingRuntime(workers: workers)

@@ -78,7 +78,9 @@ struct HeapJobRecyclingTests {
             #expect(held.cache != nil, "round \(round): the cache went away with jobs still in flight")
             gate.signal()
             try #require(done.wait(timeout: .seconds(60)) == .success, "round \(round): the blocks did not finish")
-            #expect(eventually { held.cache == nil }, "round \(round): the ended thread's cache was not freed after its last job came home")
+            #expect(
+                eventually { held.cache == nil },
+                "round \(round): the ended thread's cache was not freed after its last job came home")
         }
     }
 
@@ -93,7 +95,8 @@ struct HeapJobRecyclingTests {
         // block runs, so the next link takes the same memory: one fresh job for the whole chain.
         @Sendable func link(_ remaining: Int, _ before: Int) {
             if remaining == 0 {
-                fresh.store(BlockCache<HeapJob>.current.takeUnretainedValue().freshAllocations - before, ordering: .relaxed)
+                fresh.store(
+                    BlockCache<HeapJob>.current.takeUnretainedValue().freshAllocations - before, ordering: .relaxed)
                 finished.signal()
                 return
             }

@@ -13,7 +13,9 @@ struct StealingRuntimeStressTests {
     /// 10,000; the sanitizer runs in .ci/run use 2,000,000).
     static let tasks: Int = {
         let tasks = getenv("STEALING_STRESS_TASKS").flatMap { Int(String(cString: $0)) } ?? 10_000_000
-        precondition(tasks > 0 && tasks % 10_000 == 0, "STEALING_STRESS_TASKS must be a positive multiple of 10,000, got \(tasks)")
+        precondition(
+            tasks > 0 && tasks % 10_000 == 0,
+            "STEALING_STRESS_TASKS must be a positive multiple of 10,000, got \(tasks)")
         return tasks
     }()
 
@@ -24,38 +26,38 @@ struct StealingRuntimeStressTests {
     func tenMillionTasks() async throws {
         let total = Self.tasks
         let wrong = try await onDedicatedThread { () -> Int in
-        let outsideThreads = 2
-        let outsideTasks = total / 2
-        let parents = 5_000
-        let childrenPerParent = (total - outsideTasks) / parents
-        let runtime = StealingRuntime(workers: 0)
-        let ledger = TakenLedger(count: total)
-        let group = runtime.makeGroup()
+            let outsideThreads = 2
+            let outsideTasks = total / 2
+            let parents = 5_000
+            let childrenPerParent = (total - outsideTasks) / parents
+            let runtime = StealingRuntime(workers: 0)
+            let ledger = TakenLedger(count: total)
+            let group = runtime.makeGroup()
 
-        // Inside: each parent spawns its children from a worker; indices after the outside ones.
-        for parent in 0..<parents {
-            runtime.async(group: group) {
-                for child in 0..<childrenPerParent {
-                    runtime.async(group: group) { ledger.record(outsideTasks + parent * childrenPerParent + child) }
+            // Inside: each parent spawns its children from a worker; indices after the outside ones.
+            for parent in 0..<parents {
+                runtime.async(group: group) {
+                    for child in 0..<childrenPerParent {
+                        runtime.async(group: group) { ledger.record(outsideTasks + parent * childrenPerParent + child) }
+                    }
                 }
             }
-        }
-        // Outside: two threads submit through the injector at the same time.
-        let share = outsideTasks / outsideThreads
-        let submitters = (0..<outsideThreads).map { thread in
-            PThread.spawn {
-                for index in (thread * share)..<((thread + 1) * share) {
-                    runtime.async(group: group) { ledger.record(index) }
+            // Outside: two threads submit through the injector at the same time.
+            let share = outsideTasks / outsideThreads
+            let submitters = (0..<outsideThreads).map { thread in
+                PThread.spawn {
+                    for index in (thread * share)..<((thread + 1) * share) {
+                        runtime.async(group: group) { ledger.record(index) }
+                    }
                 }
             }
-        }
-        submitters.forEach { $0.join() }
-        group.wait()
-        runtime.shutdown()
+            submitters.forEach { $0.join() }
+            group.wait()
+            runtime.shutdown()
 
-        var wrong = 0
-        for index in 0..<total where ledger.times(index) != 1 { wrong += 1 }
-        return wrong
+            var wrong = 0
+            for index in 0..<total where ledger.times(index) != 1 { wrong += 1 }
+            return wrong
         }
         #expect(wrong == 0, "\(wrong) of \(total) tasks did not run exactly once")
     }

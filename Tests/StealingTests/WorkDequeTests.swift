@@ -19,8 +19,8 @@ struct WorkDequeTests {
         for index in 0..<4 { #expect(deque.push(JobRef.token(index))) }
         #expect(!deque.push(JobRef.token(99)), "a full ring must refuse")
         #expect(deque.steal()?.index == 0)  // oldest
-        #expect(deque.pop()?.index == 3)    // newest
-        #expect(deque.push(JobRef.token(4)))       // room again, wrapping around the ring
+        #expect(deque.pop()?.index == 3)  // newest
+        #expect(deque.push(JobRef.token(4)))  // room again, wrapping around the ring
         #expect([deque.pop()?.index, deque.pop()?.index, deque.pop()?.index] == [4, 2, 1])
         #expect(deque.pop() == nil && deque.count == 0)
     }
@@ -29,7 +29,8 @@ struct WorkDequeTests {
     /// taken exactly once. Small capacity keeps the ring wrapping (slot reuse races).
     @Test("2,000,000 jobs, one owner, three thieves: nothing lost, nothing taken twice")
     func stress() async throws {
-        let race = try await raceOwnerAgainstThieves(total: 2_000_000, capacity: 64, thief: singleSteals) { deque, record in
+        let race = try await raceOwnerAgainstThieves(total: 2_000_000, capacity: 64, thief: singleSteals) {
+            deque, record in
             var next = 0
             while next < 2_000_000 {
                 // A burst of pushes (up to the ring's capacity), then pop about half back.
@@ -49,7 +50,8 @@ extension WorkDequeTests {
     /// thieves trying to steal that same single job; each must go to exactly one of them.
     @Test("the last jobs: owner pops against three thieves, 1,000,000 jobs in ones and twos")
     func lastJobRace() async throws {
-        let race = try await raceOwnerAgainstThieves(total: 1_000_000, capacity: 4, thief: singleSteals) { deque, record in
+        let race = try await raceOwnerAgainstThieves(total: 1_000_000, capacity: 4, thief: singleSteals) {
+            deque, record in
             // Alternate one and two jobs left: with one, owner and thief meet at the
             // compare-exchange; with two, the owner takes without one, which is where the fence in
             // pop matters.
@@ -88,7 +90,8 @@ extension WorkDequeTests {
     /// its own deque and drains it as that deque's owner; every job must be taken exactly once.
     @Test("1,000,000 jobs, one owner, three batch thieves: nothing lost, nothing taken twice")
     func batchStress() async throws {
-        let race = try await raceOwnerAgainstThieves(total: 1_000_000, capacity: 64, thief: batchSteals) { deque, record in
+        let race = try await raceOwnerAgainstThieves(total: 1_000_000, capacity: 64, thief: batchSteals) {
+            deque, record in
             var next = 0
             while next < 1_000_000 {
                 let burst = min(1 + next % 40, 1_000_000 - next)

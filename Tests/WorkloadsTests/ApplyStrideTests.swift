@@ -13,9 +13,11 @@ struct ApplyStrideTests {
 
     @Test("apply-stride passes its own check on every backend and stride", arguments: workloadBackends, strides)
     func passesOnEveryBackend(backend: Backend, stride: StrideChoice) async throws {
-        let error = try await exercise({
-            ApplyStride.operation(on: backend.runtime.init(workers: 0), spinRounds: 1, stride: stride, iterations: 1_000)
-        }, counts: [1, 3])
+        let error = try await exercise(
+            {
+                ApplyStride.operation(
+                    on: backend.runtime.init(workers: 0), spinRounds: 1, stride: stride, iterations: 1_000)
+            }, counts: [1, 3])
         #expect(error == nil, "\(backend.id), stride \(stride): \(error.map(String.init(describing:)) ?? "")")
     }
 
@@ -24,14 +26,17 @@ struct ApplyStrideTests {
         apply-stride reports the stride it really used: 7 for stride 7, \
         and the backend's own choice for the automatic stride
         """,
-          arguments: workloadBackends)
+        arguments: workloadBackends)
     func reportsTheStrideUsed(backend: Backend) async throws {
         for (stride, expected) in [(StrideChoice.fixed(7), 1_000.0 / 143), (.automatic, nil)] {
-            let result = try await exerciseSampled({
-                ApplyStride.operation(on: backend.runtime.init(workers: 0), spinRounds: 1, stride: stride, iterations: 1_000)
-            }, warmUp: 2, sampled: 3)
+            let result = try await exerciseSampled(
+                {
+                    ApplyStride.operation(
+                        on: backend.runtime.init(workers: 0), spinRounds: 1, stride: stride, iterations: 1_000)
+                }, warmUp: 2, sampled: 3)
             #expect(result.error == nil, "\(backend.id), stride \(stride): \(String(describing: result.error))")
-            let used = try #require(result.metrics["iterations_per_piece"], "\(backend.id), stride \(stride): \(result.metrics)")
+            let used = try #require(
+                result.metrics["iterations_per_piece"], "\(backend.id), stride \(stride): \(result.metrics)")
             #expect(used.unit == .iterations)
             // 1,000 iterations at stride 7: 142 pieces of 7 and one of 6, a mean of 1000/143.
             if let expected { #expect(abs(used.value - expected) < 1e-9, "\(backend.id): \(used.value)") }
@@ -39,30 +44,43 @@ struct ApplyStrideTests {
         }
     }
 
-    @Test("apply-stride's smoke case, prepared as the child prepares it, passes on every backend", arguments: workloadBackends)
+    @Test(
+        "apply-stride's smoke case, prepared as the child prepares it, passes on every backend",
+        arguments: workloadBackends)
     func smokeCaseThroughPrepare(backend: Backend) async throws {
         let workload = ApplyStride()
         let parameters = try #require(workload.parameterSets(for: .smoke).first)
-        let benchmarkCase = BenchmarkCase(workload: workload.name, backend: backend.id, parameters: parameters, allocator: .system)
+        let benchmarkCase = BenchmarkCase(
+            workload: workload.name, backend: backend.id, parameters: parameters, allocator: .system)
         let error = try await exercise({ try workload.prepare(benchmarkCase, backend: backend) }, counts: [1, 2])
         #expect(error == nil, "\(benchmarkCase.id): \(error.map(String.init(describing:)) ?? "")")
     }
 
-    @Test("an apply that leaves an index out fails the timed runs' piece tally", arguments: [StrideChoice.fixed(1), .automatic])
+    @Test(
+        "an apply that leaves an index out fails the timed runs' piece tally",
+        arguments: [StrideChoice.fixed(1), .automatic])
     func skippedIndexIsCaught(stride: StrideChoice) async throws {
-        let error = try await exercise({
-            ApplyStride.operation(on: FaultyRuntime(fault: .skip(index: 7)), spinRounds: 0, stride: stride, iterations: 100)
-        }, counts: [1, 2])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            {
+                ApplyStride.operation(
+                    on: FaultyRuntime(fault: .skip(index: 7)), spinRounds: 0, stride: stride, iterations: 100)
+            }, counts: [1, 2])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("99 indices ran (expected 100)"), "\(message)")
     }
 
-    @Test("an apply that runs an index twice fails the timed runs' piece tally", arguments: [StrideChoice.fixed(1), .automatic])
+    @Test(
+        "an apply that runs an index twice fails the timed runs' piece tally",
+        arguments: [StrideChoice.fixed(1), .automatic])
     func repeatedIndexIsCaught(stride: StrideChoice) async throws {
-        let error = try await exercise({
-            ApplyStride.operation(on: FaultyRuntime(fault: .repeatIndex(42)), spinRounds: 0, stride: stride, iterations: 100)
-        }, counts: [1, 2])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            {
+                ApplyStride.operation(
+                    on: FaultyRuntime(fault: .repeatIndex(42)), spinRounds: 0, stride: stride, iterations: 100)
+            }, counts: [1, 2])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("101 indices ran (expected 100)"), "\(message)")
     }
 
@@ -70,12 +88,16 @@ struct ApplyStrideTests {
         """
         mistakes that cancel in the piece tally's count and sum are caught by finish()'s exact loop, naming the indices
         """,
-          arguments: [StrideChoice.fixed(1), .automatic])
+        arguments: [StrideChoice.fixed(1), .automatic])
     func cancellingMistakesAreCaught(stride: StrideChoice) async throws {
-        let error = try await exercise({
-            ApplyStride.operation(on: FaultyRuntime(fault: .cancellingMistakes(around: 50)), spinRounds: 0, stride: stride, iterations: 100)
-        }, counts: [1, 2])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            {
+                ApplyStride.operation(
+                    on: FaultyRuntime(fault: .cancellingMistakes(around: 50)), spinRounds: 0, stride: stride,
+                    iterations: 100)
+            }, counts: [1, 2])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("3 of 100 indices"), "\(message)")
         #expect(message.contains("index 49 ran 0 times"), "\(message)")
         #expect(message.contains("index 50 ran 3 times"), "\(message)")
@@ -100,8 +122,9 @@ struct ApplyStrideTests {
     @Test("apply-serial passes its own check")
     func serialLoopPasses() async throws {
         let workload = ApplySerial()
-        let benchmarkCase = BenchmarkCase(workload: workload.name, backend: BenchmarkCase.noBackend,
-                                          parameters: [Parameter("body", "10ns"), Parameter("iterations", "500")], allocator: .system)
+        let benchmarkCase = BenchmarkCase(
+            workload: workload.name, backend: BenchmarkCase.noBackend,
+            parameters: [Parameter("body", "10ns"), Parameter("iterations", "500")], allocator: .system)
         let error = try await exercise({ try workload.prepare(benchmarkCase, backend: nil) }, counts: [1, 4])
         #expect(error == nil, "\(error.map(String.init(describing:)) ?? "")")
     }

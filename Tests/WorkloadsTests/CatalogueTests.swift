@@ -13,7 +13,10 @@ import Workloads
 @Suite("case catalogue: every cited case is one the workloads generate")
 struct CatalogueTests {
     static func cases(_ suite: Suite) throws -> [BenchmarkCase] {
-        try RunPlan(workloads: Workloads.all, suite: suite, backends: Backends.all, allocators: [.system], filter: nil, repetitions: 1).cases
+        try RunPlan(
+            workloads: Workloads.all, suite: suite, backends: Backends.all, allocators: [.system], filter: nil,
+            repetitions: 1
+        ).cases
     }
 
     @Test("the catalogue's backend names are the registered backends' ids, in order")
@@ -28,7 +31,9 @@ struct CatalogueTests {
         for claim in GuideClaims.all {
             #expect(!claim.cited.isEmpty, "\(claim.id) cites no case")
             for spec in claim.cited {
-                #expect(quick.contains(where: spec.matches), "\(claim.id) cites \(spec), which the quick suite does not generate")
+                #expect(
+                    quick.contains(where: spec.matches),
+                    "\(claim.id) cites \(spec), which the quick suite does not generate")
             }
         }
     }

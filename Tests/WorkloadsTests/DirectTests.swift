@@ -14,9 +14,17 @@ struct DirectTests {
         let direct = Direct()
         return direct.parameterSets(for: suite).flatMap { parameters -> [(BenchmarkCase, Backend?)] in
             guard direct.usesBackend(for: parameters) else {
-                return [(BenchmarkCase(workload: direct.name, backend: BenchmarkCase.noBackend, parameters: parameters, allocator: .system), nil)]
+                return [
+                    (
+                        BenchmarkCase(
+                            workload: direct.name, backend: BenchmarkCase.noBackend, parameters: parameters,
+                            allocator: .system), nil
+                    )
+                ]
             }
-            return workloadBackends.map { (BenchmarkCase(workload: direct.name, backend: $0.id, parameters: parameters, allocator: .system), $0) }
+            return workloadBackends.map {
+                (BenchmarkCase(workload: direct.name, backend: $0.id, parameters: parameters, allocator: .system), $0)
+            }
         }
     }
 
@@ -34,9 +42,12 @@ struct DirectTests {
         for suite in Suite.allCases {
             for (benchmarkCase, _) in Self.cases(suite) {
                 let pair = try #require(FidelityPairs.pair(for: benchmarkCase), "\(benchmarkCase.id) has no suite case")
-                let workload = try #require(Workloads.named(pair.suiteCase.workload), "\(pair.suiteCase.id): unknown workload")
-                #expect(workload.usesBackend(for: pair.suiteCase.parameters) == (pair.suiteCase.backend != BenchmarkCase.noBackend),
-                        "\(pair.suiteCase.id): backend does not match the workload's")
+                let workload = try #require(
+                    Workloads.named(pair.suiteCase.workload), "\(pair.suiteCase.id): unknown workload")
+                #expect(
+                    workload.usesBackend(for: pair.suiteCase.parameters)
+                        == (pair.suiteCase.backend != BenchmarkCase.noBackend),
+                    "\(pair.suiteCase.id): backend does not match the workload's")
                 #expect(pair.directCase == benchmarkCase && pair.suiteCase.allocator == benchmarkCase.allocator)
             }
         }
@@ -44,14 +55,16 @@ struct DirectTests {
 
     @Test("an unknown operation is a bad parameter naming the valid ones")
     func unknownOperation() throws {
-        let benchmarkCase = BenchmarkCase(workload: "direct", backend: "libdispatch-c", parameters: [Parameter("operation", "teleport")],
-                                          allocator: .system)
+        let benchmarkCase = BenchmarkCase(
+            workload: "direct", backend: "libdispatch-c", parameters: [Parameter("operation", "teleport")],
+            allocator: .system)
         do {
             _ = try Direct().prepare(benchmarkCase, backend: Backends.named("libdispatch-c"))
             Issue.record("prepare accepted operation=teleport")
         } catch let error as WorkloadError {
             guard case .badParameter(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.contains("'teleport'") && message.contains("sync") && message.contains("apply"), "\(message)")
+            #expect(
+                message.contains("'teleport'") && message.contains("sync") && message.contains("apply"), "\(message)")
         }
     }
 }
@@ -68,7 +81,9 @@ struct PieceTallyTests {
             let spawned = (0..<threads).map { thread in
                 PThread.spawn {
                     // Thread t records the pieces t, t + threads, ... of stride 1 across the loop.
-                    for index in Swift.stride(from: thread, to: iterations, by: threads) { recorder.record(index..<index + 1) }
+                    for index in Swift.stride(from: thread, to: iterations, by: threads) {
+                        recorder.record(index..<index + 1)
+                    }
                 }
             }
             for thread in spawned { thread.join() }

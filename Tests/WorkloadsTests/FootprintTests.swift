@@ -9,13 +9,18 @@ import Testing
 /// memory figures are reported, and a block the runtime loses fails the case by its deadline.
 @Suite("footprint: waiting units are held, released and counted")
 struct FootprintTests {
-    static func operation(_ unit: Footprint.Unit, on backend: Backend?, units: Int = 32, timeout: Duration = .seconds(300)) throws -> any MeasuredOperation {
-        let benchmarkCase = BenchmarkCase(workload: "footprint", backend: backend?.id ?? BenchmarkCase.noBackend,
-                                          parameters: [Parameter("unit", unit.rawValue), Parameter("units", "\(units)")], allocator: .system)
+    static func operation(
+        _ unit: Footprint.Unit, on backend: Backend?, units: Int = 32, timeout: Duration = .seconds(300)
+    ) throws -> any MeasuredOperation {
+        let benchmarkCase = BenchmarkCase(
+            workload: "footprint", backend: backend?.id ?? BenchmarkCase.noBackend,
+            parameters: [Parameter("unit", unit.rawValue), Parameter("units", "\(units)")], allocator: .system)
         return try Footprint(timeout: timeout).prepare(benchmarkCase, backend: backend)
     }
 
-    @Test("blocks queued behind a sync run once each on every backend, and the figures are reported", arguments: workloadBackends)
+    @Test(
+        "blocks queued behind a sync run once each on every backend, and the figures are reported",
+        arguments: workloadBackends)
     func queuedBlocks(backend: Backend) async throws {
         let figures = try await onDedicatedThread {
             let operation = try Self.operation(.queuedBlock, on: backend)
@@ -43,7 +48,8 @@ struct FootprintTests {
     func lostBlockIsCaught() async throws {
         let message = try await onDedicatedThread { () -> String? in
             do {
-                let holder = QueuedBlocks(runtime: FaultyRuntime(fault: .drop(submission: 0)), timeout: .milliseconds(500))
+                let holder = QueuedBlocks(
+                    runtime: FaultyRuntime(fault: .drop(submission: 0)), timeout: .milliseconds(500))
                 _ = try FootprintOperation(units: 4, holding: holder)
                 return nil
             } catch let error as WorkloadError {
@@ -56,7 +62,8 @@ struct FootprintTests {
     @Test("footprint refuses a bad unit or count, and runs threads under \"none\"")
     func parameters() {
         for parameters in [[Parameter("unit", "fiber")], [Parameter("unit", "thread"), Parameter("units", "0")]] {
-            let benchmarkCase = BenchmarkCase(workload: "footprint", backend: BenchmarkCase.noBackend, parameters: parameters, allocator: .system)
+            let benchmarkCase = BenchmarkCase(
+                workload: "footprint", backend: BenchmarkCase.noBackend, parameters: parameters, allocator: .system)
             #expect(throws: WorkloadError.self) { _ = try Footprint().prepare(benchmarkCase, backend: nil) }
         }
         #expect(!Footprint().usesBackend(for: [Parameter("unit", "thread")]))

@@ -12,10 +12,15 @@ struct ForkJoinTests {
     @Test("fib and the tree sum by group pass their own check on every backend", arguments: workloadBackends)
     func groupFormOnEveryBackend(backend: Backend) async throws {
         for (fib, tree, cutoff) in [(12, nil, 1), (16, nil, 8), (nil, 8, 1), (nil, 10, 4)] as [(Int?, Int?, Int)] {
-            let error = try await exercise({
-                ForkJoin.groupOperation(on: backend.runtime.init(workers: 0), fib: fib, tree: tree, cutoff: cutoff, timeout: .seconds(300))
-            }, counts: [1, 3])
-            #expect(error == nil, "\(backend.id), fib \(fib ?? 0), tree \(tree ?? 0): \(error.map(String.init(describing:)) ?? "")")
+            let error = try await exercise(
+                {
+                    ForkJoin.groupOperation(
+                        on: backend.runtime.init(workers: 0), fib: fib, tree: tree, cutoff: cutoff,
+                        timeout: .seconds(300))
+                }, counts: [1, 3])
+            #expect(
+                error == nil,
+                "\(backend.id), fib \(fib ?? 0), tree \(tree ?? 0): \(error.map(String.init(describing:)) ?? "")")
         }
     }
 
@@ -24,9 +29,10 @@ struct ForkJoinTests {
         let workload = ForkJoin()
         let stealing = try #require(Backends.named("work-stealing"))
         for cutoff in [0, 1, 3, 9] {
-            let benchmarkCase = BenchmarkCase(workload: "fork-join", backend: "work-stealing",
-                                              parameters: [Parameter("tree", "9"), Parameter("form", "task"), Parameter("cutoff", "\(cutoff)")],
-                                              allocator: .system)
+            let benchmarkCase = BenchmarkCase(
+                workload: "fork-join", backend: "work-stealing",
+                parameters: [Parameter("tree", "9"), Parameter("form", "task"), Parameter("cutoff", "\(cutoff)")],
+                allocator: .system)
             let error = try await exercise({ try workload.prepare(benchmarkCase, backend: stealing) }, counts: [1, 4])
             #expect(error == nil, "cutoff \(cutoff): \(error.map(String.init(describing:)) ?? "")")
         }
@@ -34,9 +40,12 @@ struct ForkJoinTests {
 
     @Test("a lost task fails the group form by its deadline, and the operation stays failed")
     func lostTaskIsCaught() async throws {
-        let error = try await exercise({
-            ForkJoin.groupOperation(on: FaultyRuntime(fault: .drop(submission: 5)), fib: 10, tree: nil, cutoff: 1, timeout: .milliseconds(500))
-        }, counts: [1, 1])
+        let error = try await exercise(
+            {
+                ForkJoin.groupOperation(
+                    on: FaultyRuntime(fault: .drop(submission: 5)), fib: 10, tree: nil, cutoff: 1,
+                    timeout: .milliseconds(500))
+            }, counts: [1, 1])
         let message = try #require(verificationMessage(error))
         #expect(message.contains("still not empty"), "\(message)")
     }
@@ -52,10 +61,15 @@ struct ForkJoinTests {
     @Test("fork-join refuses two problems, none, or a tree sum by closures")
     func badProblems() {
         let stealing = Backends.named("work-stealing")!
-        for parameters in [[Parameter("fib", "10"), Parameter("tree", "4")], [Parameter("form", "group")],
-                           [Parameter("tree", "4"), Parameter("form", "closure")], [Parameter("tree", "40")]] {
-            let benchmarkCase = BenchmarkCase(workload: "fork-join", backend: "work-stealing", parameters: parameters, allocator: .system)
-            #expect(throws: WorkloadError.self, "\(parameters)") { _ = try ForkJoin().prepare(benchmarkCase, backend: stealing) }
+        for parameters in [
+            [Parameter("fib", "10"), Parameter("tree", "4")], [Parameter("form", "group")],
+            [Parameter("tree", "4"), Parameter("form", "closure")], [Parameter("tree", "40")],
+        ] {
+            let benchmarkCase = BenchmarkCase(
+                workload: "fork-join", backend: "work-stealing", parameters: parameters, allocator: .system)
+            #expect(throws: WorkloadError.self, "\(parameters)") {
+                _ = try ForkJoin().prepare(benchmarkCase, backend: stealing)
+            }
         }
     }
 }

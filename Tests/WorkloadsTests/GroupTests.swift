@@ -16,7 +16,9 @@ struct GroupTests {
     static let healthyTimeout: Duration = .seconds(300)
 
     static func benchmarkCase(_ pattern: Groups.Pattern, on backend: Backend) -> BenchmarkCase {
-        BenchmarkCase(workload: "group", backend: backend.id, parameters: [Parameter("pattern", pattern.rawValue)], allocator: .system)
+        BenchmarkCase(
+            workload: "group", backend: backend.id, parameters: [Parameter("pattern", pattern.rawValue)],
+            allocator: .system)
     }
 
     @Test("every group pattern passes on every backend", arguments: workloadBackends, Groups.Pattern.allCases)
@@ -30,20 +32,26 @@ struct GroupTests {
     @Test("notify reports p50 and p99 of its latency in ns", arguments: workloadBackends)
     func notifyFigures(backend: Backend) async throws {
         let workload = Groups(timeout: Self.healthyTimeout)
-        let result = try await exerciseSampled({ try workload.prepare(Self.benchmarkCase(.notify, on: backend), backend: backend) },
-                                               warmUp: 5, sampled: 100)
+        let result = try await exerciseSampled(
+            { try workload.prepare(Self.benchmarkCase(.notify, on: backend), backend: backend) },
+            warmUp: 5, sampled: 100)
         #expect(result.error == nil, "\(backend.id): \(String(describing: result.error))")
         let p50 = try #require(result.metrics["notify_ns.p50"]), p99 = try #require(result.metrics["notify_ns.p99"])
-        #expect(p50.unit == .nanoseconds && p99.unit == .nanoseconds && p50.value <= p99.value, "\(backend.id): \(result.metrics)")
+        #expect(
+            p50.unit == .nanoseconds && p99.unit == .nanoseconds && p50.value <= p99.value,
+            "\(backend.id): \(result.metrics)")
     }
 
     @Test("a task lost from a fan-out round fails it by the deadline with the count, and the operation stays failed")
     func lostTaskFailsFanOut() async throws {
         // Two workers: rounds of 4 tasks. Submission 3 is the first round's last task.
-        let error = try await exercise({
-            Groups.operation(.fanOut, on: FaultyRuntime(fault: .drop(submission: 3), workers: 2), timeout: Self.lostTaskTimeout)
-        }, counts: [20, 20])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            {
+                Groups.operation(
+                    .fanOut, on: FaultyRuntime(fault: .drop(submission: 3), workers: 2), timeout: Self.lostTaskTimeout)
+            }, counts: [20, 20])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.hasPrefix("only 3 of 4 tasks of the group ran within"), "\(message)")
     }
 
@@ -51,10 +59,14 @@ struct GroupTests {
     func lostTaskFailsOversubscribedFanOut() async throws {
         // Several submitters share one runtime, so which group loses submission 3 is a race: the
         // message is the lost task's group's, whichever submitter's it was.
-        let error = try await exercise({
-            Groups.operation(.fanOutOversubscribed, on: FaultyRuntime(fault: .drop(submission: 3), workers: 2), timeout: Self.lostTaskTimeout)
-        }, counts: [40, 40])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            {
+                Groups.operation(
+                    .fanOutOversubscribed, on: FaultyRuntime(fault: .drop(submission: 3), workers: 2),
+                    timeout: Self.lostTaskTimeout)
+            }, counts: [40, 40])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.hasPrefix("only ") && message.contains("tasks of the group ran within"), "\(message)")
     }
 
@@ -62,10 +74,15 @@ struct GroupTests {
     func lostLeaveFailsNotify() async throws {
         // The notify is registered while the group is non-empty (no submission), so the first
         // submission is operation 0's leaving task.
-        let error = try await exercise({
-            Groups.operation(.notify, on: FaultyRuntime(fault: .drop(submission: 0), workers: 2), timeout: Self.lostTaskTimeout)
-        }, counts: [5, 5])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
-        #expect(message.hasPrefix("the notify block of operation 0 did not run within") && message.contains("never left"), "\(message)")
+        let error = try await exercise(
+            {
+                Groups.operation(
+                    .notify, on: FaultyRuntime(fault: .drop(submission: 0), workers: 2), timeout: Self.lostTaskTimeout)
+            }, counts: [5, 5])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        #expect(
+            message.hasPrefix("the notify block of operation 0 did not run within") && message.contains("never left"),
+            "\(message)")
     }
 }

@@ -31,8 +31,9 @@ struct ParameterTests {
                 #expect(why.contains("<n>ns or <n>us") && why.contains("'\(bad)'"), "\(why)")
             }
         }
-        let missing = BenchmarkCase(workload: "apply-serial", backend: BenchmarkCase.noBackend,
-                                    parameters: [Parameter("iterations", "10")], allocator: .system)
+        let missing = BenchmarkCase(
+            workload: "apply-serial", backend: BenchmarkCase.noBackend,
+            parameters: [Parameter("iterations", "10")], allocator: .system)
         #expect(throws: WorkloadError.self) { try BodyCost(parameterOf: missing) }
     }
 
@@ -61,21 +62,27 @@ struct ParameterTests {
 
     @Test("the calibration travels to the child inside the request")
     func calibrationInTheRequest() throws {
-        let benchmarkCase = BenchmarkCase(workload: "apply-stride", backend: "work-stealing", parameters: [], allocator: .system)
-        let request = ChildRequest(benchmarkCase: benchmarkCase, repetition: 0, sampler: Sampler(),
-                                   calibration: [SpinCalibration.name: 7.5])
+        let benchmarkCase = BenchmarkCase(
+            workload: "apply-stride", backend: "work-stealing", parameters: [], allocator: .system)
+        let request = ChildRequest(
+            benchmarkCase: benchmarkCase, repetition: 0, sampler: Sampler(),
+            calibration: [SpinCalibration.name: 7.5])
         #expect(try ChildRequest.decode(request.encoded()).calibration == [SpinCalibration.name: 7.5])
     }
 
-    static let ownWorkloads: [any Workload] = [ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn(), QueueVsLock(), Semaphores(), Groups(), Footprint()]
+    static let ownWorkloads: [any Workload] = [
+        ApplyStride(), ApplySerial(), Spawn(), ThreadSpawn(), QueueVsLock(), Semaphores(), Groups(), Footprint(),
+    ]
 
     @Test("every parameter set of every suite is accepted by prepare (pthread-mutex)", arguments: Suite.allCases)
     func everyDeclaredSetIsAccepted(suite: Suite) async throws {
         let backend = try #require(Backends.named("pthread-mutex"))
         let cases = Self.ownWorkloads.flatMap { workload in
             workload.parameterSets(for: suite).map {
-                BenchmarkCase(workload: workload.name, backend: workload.usesBackend(for: $0) ? backend.id : BenchmarkCase.noBackend,
-                              parameters: $0, allocator: .system)
+                BenchmarkCase(
+                    workload: workload.name,
+                    backend: workload.usesBackend(for: $0) ? backend.id : BenchmarkCase.noBackend,
+                    parameters: $0, allocator: .system)
             }
         }
         let refused = try await onDedicatedThread { () -> [String] in
@@ -146,13 +153,16 @@ struct ParameterTests {
             (Groups(), []),
         ]
         for (workload, parameters) in refusals {
-            let benchmarkCase = BenchmarkCase(workload: workload.name, backend: workload.usesBackend ? backend.id : BenchmarkCase.noBackend,
-                                              parameters: parameters, allocator: .system)
+            let benchmarkCase = BenchmarkCase(
+                workload: workload.name, backend: workload.usesBackend ? backend.id : BenchmarkCase.noBackend,
+                parameters: parameters, allocator: .system)
             do {
                 _ = try workload.prepare(benchmarkCase, backend: workload.usesBackend ? backend : nil)
                 Issue.record("\(benchmarkCase.id) was accepted")
             } catch let error as WorkloadError {
-                guard case .badParameter(let why) = error else { Issue.record("\(benchmarkCase.id): \(error)"); continue }
+                guard case .badParameter(let why) = error else {
+                    Issue.record("\(benchmarkCase.id): \(error)"); continue
+                }
                 #expect(why.contains(workload.name) || why.contains("stride"), "\(benchmarkCase.id): \(why)")
             } catch {
                 Issue.record("\(benchmarkCase.id): \(error)")

@@ -21,31 +21,38 @@ struct QueueVsLockTests {
         SharedResource(kind: kind, criticalRounds: 1)
     }
 
-    @Test("the guards that need no backend keep the dictionary consistent with 1 and 3 threads",
-          arguments: ownGuards, [1, 3])
+    @Test(
+        "the guards that need no backend keep the dictionary consistent with 1 and 3 threads",
+        arguments: ownGuards, [1, 3])
     func ownGuardsAreConsistent(kind: QueueVsLock.Guard, threads: Int) async throws {
-        let error = try await exercise({
-            try QueueVsLock.operation(kind, threads: threads, resource: Self.resource(), outsideRounds: 1,
-                                      backend: nil, timeout: Self.healthyTimeout)
-        }, counts: [1, 17, 2_000])
+        let error = try await exercise(
+            {
+                try QueueVsLock.operation(
+                    kind, threads: threads, resource: Self.resource(), outsideRounds: 1,
+                    backend: nil, timeout: Self.healthyTimeout)
+            }, counts: [1, 17, 2_000])
         #expect(error == nil, "\(kind), \(threads) threads: \(error.map(String.init(describing:)) ?? "")")
     }
 
-    @Test("a backend's semaphore and serial queue (sync and async) keep the dictionary consistent with 3 threads",
-          arguments: workloadBackends, backendGuards)
+    @Test(
+        "a backend's semaphore and serial queue (sync and async) keep the dictionary consistent with 3 threads",
+        arguments: workloadBackends, backendGuards)
     func backendGuardsAreConsistent(backend: Backend, kind: QueueVsLock.Guard) async throws {
-        let error = try await exercise({
-            try QueueVsLock.operation(kind, threads: 3, resource: Self.resource(), outsideRounds: 1,
-                                      backend: backend, timeout: Self.healthyTimeout)
-        }, counts: [1, 17, 2_000])
+        let error = try await exercise(
+            {
+                try QueueVsLock.operation(
+                    kind, threads: 3, resource: Self.resource(), outsideRounds: 1,
+                    backend: backend, timeout: Self.healthyTimeout)
+            }, counts: [1, 17, 2_000])
         #expect(error == nil, "\(backend.id), \(kind): \(error.map(String.init(describing:)) ?? "")")
     }
 
     @Test("every section is counted in some thread's share, and the fairness figures bracket 1")
     func sharesAddUp() async throws {
         let shares = try await onDedicatedThread { () -> [Int] in
-            let threads = ContendingThreads(threads: 3, guarding: PThreadMutexGuard(Self.resource(.counter)),
-                                            outsideRounds: 0, timeout: Self.healthyTimeout)
+            let threads = ContendingThreads(
+                threads: 3, guarding: PThreadMutexGuard(Self.resource(.counter)),
+                outsideRounds: 0, timeout: Self.healthyTimeout)
             defer { threads.stop() }
             try threads.perform(1_000)
             try threads.perform(35)
@@ -54,8 +61,9 @@ struct QueueVsLockTests {
         #expect(shares.count == 3 && shares.reduce(0, +) == 1_035, "\(shares)")
 
         let metrics = try await onDedicatedThread { () -> [String: WorkloadMetric] in
-            let operation = try QueueVsLock.operation(.swiftMutex, threads: 2, resource: Self.resource(), outsideRounds: 0,
-                                                      backend: nil, timeout: Self.healthyTimeout)
+            let operation = try QueueVsLock.operation(
+                .swiftMutex, threads: 2, resource: Self.resource(), outsideRounds: 0,
+                backend: nil, timeout: Self.healthyTimeout)
             operation.beginSamples()
             try operation.run(500)
             try operation.finish()
@@ -86,15 +94,24 @@ struct QueueVsLockTests {
         func settle(expected: Int) -> String? { inner.settle(expected: expected) }
     }
 
-    @Test("a lost or a repeated update fails the run with the counts, and the operation stays failed", arguments: [false, true])
+    @Test(
+        "a lost or a repeated update fails the run with the counts, and the operation stays failed",
+        arguments: [false, true])
     func miscountIsCaught(extra: Bool) async throws {
-        let error = try await exercise({
-            QueueVsLockOperation(ContendingThreads(threads: 2, guarding: MiscountingGuard(after: 40, extra: extra),
-                                                   outsideRounds: 0, timeout: Self.healthyTimeout))
-        }, counts: [30, 30, 30])
+        let error = try await exercise(
+            {
+                QueueVsLockOperation(
+                    ContendingThreads(
+                        threads: 2, guarding: MiscountingGuard(after: 40, extra: extra),
+                        outsideRounds: 0, timeout: Self.healthyTimeout))
+            }, counts: [30, 30, 30])
         let message = try #require(verificationMessage(error))
-        #expect(message.contains(extra ? "61 updates were applied, 60 critical sections ran" : "59 updates were applied, 60 critical sections ran"),
-                "\(message)")
+        #expect(
+            message.contains(
+                extra
+                    ? "61 updates were applied, 60 critical sections ran"
+                    : "59 updates were applied, 60 critical sections ran"),
+            "\(message)")
     }
 
     @Test("the dictionary's entries are checked as well as its update count")
@@ -117,12 +134,15 @@ struct QueueVsLockTests {
             good.filter { $0.name != "outside" },
         ]
         for parameters in variants {
-            let benchmarkCase = BenchmarkCase(workload: "queue-vs-lock", backend: BenchmarkCase.noBackend, parameters: parameters, allocator: .system)
+            let benchmarkCase = BenchmarkCase(
+                workload: "queue-vs-lock", backend: BenchmarkCase.noBackend, parameters: parameters, allocator: .system)
             do {
                 _ = try QueueVsLock().prepare(benchmarkCase, backend: nil)
                 Issue.record("\(benchmarkCase.id) was accepted")
             } catch let error as WorkloadError {
-                guard case .badParameter(let why) = error else { Issue.record("\(benchmarkCase.id): \(error)"); continue }
+                guard case .badParameter(let why) = error else {
+                    Issue.record("\(benchmarkCase.id): \(error)"); continue
+                }
                 #expect(why.contains("queue-vs-lock"), "\(why)")
             } catch {
                 Issue.record("\(benchmarkCase.id): \(error)")

@@ -44,7 +44,9 @@ struct RegistrationTests {
 
     @Test("a runtime with a built-in one's id is refused, naming both types")
     func duplicateRuntime() {
-        #expect(throws: RegistrationError.duplicate(id: "fifo-dispatch", type: "\(Impostor.self)", other: "FIFODispatch")) {
+        #expect(
+            throws: RegistrationError.duplicate(id: "fifo-dispatch", type: "\(Impostor.self)", other: "FIFODispatch")
+        ) {
             try Backends.register([Impostor.self])
         }
         #expect(Backends.ids == Backends.builtIn.map(\.id))
@@ -68,8 +70,12 @@ struct RegistrationTests {
             try Workloads.register([Named(name: "spin")])
         }
         #expect(throws: RegistrationError.self) { try Workloads.register([Named(name: "")]) }
-        for sets in [[[Parameter("size", "1,2")]], [[Parameter("", "1")]], [[Parameter("size", "1"), Parameter("size", "2")]]] {
-            #expect(throws: RegistrationError.self, "\(sets)") { try Workloads.register([Named(name: "my-cache", sets: sets)]) }
+        for sets in [
+            [[Parameter("size", "1,2")]], [[Parameter("", "1")]], [[Parameter("size", "1"), Parameter("size", "2")]],
+        ] {
+            #expect(throws: RegistrationError.self, "\(sets)") {
+                try Workloads.register([Named(name: "my-cache", sets: sets)])
+            }
         }
         #expect(Workloads.all.count == Workloads.builtIn.count)
     }

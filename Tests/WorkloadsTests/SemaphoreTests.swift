@@ -21,12 +21,18 @@ struct SemaphoreTests {
     /// share the pool's operations unevenly among its users.
     static let counts = [1, 7, 300]
 
-    static func benchmarkCase(_ pattern: Semaphores.Pattern, _ kind: Semaphores.Kind, backend: Backend?) -> BenchmarkCase {
-        BenchmarkCase(workload: "semaphore", backend: backend?.id ?? BenchmarkCase.noBackend,
-                      parameters: [Parameter("pattern", pattern.rawValue), Parameter("semaphore", kind.rawValue)], allocator: .system)
+    static func benchmarkCase(_ pattern: Semaphores.Pattern, _ kind: Semaphores.Kind, backend: Backend?)
+        -> BenchmarkCase
+    {
+        BenchmarkCase(
+            workload: "semaphore", backend: backend?.id ?? BenchmarkCase.noBackend,
+            parameters: [Parameter("pattern", pattern.rawValue), Parameter("semaphore", kind.rawValue)],
+            allocator: .system)
     }
 
-    @Test("every pattern passes on every backend's own semaphore", arguments: workloadBackends, Semaphores.Pattern.allCases)
+    @Test(
+        "every pattern passes on every backend's own semaphore", arguments: workloadBackends,
+        Semaphores.Pattern.allCases)
     func passesOnEveryBackend(backend: Backend, pattern: Semaphores.Pattern) async throws {
         let workload = Semaphores(timeout: Self.healthyTimeout)
         let benchmarkCase = Self.benchmarkCase(pattern, .backend, backend: backend)
@@ -35,8 +41,9 @@ struct SemaphoreTests {
         #expect(error == nil, "\(benchmarkCase.id): \(error.map(String.init(describing:)) ?? "")")
     }
 
-    @Test("every pattern passes on POSIX and mutex + condition semaphores, which need no backend",
-          arguments: [Semaphores.Kind.posix, .mutexCondition], Semaphores.Pattern.allCases)
+    @Test(
+        "every pattern passes on POSIX and mutex + condition semaphores, which need no backend",
+        arguments: [Semaphores.Kind.posix, .mutexCondition], Semaphores.Pattern.allCases)
     func passesWithoutBackend(kind: Semaphores.Kind, pattern: Semaphores.Pattern) async throws {
         let workload = Semaphores(timeout: Self.healthyTimeout)
         let benchmarkCase = Self.benchmarkCase(pattern, kind, backend: nil)
@@ -48,14 +55,17 @@ struct SemaphoreTests {
     @Test("pingpong reports hand-off p50 and p99 in ns; pool reports its most holders, at most 2")
     func ownFigures() async throws {
         let workload = Semaphores(timeout: Self.healthyTimeout)
-        let pingpong = try await exerciseSampled({ try workload.prepare(Self.benchmarkCase(.pingpong, .mutexCondition, backend: nil), backend: nil) },
-                                                 warmUp: 11, sampled: 200)
+        let pingpong = try await exerciseSampled(
+            { try workload.prepare(Self.benchmarkCase(.pingpong, .mutexCondition, backend: nil), backend: nil) },
+            warmUp: 11, sampled: 200)
         #expect(pingpong.error == nil, "\(String(describing: pingpong.error))")
-        let p50 = try #require(pingpong.metrics["handoff_ns.p50"]), p99 = try #require(pingpong.metrics["handoff_ns.p99"])
+        let p50 = try #require(pingpong.metrics["handoff_ns.p50"]),
+            p99 = try #require(pingpong.metrics["handoff_ns.p99"])
         #expect(p50.unit == .nanoseconds && p99.unit == .nanoseconds && p50.value <= p99.value, "\(pingpong.metrics)")
 
-        let pool = try await exerciseSampled({ try workload.prepare(Self.benchmarkCase(.pool, .posix, backend: nil), backend: nil) },
-                                             warmUp: 10, sampled: 400)
+        let pool = try await exerciseSampled(
+            { try workload.prepare(Self.benchmarkCase(.pool, .posix, backend: nil), backend: nil) },
+            warmUp: 10, sampled: 400)
         #expect(pool.error == nil, "\(String(describing: pool.error))")
         let holders = try #require(pool.metrics["max_holders"])
         #expect(holders.unit == .count && (1...2).contains(holders.value), "\(holders)")
@@ -64,25 +74,33 @@ struct SemaphoreTests {
     @Test("a lost signal fails pingpong by its deadline, naming the hand-off, and the operation stays failed")
     func lostSignalFailsPingPong() async throws {
         let supply = SemaphoreSupply { FaultySemaphore(value: $0, fault: .loseSignal(number: 5)) }
-        let error = try await exercise({ Semaphores.operation(.pingpong, supply: supply, timeout: Self.lostSignalTimeout) }, counts: [40, 40])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            { Semaphores.operation(.pingpong, supply: supply, timeout: Self.lostSignalTimeout) }, counts: [40, 40])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("never arrived within") && message.contains("a signal was lost"), "\(message)")
     }
 
     @Test("a lost signal fails the oversubscribed ping-pong by its deadline, naming the pair and the hand-off")
     func lostSignalFailsOversubscribedPingPong() async throws {
         let supply = SemaphoreSupply { FaultySemaphore(value: $0, fault: .loseSignal(number: 5)) }
-        let error = try await exercise({ Semaphores.operation(.pingpongOversubscribed, supply: supply, timeout: Self.lostSignalTimeout) },
-                                       counts: [40 * Semaphores.oversubscribedPairs])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
-        #expect(message.hasPrefix("pair ") && message.contains("never arrived within") && message.contains("a signal was lost"), "\(message)")
+        let error = try await exercise(
+            { Semaphores.operation(.pingpongOversubscribed, supply: supply, timeout: Self.lostSignalTimeout) },
+            counts: [40 * Semaphores.oversubscribedPairs])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        #expect(
+            message.hasPrefix("pair ") && message.contains("never arrived within")
+                && message.contains("a signal was lost"), "\(message)")
     }
 
     @Test("a lost signal fails producer-consumer by its deadline, naming the item")
     func lostSignalFailsProducerConsumer() async throws {
         let supply = SemaphoreSupply { FaultySemaphore(value: $0, fault: .loseSignal(number: 20)) }
-        let error = try await exercise({ Semaphores.operation(.producerConsumer, supply: supply, timeout: Self.lostSignalTimeout) }, counts: [100])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            { Semaphores.operation(.producerConsumer, supply: supply, timeout: Self.lostSignalTimeout) }, counts: [100])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("the consumer waited") && message.contains("never signalled"), "\(message)")
     }
 
@@ -92,9 +110,11 @@ struct SemaphoreTests {
         // together (preempted or on a third core); the permit count at the end is exact anyway.
         let holdRounds = BodyCost(nanoseconds: 1_000_000).spinRounds
         let supply = SemaphoreSupply { FaultySemaphore(value: $0, fault: .extraPermit) }
-        let error = try await exercise({ Semaphores.operation(.pool, supply: supply, timeout: Self.healthyTimeout, holdRounds: holdRounds) },
-                                       counts: [400])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            { Semaphores.operation(.pool, supply: supply, timeout: Self.healthyTimeout, holdRounds: holdRounds) },
+            counts: [400])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("more than 2 permits left"), "\(message)")
         #expect(message.contains("max holders 3 > 2") || message.contains("max holders 4 > 2"), "\(message)")
     }
@@ -103,7 +123,8 @@ struct SemaphoreTests {
     func doubleSignalFailsUncontended() async throws {
         let supply = SemaphoreSupply { FaultySemaphore(value: $0, fault: .doubleSignal(number: 3)) }
         let error = try await exercise({ Semaphores.operation(.uncontended, supply: supply) }, counts: [10])
-        let message = try #require(verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("at least 2 permits left, not 1"), "\(message)")
     }
 }

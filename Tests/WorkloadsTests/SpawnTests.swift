@@ -18,9 +18,13 @@ struct SpawnTests {
     /// swift-concurrency backend) went without CPU for over 30 s while stress tests ran.
     static let healthyTimeout: Duration = .seconds(300)
 
-    @Test("every spawn pattern passes its own count on every backend", arguments: workloadBackends, Spawn.Pattern.allCases)
+    @Test(
+        "every spawn pattern passes its own count on every backend", arguments: workloadBackends, Spawn.Pattern.allCases
+    )
     func passesOnEveryBackend(backend: Backend, pattern: Spawn.Pattern) async throws {
-        let error = try await exercise({ Spawn.operation(pattern, on: backend.runtime.init(workers: 0), timeout: Self.healthyTimeout) }, counts: [1, 50, 200])
+        let error = try await exercise(
+            { Spawn.operation(pattern, on: backend.runtime.init(workers: 0), timeout: Self.healthyTimeout) },
+            counts: [1, 50, 200])
         #expect(error == nil, "\(backend.id), \(pattern): \(error.map(String.init(describing:)) ?? "")")
     }
 
@@ -28,7 +32,8 @@ struct SpawnTests {
     func smokeCaseThroughPrepare(backend: Backend) async throws {
         let workload = Spawn(timeout: Self.healthyTimeout)
         let parameters = try #require(workload.parameterSets(for: .smoke).first)
-        let benchmarkCase = BenchmarkCase(workload: workload.name, backend: backend.id, parameters: parameters, allocator: .system)
+        let benchmarkCase = BenchmarkCase(
+            workload: workload.name, backend: backend.id, parameters: parameters, allocator: .system)
         let error = try await exercise({ try workload.prepare(benchmarkCase, backend: backend) }, counts: [1, 20])
         #expect(error == nil, "\(benchmarkCase.id): \(error.map(String.init(describing:)) ?? "")")
     }
@@ -58,13 +63,18 @@ struct SpawnTests {
         LostBlock(pattern: .queueRing, count: 40, dropped: 0, atMost: 35, units: "hops"),
     ]
 
-    @Test("a lost block fails the case with the count after the timeout, and the operation stays failed",
-          arguments: lostBlocks)
+    @Test(
+        "a lost block fails the case with the count after the timeout, and the operation stays failed",
+        arguments: lostBlocks)
     func lostBlockIsReportedNotHung(lost: LostBlock) async throws {
-        let error = try await exercise({
-            Spawn.operation(lost.pattern, on: FaultyRuntime(fault: .drop(submission: lost.dropped)), timeout: Self.lostBlockTimeout)
-        }, counts: [lost.count, lost.count])
-        let message = try #require(verificationMessage(error), "\(lost): expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            {
+                Spawn.operation(
+                    lost.pattern, on: FaultyRuntime(fault: .drop(submission: lost.dropped)),
+                    timeout: Self.lostBlockTimeout)
+            }, counts: [lost.count, lost.count])
+        let message = try #require(
+            verificationMessage(error), "\(lost): expected verificationFailed, got \(String(describing: error))")
         // "only k of n <units> ran within …": k is at most what the lost block leaves possible.
         let words = message.split(separator: " ")
         try #require(words.count > 4 && words[0] == "only" && words[2] == "of", "\(message)")
@@ -78,10 +88,13 @@ struct SpawnTests {
         // One run only: the extra arrival may wake the measuring thread early, and in a second run
         // it could instead surface as a timeout; after shutdown (which drains pthread-mutex's
         // queue) it is always an arrival too many.
-        let error = try await exercise({
-            Spawn.operation(pattern, on: FaultyRuntime(fault: .duplicate(submission: 3)), timeout: Self.lostBlockTimeout)
-        }, counts: [20])
-        let message = try #require(verificationMessage(error), "\(pattern): expected verificationFailed, got \(String(describing: error))")
+        let error = try await exercise(
+            {
+                Spawn.operation(
+                    pattern, on: FaultyRuntime(fault: .duplicate(submission: 3)), timeout: Self.lostBlockTimeout)
+            }, counts: [20])
+        let message = try #require(
+            verificationMessage(error), "\(pattern): expected verificationFailed, got \(String(describing: error))")
         #expect(message.contains("ran twice"), "\(pattern): \(message)")
     }
 

@@ -22,8 +22,10 @@ let workloadBackends: [Backend] = {
 /// Runs `operation` for each count in `counts`, then `finish()`, on a thread of its own (the
 /// measuring thread blocks, which must never hold one of Swift Testing's cooperative threads:
 /// the swift-concurrency backend runs on them). Returns the first error, or nil when all passed.
-func exercise(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOperation,
-              counts: [Int]) async throws -> WorkloadError? {
+func exercise(
+    _ makeOperation: @escaping @Sendable () throws -> any MeasuredOperation,
+    counts: [Int]
+) async throws -> WorkloadError? {
     try await onDedicatedThread { () -> WorkloadError? in
         let operation = try makeOperation()
         var first: WorkloadError?
@@ -37,8 +39,10 @@ func exercise(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOper
 
 /// Like `exercise`, with a warm-up before `beginSamples()`: runs `warmUp` operations, starts the
 /// samples, runs `sampled`, finishes, and returns the first error with the workload's own figures.
-func exerciseSampled(_ makeOperation: @escaping @Sendable () throws -> any MeasuredOperation,
-                     warmUp: Int, sampled: Int) async throws -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) {
+func exerciseSampled(
+    _ makeOperation: @escaping @Sendable () throws -> any MeasuredOperation,
+    warmUp: Int, sampled: Int
+) async throws -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) {
     let outcome = try await onDedicatedThread { () -> (error: WorkloadError?, metrics: [String: WorkloadMetric]) in
         let operation = try makeOperation()
         var first: WorkloadError?
@@ -51,7 +55,9 @@ func exerciseSampled(_ makeOperation: @escaping @Sendable () throws -> any Measu
         return (first, operation.workloadMetrics)
     }
     let undescribed = Set(outcome.metrics.keys).subtracting(Workloads.figures.map(\.name))
-    #expect(undescribed.isEmpty, "figures reported but not described by their workload (Workload.figures): \(undescribed.sorted())")
+    #expect(
+        undescribed.isEmpty,
+        "figures reported but not described by their workload (Workload.figures): \(undescribed.sorted())")
     return outcome
 }
 
@@ -114,7 +120,9 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
     /// The suite's timed loops call the C form, which `PoolBackedRuntime` would send straight to
     /// `ParallelLoop`: send it through the faulty pieces form below instead.
     func apply(iterations: Int, stride: StridePolicy, context: UnsafeMutableRawPointer?, _ piece: PieceFunction) {
-        apply(iterations: iterations, stride: stride, pieces: { range in piece(context, range.lowerBound, range.upperBound) })
+        apply(
+            iterations: iterations, stride: stride,
+            pieces: { range in piece(context, range.lowerBound, range.upperBound) })
     }
 
     @_disfavoredOverload

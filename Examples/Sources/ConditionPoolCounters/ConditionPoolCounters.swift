@@ -9,8 +9,9 @@ public final class ConditionPoolCounters: CounterSource {
     static let sleeps = "condition-pool.sleeps"
 
     public static let catalogue = [
-        Metric(sleeps, unit: .events, kind: .event, heading: "pool sleeps/op",
-               note: "times a condition-pool worker waited on its condition variable for want of work"),
+        Metric(
+            sleeps, unit: .events, kind: .event, heading: "pool sleeps/op",
+            note: "times a condition-pool worker waited on its condition variable for want of work")
     ]
 
     public let id = "condition-pool"
@@ -22,8 +23,9 @@ public final class ConditionPoolCounters: CounterSource {
     public init(backend: String?) {
         let counts = backend == ConditionPool.id
         availability = [
-            Self.sleeps: counts ? .available
-                : .unavailable(reason: "counts condition-pool's workers; this case runs on \(backend ?? "no backend")"),
+            Self.sleeps: counts
+                ? .available
+                : .unavailable(reason: "counts condition-pool's workers; this case runs on \(backend ?? "no backend")")
         ]
         metrics = counts ? [Self.sleeps] : []
     }

@@ -11,7 +11,8 @@ public struct LRUCache: Workload {
     public init() {}
 
     public let name = "lru-cache"
-    public let summary = "an LRU cache of 100 entries over 1,000 keys, read by two pool tasks at once, behind a lock or a serial queue"
+    public let summary =
+        "an LRU cache of 100 entries over 1,000 keys, read by two pool tasks at once, behind a lock or a serial queue"
     public let operation = "one lookup (an insert on a miss)"
     public let usesBackend = true
 
@@ -127,11 +128,13 @@ final class LRUCacheOperation<R: ConcurrencyRuntime>: MeasuredOperation, @unchec
 
     func finish() throws {
         defer { runtime.shutdown() }
-        let (hits, misses, count) = guarding == .lock
+        let (hits, misses, count) =
+            guarding == .lock
             ? lock.withLock { _ in (entries.hits, entries.misses, entries.count) }
             : queue.sync { (entries.hits, entries.misses, entries.count) }
         guard hits + misses == performed, count <= LRUCache.capacity else {
-            throw WorkloadError.verificationFailed("\(hits) hits + \(misses) misses for \(performed) lookups, \(count) entries kept")
+            throw WorkloadError.verificationFailed(
+                "\(hits) hits + \(misses) misses for \(performed) lookups, \(count) entries kept")
         }
     }
 }

@@ -12,14 +12,17 @@ struct LRUCacheTests {
 
     /// On a thread of its own, awaited rather than joined: Swift Testing runs tests on the
     /// cooperative pool, whose threads the swift-concurrency backend's tasks need meanwhile.
-    @Test("each guard's lookups all counted, the cache never over capacity, on every backend", arguments: LRUCache.Guard.allCases)
+    @Test(
+        "each guard's lookups all counted, the cache never over capacity, on every backend",
+        arguments: LRUCache.Guard.allCases)
     func everyBackend(guarding: LRUCache.Guard) async throws {
         let failure: String? = await withCheckedContinuation { continuation in
             PThread.spawn {
                 do {
                     for backend in Self.backends {
-                        let benchmarkCase = BenchmarkCase(workload: "lru-cache", backend: backend.id,
-                                                          parameters: [Parameter("guard", guarding.rawValue)], allocator: .system)
+                        let benchmarkCase = BenchmarkCase(
+                            workload: "lru-cache", backend: backend.id,
+                            parameters: [Parameter("guard", guarding.rawValue)], allocator: .system)
                         let operation = try LRUCache().prepare(benchmarkCase, backend: backend)
                         try operation.run(10_000)
                         try operation.run(3)

@@ -10,7 +10,8 @@ struct MyBenchTests {
         return testBinary.deletingLastPathComponent().appendingPathComponent(name).path
     }
 
-    static func run(_ arguments: [String], binary: String = built("my-bench")) throws -> (status: Int32, output: String) {
+    static func run(_ arguments: [String], binary: String = built("my-bench")) throws -> (status: Int32, output: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -44,8 +45,10 @@ struct MyBenchTests {
     func run() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("my-bench-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let run = try Self.run(["run", "--workload", "lru-cache", "--backend", "condition-pool", "--backend", "fifo-dispatch",
-                                "--allocator", "system", "--repetitions", "2", "--samples", "2", "--sample-ms", "2", "--out", out])
+        let run = try Self.run([
+            "run", "--workload", "lru-cache", "--backend", "condition-pool", "--backend", "fifo-dispatch",
+            "--allocator", "system", "--repetitions", "2", "--samples", "2", "--sample-ms", "2", "--out", out,
+        ])
         #expect(run.status == 0, "\(run.output)")
         let csv = try String(contentsOfFile: out + "/results.csv", encoding: .utf8)
         for id in ["lru-cache/condition-pool/guard=lock/system", "lru-cache/fifo-dispatch/guard=queue/system"] {
@@ -55,8 +58,9 @@ struct MyBenchTests {
         let summary = try String(contentsOfFile: out + "/summary.tsv", encoding: .utf8).split(separator: "\n")
         #expect(summary.first == "case\tns_per_op\tlower\tupper\tprocesses" && summary.count == 5, "\(summary)")
         // This package's counter: counted on its runtime, unavailable with the reason elsewhere.
-        let results = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/results.json")))
-            as? [String: Any])
+        let results = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/results.json")))
+                as? [String: Any])
         for case let result as [String: Any] in results["cases"] as? [Any] ?? [] {
             let backend = (result["benchmarkCase"] as? [String: Any])?["backend"] as? String ?? ""
             for case let record as [String: Any] in result["records"] as? [Any] ?? [] {
@@ -65,7 +69,9 @@ struct MyBenchTests {
                 if backend == "condition-pool" {
                     #expect(counted != nil && reason == nil, "\(record)")
                 } else {
-                    #expect(counted == nil && reason == "counts condition-pool's workers; this case runs on \(backend)", "\(record)")
+                    #expect(
+                        counted == nil && reason == "counts condition-pool's workers; this case runs on \(backend)",
+                        "\(record)")
                 }
             }
         }
@@ -75,6 +81,8 @@ struct MyBenchTests {
     func collision() throws {
         let outcome = try Self.run(["list"], binary: Self.built("colliding-bench"))
         #expect(outcome.status == 64, "\(outcome.output)")
-        #expect(outcome.output.contains("ConditionPool and ConditionPool both have the id 'condition-pool'"), "\(outcome.output)")
+        #expect(
+            outcome.output.contains("ConditionPool and ConditionPool both have the id 'condition-pool'"),
+            "\(outcome.output)")
     }
 }

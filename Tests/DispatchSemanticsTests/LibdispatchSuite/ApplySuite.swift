@@ -24,7 +24,9 @@ extension LibdispatchSuite {
             }
         }
 
-        @Test("apply nested three deep on the global queue returns after every innermost call", arguments: Implementation.allCases)
+        @Test(
+            "apply nested three deep on the global queue returns after every innermost call",
+            arguments: Implementation.allCases)
         func nestedThreeDeep(_ implementation: Implementation) {
             with(implementation) { api in
                 // Each level's caller is itself an iteration of the level above: when every
@@ -57,24 +59,31 @@ extension LibdispatchSuite {
                         finished.add(1, ordering: .sequentiallyConsistent)
                     }
                 }
-                #expect(eventually { started.load(ordering: .sequentiallyConsistent) == busy }, "the spinners never all started")
+                #expect(
+                    eventually { started.load(ordering: .sequentiallyConsistent) == busy },
+                    "the spinners never all started")
                 let count = Atomic<Int>(0)
-                api.apply(on: api.global(.default), iterations: Self.iterations, stride: .fixed(1)) { _ in count.add(1, ordering: .relaxed) }
+                api.apply(on: api.global(.default), iterations: Self.iterations, stride: .fixed(1)) { _ in
+                    count.add(1, ordering: .relaxed)
+                }
                 let finishedBeforeApplyReturned = finished.load(ordering: .sequentiallyConsistent)
                 stop.store(true, ordering: .relaxed)
                 #expect(api.wait(group: spinners, timeout: patience) == .success)
                 #expect(count.load(ordering: .relaxed) == Self.iterations)
-                #expect(finishedBeforeApplyReturned == 0,
-                        """
-                        the apply returned only after \(finishedBeforeApplyReturned) spinning workers gave up: \
-                        it waited for a helper
-                        """)
+                #expect(
+                    finishedBeforeApplyReturned == 0,
+                    """
+                    the apply returned only after \(finishedBeforeApplyReturned) spinning workers gave up: \
+                    it waited for a helper
+                    """)
             }
         }
 
         /// From the issue tracker: `dispatch_apply` on a queue that is not global is a sync onto
         /// it, so it waits for the blocks submitted before it and holds the queue meanwhile.
-        @Test("apply on a serial queue takes the queue: no iteration starts while an earlier block runs", arguments: Implementation.allCases)
+        @Test(
+            "apply on a serial queue takes the queue: no iteration starts while an earlier block runs",
+            arguments: Implementation.allCases)
         func serialQueueIsTaken(_ implementation: Implementation) throws {
             try with(implementation) { api in
                 let queue = api.makeQueue("test.apply.serial")
@@ -91,17 +100,20 @@ extension LibdispatchSuite {
                     calls.add(1, ordering: .relaxed)
                 }
                 #expect(calls.load(ordering: .relaxed) == 8)
-                #expect(early.load(ordering: .relaxed) == 0,
-                        """
-                        \(early.load(ordering: .relaxed)) of 8 iterations ran while the 50 ms block submitted \
-                        before the apply still ran
-                        """)
+                #expect(
+                    early.load(ordering: .relaxed) == 0,
+                    """
+                    \(early.load(ordering: .relaxed)) of 8 iterations ran while the 50 ms block submitted \
+                    before the apply still ran
+                    """)
             }
         }
 
         /// From the issue tracker: a concurrent queue runs one block at a time when it targets a
         /// serial queue, and apply on it is no exception.
-        @Test("apply on a concurrent queue that targets a serial queue runs one iteration at a time", arguments: Implementation.allCases)
+        @Test(
+            "apply on a concurrent queue that targets a serial queue runs one iteration at a time",
+            arguments: Implementation.allCases)
         func serialTargetLimitsApply(_ implementation: Implementation) {
             with(implementation) { api in
                 let top = api.makeQueue("test.apply.top")

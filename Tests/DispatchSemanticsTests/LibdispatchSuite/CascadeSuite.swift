@@ -12,7 +12,9 @@ extension LibdispatchSuite {
     /// and 2,000 (20,000 steps).
     @Suite("dispatch_cascade.c: cursors cascading down serial queues")
     struct CascadeSuite {
-        @Test("cursors step down 40 serial queues one queue at a time until 20,000 steps are taken", arguments: Implementation.allCases)
+        @Test(
+            "cursors step down 40 serial queues one queue at a time until 20,000 steps are taken",
+            arguments: Implementation.allCases)
         func cascade(_ implementation: Implementation) throws {
             try with(implementation) { api in
                 let queueCount = 40, cursorCount = 2_000, steps = queueCount * cursorCount / 4
@@ -25,7 +27,9 @@ extension LibdispatchSuite {
                 @Sendable func step(_ cursor: Cursor, expected: Int) {
                     if stop.load(ordering: .sequentiallyConsistent) { return }
                     failures.check(cursor.index == expected, "a cursor at \(cursor.index) ran its step for \(expected)")
-                    failures.check(api.currentLabel() == "test.cascade.\(expected)", "the step for queue \(expected) ran on \(api.currentLabel() ?? "no queue")")
+                    failures.check(
+                        api.currentLabel() == "test.cascade.\(expected)",
+                        "the step for queue \(expected) ran on \(api.currentLabel() ?? "no queue")")
                     let next = cursor.index + 1
                     if next < queueCount {
                         cursor.index = next

@@ -31,7 +31,9 @@ extension LibdispatchSuite {
 
             static let all: [Hierarchy] = Level.allCases.flatMap { top in
                 Level.allCases.filter { top == .global || $0 != .global }.flatMap { middle in
-                    Level.allCases.filter { middle == .global || $0 != .global }.map { Hierarchy(leaf: $0, middle: middle, top: top) }
+                    Level.allCases.filter { middle == .global || $0 != .global }.map {
+                        Hierarchy(leaf: $0, middle: middle, top: top)
+                    }
                 }
             }
 
@@ -40,7 +42,8 @@ extension LibdispatchSuite {
                 func queue(_ level: Level, _ name: String, target: DispatchAPI.Handle?) -> DispatchAPI.Handle {
                     level == .global
                         ? api.global(.default)
-                        : api.makeQueue("test.concur.\(name).\(level)", concurrent: level == .concurrent, qos: nil, target: target)
+                        : api.makeQueue(
+                            "test.concur.\(name).\(level)", concurrent: level == .concurrent, qos: nil, target: target)
                 }
                 let topQueue = queue(top, "top", target: nil)
                 let middleQueue = queue(middle, "middle", target: topQueue)
@@ -68,8 +71,17 @@ extension LibdispatchSuite {
                             meter.enter()
                             if !hierarchy.isSerial { met.append(meet.arrive()) }
                             for _ in 0..<4 {
-                                let work: @Sendable () -> Void = { usleep(100); done.add(1, ordering: .sequentiallyConsistent) }
-                                if useGroupAsync { api.async(leaf, group: works, work) } else { api.enter(works); api.async(leaf) { work(); api.leave(works) } }
+                                let work: @Sendable () -> Void = {
+                                    usleep(100); done.add(1, ordering: .sequentiallyConsistent)
+                                }
+                                if useGroupAsync {
+                                    api.async(leaf, group: works, work)
+                                } else {
+                                    api.enter(works);
+                                    api.async(leaf) {
+                                        work(); api.leave(works)
+                                    }
+                                }
                             }
                             if hierarchy.isSerial {
                                 usleep(5_000)  // a chance for a broken queue to start them
@@ -80,7 +92,14 @@ extension LibdispatchSuite {
                         let suspendable = hierarchy.leaf != .global  // suspending a global queue does nothing
                         if suspendable { api.suspend(leaf) }
                         for _ in 0..<2 {
-                            if useGroupAsync { api.async(leaf, group: submitters, submitter) } else { api.enter(submitters); api.async(leaf) { submitter(); api.leave(submitters) } }
+                            if useGroupAsync {
+                                api.async(leaf, group: submitters, submitter)
+                            } else {
+                                api.enter(submitters);
+                                api.async(leaf) {
+                                    submitter(); api.leave(submitters)
+                                }
+                            }
                         }
                         if suspendable { api.resume(leaf) }
                         #expect(api.wait(group: submitters, timeout: patience) == .success, "\(hierarchy)")
@@ -89,9 +108,12 @@ extension LibdispatchSuite {
                         let how = useGroupAsync ? "group async" : "async"
                         if hierarchy.isSerial {
                             #expect(meter.maximum == 1, "\(how), \(hierarchy): \(meter.maximum) submitters ran at once")
-                            #expect(doneWhileSubmitting.all == [0, 0], "\(how), \(hierarchy): blocks queued behind a submitter ran before it ended")
+                            #expect(
+                                doneWhileSubmitting.all == [0, 0],
+                                "\(how), \(hierarchy): blocks queued behind a submitter ran before it ended")
                         } else {
-                            #expect(met.all == [true, true], "\(how), \(hierarchy): the two submitters never ran at once")
+                            #expect(
+                                met.all == [true, true], "\(how), \(hierarchy): the two submitters never ran at once")
                         }
                         withExtendedLifetime(all) {}
                     }
@@ -105,7 +127,8 @@ extension LibdispatchSuite {
             with(implementation) { api in
                 for hierarchy in Hierarchy.all {
                     let (leaf, all) = hierarchy.make(api)
-                    let callers = 4, meter = ConcurrencyMeter(), meet = Rendezvous(parties: callers), met = Recorder<Bool>()
+                    let callers = 4, meter = ConcurrencyMeter(), meet = Rendezvous(parties: callers),
+                        met = Recorder<Bool>()
                     let onCaller = Recorder<Bool>()
                     let threads = (0..<callers).map { _ in
                         PThread.spawn {
@@ -119,11 +142,15 @@ extension LibdispatchSuite {
                         }
                     }
                     threads.forEach { $0.join() }
-                    #expect(onCaller.all == Array(repeating: true, count: callers), "\(hierarchy): sync ran a block off its caller's thread")
+                    #expect(
+                        onCaller.all == Array(repeating: true, count: callers),
+                        "\(hierarchy): sync ran a block off its caller's thread")
                     if hierarchy.isSerial {
                         #expect(meter.maximum == 1, "\(hierarchy): \(meter.maximum) syncs ran at once")
                     } else {
-                        #expect(met.all == Array(repeating: true, count: callers), "\(hierarchy): the \(callers) syncs were never inside at once")
+                        #expect(
+                            met.all == Array(repeating: true, count: callers),
+                            "\(hierarchy): the \(callers) syncs were never inside at once")
                     }
                     withExtendedLifetime(all) {}
                 }
@@ -138,7 +165,8 @@ extension LibdispatchSuite {
                 let iterations = 4 * max(api.workers, 2)
                 for hierarchy in Hierarchy.all {
                     let (leaf, all) = hierarchy.make(api)
-                    let meter = ConcurrencyMeter(), meet = Rendezvous(parties: 2), met = Recorder<Bool>(), calls = Atomic<Int>(0)
+                    let meter = ConcurrencyMeter(), meet = Rendezvous(parties: 2), met = Recorder<Bool>(),
+                        calls = Atomic<Int>(0)
                     api.apply(on: leaf, iterations: iterations, stride: .fixed(1)) { index in
                         meter.measure(spinning: 1_000) {
                             if !hierarchy.isSerial, index < 2 { met.append(meet.arrive()) }
@@ -158,7 +186,9 @@ extension LibdispatchSuite {
 
         /// From the issue tracker: a global queue is concurrent, and `sync` onto it runs the
         /// block on the caller, beside any other caller's.
-        @Test("sync onto a global queue runs on the caller, and two callers are inside it at once", arguments: Implementation.allCases)
+        @Test(
+            "sync onto a global queue runs on the caller, and two callers are inside it at once",
+            arguments: Implementation.allCases)
         func syncOntoGlobal(_ implementation: Implementation) {
             with(implementation) { api in
                 let meet = Rendezvous(parties: 2), met = Recorder<Bool>(), onCaller = Recorder<Bool>()

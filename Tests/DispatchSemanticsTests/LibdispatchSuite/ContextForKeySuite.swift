@@ -14,7 +14,9 @@ extension LibdispatchSuite {
     /// their destructors have no counterpart in DispatchAPI and are left out.
     @Suite("dispatch_context_for_key.c: the application context and finalizer, through a concurrent target")
     struct ContextForKeySuite {
-        @Test("a queue under a concurrent target is finalized once, with its context, after its blocks", arguments: Implementation.allCases)
+        @Test(
+            "a queue under a concurrent target is finalized once, with its context, after its blocks",
+            arguments: Implementation.allCases)
         func finalizedThroughConcurrentTarget(_ implementation: Implementation) {
             with(implementation) { api in
                 let callsBefore = FinalizerLog.calls.load(ordering: .sequentiallyConsistent)
@@ -25,22 +27,33 @@ extension LibdispatchSuite {
                 let gate = Latch(), address = UInt(bitPattern: context)
                 let release: @Sendable () -> Void
                 do {
-                    let made = api.makeQueue("q", context: UnsafeMutableRawPointer(context), finalizer: FinalizerLog.recordCount)
+                    let made = api.makeQueue(
+                        "q", context: UnsafeMutableRawPointer(context), finalizer: FinalizerLog.recordCount)
                     release = made.release
                     api.setTarget(made.queue, target)
                     api.async(made.queue) { gate.wait() }
                     // The queue is serial: its blocks count in the context one at a time.
-                    for _ in 0..<10 { api.async(made.queue) { UnsafeMutablePointer<Int>(bitPattern: address)!.pointee += 1 } }
+                    for _ in 0..<10 {
+                        api.async(made.queue) { UnsafeMutablePointer<Int>(bitPattern: address)!.pointee += 1 }
+                    }
                 }
                 release()
                 usleep(20_000)
-                #expect(FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore, "finalized while blocks were still queued")
+                #expect(
+                    FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore,
+                    "finalized while blocks were still queued")
                 gate.open()
-                #expect(eventually { FinalizerLog.calls.load(ordering: .sequentiallyConsistent) > callsBefore }, "the finalizer never ran")
+                #expect(
+                    eventually { FinalizerLog.calls.load(ordering: .sequentiallyConsistent) > callsBefore },
+                    "the finalizer never ran")
                 usleep(20_000)
-                #expect(FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore + 1, "the finalizer ran more than once")
+                #expect(
+                    FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore + 1,
+                    "the finalizer ran more than once")
                 #expect(FinalizerLog.lastContext.load(ordering: .sequentiallyConsistent) == address)
-                #expect(FinalizerLog.countSeen.load(ordering: .sequentiallyConsistent) == 10, "the finalizer ran before all of the queue's blocks had")
+                #expect(
+                    FinalizerLog.countSeen.load(ordering: .sequentiallyConsistent) == 10,
+                    "the finalizer ran before all of the queue's blocks had")
             }
         }
     }

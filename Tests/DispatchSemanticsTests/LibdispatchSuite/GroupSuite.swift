@@ -14,21 +14,27 @@ extension LibdispatchSuite {
     /// `LibdispatchBlockingGroupSuite`.
     @Suite("dispatch_group.c: wait, reuse, notify")
     struct GroupSuite {
-        @Test("a group waits for one block on each of 100 serial queues released at once, and can be used again", arguments: Implementation.allCases)
+        @Test(
+            "a group waits for one block on each of 100 serial queues released at once, and can be used again",
+            arguments: Implementation.allCases)
         func hundredQueuesThenReuse(_ implementation: Implementation) {
             with(implementation) { api in
                 let group = api.makeGroup(), ran = Atomic<Int>(0)
                 do {  // each queue's only reference goes at the end of this scope, its block maybe still queued
                     for index in 0..<100 {
                         let queue = api.makeQueue("test.group.\(index)")
-                        api.async(queue, group: group) { usleep(50); ran.add(1, ordering: .sequentiallyConsistent) }
+                        api.async(queue, group: group) {
+                            usleep(50); ran.add(1, ordering: .sequentiallyConsistent)
+                        }
                     }
                 }
                 #expect(api.wait(group: group, timeout: patience) == .success)
                 #expect(ran.load(ordering: .sequentiallyConsistent) == 100, "wait returned before every block ran")
                 api.async(api.global(.default), group: group) { ran.add(1, ordering: .sequentiallyConsistent) }
                 #expect(api.wait(group: group, timeout: patience) == .success)
-                #expect(ran.load(ordering: .sequentiallyConsistent) == 101, "the reused group's wait returned before its block ran")
+                #expect(
+                    ran.load(ordering: .sequentiallyConsistent) == 101,
+                    "the reused group's wait returned before its block ran")
             }
         }
 
@@ -37,7 +43,9 @@ extension LibdispatchSuite {
         /// that cycle's blocks. As in libdispatch's test, the queues of a cycle are released from
         /// a block of a "release" queue, which is suspended until the next cycle begins, so
         /// releases race with the next cycle's notify.
-        @Test("notify runs once per cycle, after the cycle's blocks, while the queues are released meanwhile", arguments: Implementation.allCases)
+        @Test(
+            "notify runs once per cycle, after the cycle's blocks, while the queues are released meanwhile",
+            arguments: Implementation.allCases)
         func notifyRace(_ implementation: Implementation) {
             with(implementation) { api in
                 let cycles = 2_000
@@ -65,8 +73,10 @@ extension LibdispatchSuite {
                     }
                     api.leave(group)
                     api.notify(group, on: notifier) {
-                        failures.check(ran.load(ordering: .sequentiallyConsistent) == count, "cycle \(cycle): "
-                            + "notify ran after \(ran.load(ordering: .sequentiallyConsistent)) of \(count) blocks")
+                        failures.check(
+                            ran.load(ordering: .sequentiallyConsistent) == count,
+                            "cycle \(cycle): "
+                                + "notify ran after \(ran.load(ordering: .sequentiallyConsistent)) of \(count) blocks")
                         completed.cycle = cycle
                         api.leave(tested)
                     }
@@ -94,7 +104,9 @@ extension LibdispatchSuite {
     /// Scaled: one block more than the pool's workers (three on two CPUs), sleeping 2 s.
     @Suite("dispatch_group.c: blocks sleeping on more serial queues than there are workers")
     struct LibdispatchBlockingGroupSuite {
-        @Test("blocks sleeping on workers + 1 serial queues all run at once; the group's wait before they end times out", arguments: Implementation.allCases)
+        @Test(
+            "blocks sleeping on workers + 1 serial queues all run at once; the group's wait before they end times out",
+            arguments: Implementation.allCases)
         func sleepersOverlap(_ implementation: Implementation) {
             with(implementation) { api in
                 let sleepers = api.workers + 1, sleep: Duration = .seconds(2), margin: Duration = .milliseconds(1_500)
@@ -107,14 +119,18 @@ extension LibdispatchSuite {
                         }
                     }
                 }
-                #expect(api.wait(group: group, timeout: .seconds(1)) == .timedOut, "the group's wait returned before its sleeping blocks could have ended")
+                #expect(
+                    api.wait(group: group, timeout: .seconds(1)) == .timedOut,
+                    "the group's wait returned before its sleeping blocks could have ended")
                 // All at once, they end 2 s after the start; one after another on the workers, 4 s.
-                let second = api.wait(group: group, timeout: LibdispatchSuite.remaining(of: sleep + margin, from: start))
-                #expect(second == .success,
-                        """
-                        \(sleepers) blocks sleeping 2 s had not all ended 3.5 s after they were submitted: \
-                        the last started only when a sleeper ended
-                        """)
+                let second = api.wait(
+                    group: group, timeout: LibdispatchSuite.remaining(of: sleep + margin, from: start))
+                #expect(
+                    second == .success,
+                    """
+                    \(sleepers) blocks sleeping 2 s had not all ended 3.5 s after they were submitted: \
+                    the last started only when a sleeper ended
+                    """)
                 if second != .success { _ = api.wait(group: group, timeout: patience) }
                 #expect(meter.maximum == sleepers, "\(meter.maximum) of \(sleepers) sleeping blocks ran at once")
             }

@@ -21,8 +21,12 @@ extension LibdispatchSuite {
                 let last = Last(), misplaced = Recorder<String>()
                 // Hop n runs on pong when n is odd, on ping when even (hop 0 is the caller's).
                 @Sendable func bounce(_ here: DispatchAPI.Handle, _ there: DispatchAPI.Handle, _ hop: Int) {
-                    if hop % 1_000 == 1, api.currentLabel() != "pong" { misplaced.append("hop \(hop) on \(api.currentLabel() ?? "no queue")") }
-                    if hop % 1_000 == 0, hop > 0, api.currentLabel() != "ping" { misplaced.append("hop \(hop) on \(api.currentLabel() ?? "no queue")") }
+                    if hop % 1_000 == 1, api.currentLabel() != "pong" {
+                        misplaced.append("hop \(hop) on \(api.currentLabel() ?? "no queue")")
+                    }
+                    if hop % 1_000 == 0, hop > 0, api.currentLabel() != "ping" {
+                        misplaced.append("hop \(hop) on \(api.currentLabel() ?? "no queue")")
+                    }
                     if hop < hops {
                         api.async(there, group: group) { bounce(there, here, hop + 1) }
                     } else {

@@ -62,12 +62,20 @@ extension LibdispatchSuite {
             background at most as many as default
             """, arguments: Implementation.allCases)
         func globalQueues(_ implementation: Implementation) {
-            with(implementation) { api in Self.check(Self.counts(api, throughQueues: false), on: implementation, total: Self.bands.count * 32 * api.workers / 2) }
+            with(implementation) { api in
+                Self.check(
+                    Self.counts(api, throughQueues: false), on: implementation,
+                    total: Self.bands.count * 32 * api.workers / 2)
+            }
         }
 
         @Test("through suspended concurrent queues targeting them: the same", arguments: Implementation.allCases)
         func throughTargetQueues(_ implementation: Implementation) {
-            with(implementation) { api in Self.check(Self.counts(api, throughQueues: true), on: implementation, total: Self.bands.count * 32 * api.workers / 2) }
+            with(implementation) { api in
+                Self.check(
+                    Self.counts(api, throughQueues: true), on: implementation,
+                    total: Self.bands.count * 32 * api.workers / 2)
+            }
         }
 
         static func check(_ counts: [Priority: Int], on implementation: Implementation, total: Int) {
@@ -75,12 +83,16 @@ extension LibdispatchSuite {
             #expect(counts.values.reduce(0, +) == total, "\(described)")
             let order = {
                 #expect(counts[.low]! <= counts[.high]!, "high priority finished fewer blocks than low: \(described)")
-                #expect(counts[.background]! <= counts[.default]!, "background finished more blocks than default: \(described)")
+                #expect(
+                    counts[.background]! <= counts[.default]!,
+                    "background finished more blocks than default: \(described)")
             }
             switch implementation {
             case .fifoDispatch: order()
             case .libdispatch:
-                withKnownIssue("libdispatch's bands are nice values: the scheduler's shares, not an order", isIntermittent: true, order)
+                withKnownIssue(
+                    "libdispatch's bands are nice values: the scheduler's shares, not an order", isIntermittent: true,
+                    order)
             }
         }
     }

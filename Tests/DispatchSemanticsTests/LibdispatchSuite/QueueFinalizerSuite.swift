@@ -40,23 +40,32 @@ extension LibdispatchSuite {
         /// A distinct non-null context (an address never dereferenced).
         static let magic: UInt = 0x5EED_F00D_0000 | UInt.random(in: 1...0xFFF) << 4
 
-        @Test("the finalizer gets the context a block set just before the last release", arguments: Implementation.allCases)
+        @Test(
+            "the finalizer gets the context a block set just before the last release",
+            arguments: Implementation.allCases)
         func contextSetByALastBlock(_ implementation: Implementation) {
             with(implementation) { api in
                 let callsBefore = FinalizerLog.calls.load(ordering: .sequentiallyConsistent)
                 let magic = Self.magic
                 let release: @Sendable () -> Void
                 do {  // the test's handle goes at the end of this scope
-                    let made = api.makeQueue("com.apple.testing.finalizer", context: nil, finalizer: FinalizerLog.record)
+                    let made = api.makeQueue(
+                        "com.apple.testing.finalizer", context: nil, finalizer: FinalizerLog.record)
                     release = made.release
                     let queue = made.queue
                     api.async(queue) { api.setContext(queue, UnsafeMutableRawPointer(bitPattern: magic)) }
                 }
                 release()
-                #expect(eventually { FinalizerLog.calls.load(ordering: .sequentiallyConsistent) > callsBefore }, "the finalizer never ran")
+                #expect(
+                    eventually { FinalizerLog.calls.load(ordering: .sequentiallyConsistent) > callsBefore },
+                    "the finalizer never ran")
                 usleep(20_000)
-                #expect(FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore + 1, "the finalizer ran more than once")
-                #expect(FinalizerLog.lastContext.load(ordering: .sequentiallyConsistent) == magic, "the finalizer did not get the context the queue's last block set")
+                #expect(
+                    FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore + 1,
+                    "the finalizer ran more than once")
+                #expect(
+                    FinalizerLog.lastContext.load(ordering: .sequentiallyConsistent) == magic,
+                    "the finalizer did not get the context the queue's last block set")
             }
         }
 
@@ -71,7 +80,8 @@ extension LibdispatchSuite {
                 let target = api.makeQueue("test.finalizer.target"), ran = Atomic<Int>(0)
                 let release: @Sendable () -> Void
                 do {
-                    let made = api.makeQueue("com.apple.testing.finalizer.context_null", context: nil, finalizer: FinalizerLog.record)
+                    let made = api.makeQueue(
+                        "com.apple.testing.finalizer.context_null", context: nil, finalizer: FinalizerLog.record)
                     release = made.release
                     api.setTarget(made.queue, target)
                     api.async(made.queue) { ran.add(1, ordering: .sequentiallyConsistent) }
@@ -82,8 +92,12 @@ extension LibdispatchSuite {
                 usleep(50_000)  // libdispatch may dispose of the queue a moment after the release
                 api.sync(target) {}
                 #expect(ran.load(ordering: .sequentiallyConsistent) == 1)
-                #expect(FinalizerLog.withoutContext.load(ordering: .sequentiallyConsistent) == withoutBefore, "the finalizer of a queue without a context was called, with nil")
-                #expect(FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore, "the finalizer of a queue without a context was called")
+                #expect(
+                    FinalizerLog.withoutContext.load(ordering: .sequentiallyConsistent) == withoutBefore,
+                    "the finalizer of a queue without a context was called, with nil")
+                #expect(
+                    FinalizerLog.calls.load(ordering: .sequentiallyConsistent) == callsBefore,
+                    "the finalizer of a queue without a context was called")
             }
         }
     }

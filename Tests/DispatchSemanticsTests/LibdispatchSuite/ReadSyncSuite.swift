@@ -31,7 +31,9 @@ extension LibdispatchSuite {
 
         static let threads = 16, laps = 2_000, interval = 100, busyChecks = 20_000
 
-        static func run(_ api: any DispatchAPI, readOn readQueue: DispatchAPI.Handle, writeOn writeQueue: DispatchAPI.Handle) -> Outcome {
+        static func run(
+            _ api: any DispatchAPI, readOn readQueue: DispatchAPI.Handle, writeOn writeQueue: DispatchAPI.Handle
+        ) -> Outcome {
             let readers = Atomic<Int>(0), writers = Atomic<Int>(0), overlaps = Atomic<Int>(0)
             let readerMeter = ConcurrencyMeter(), writerMeter = ConcurrencyMeter()
             let lap = Atomic<Int>(0), draining = Atomic<Int>(0), written = Atomic<Int>(0), writes = api.makeGroup()
@@ -41,7 +43,9 @@ extension LibdispatchSuite {
                 readers.add(1, ordering: .sequentiallyConsistent)
                 if first { met.append(firstReads.arrive()) }
                 usleep(1_000)
-                for _ in 0..<busyChecks where writers.load(ordering: .sequentiallyConsistent) != 0 { overlaps.add(1, ordering: .relaxed) }
+                for _ in 0..<busyChecks where writers.load(ordering: .sequentiallyConsistent) != 0 {
+                    overlaps.add(1, ordering: .relaxed)
+                }
                 readers.subtract(1, ordering: .sequentiallyConsistent)
                 readerMeter.leave()
             }
@@ -49,7 +53,9 @@ extension LibdispatchSuite {
                 writerMeter.enter()
                 writers.add(1, ordering: .sequentiallyConsistent)
                 usleep(1_000)
-                for _ in 0..<busyChecks where readers.load(ordering: .sequentiallyConsistent) != 0 { overlaps.add(1, ordering: .relaxed) }
+                for _ in 0..<busyChecks where readers.load(ordering: .sequentiallyConsistent) != 0 {
+                    overlaps.add(1, ordering: .relaxed)
+                }
                 writers.subtract(1, ordering: .sequentiallyConsistent)
                 writerMeter.leave()
                 written.add(1, ordering: .relaxed)
@@ -87,10 +93,13 @@ extension LibdispatchSuite {
         }
 
         static func check(_ outcome: Outcome, _ setup: String) {
-            #expect(outcome.firstReadsMet == Array(repeating: true, count: threads), "\(setup): the \(threads) threads' first reads were never inside the queue at once")
+            #expect(
+                outcome.firstReadsMet == Array(repeating: true, count: threads),
+                "\(setup): the \(threads) threads' first reads were never inside the queue at once")
             #expect(outcome.mostReaders == threads, "\(setup)")
             #expect(outcome.mostWriters == 1, "\(setup): \(outcome.mostWriters) writers ran at once")
-            #expect(outcome.overlaps == 0, "\(setup): readers and writers saw each other inside \(outcome.overlaps) times")
+            #expect(
+                outcome.overlaps == 0, "\(setup): readers and writers saw each other inside \(outcome.overlaps) times")
             #expect(outcome.writers == laps / interval, "\(setup)")
         }
 
@@ -102,7 +111,9 @@ extension LibdispatchSuite {
             }
         }
 
-        @Test("writers as barriers on the concurrent queue the readers' queue targets", arguments: Implementation.allCases)
+        @Test(
+            "writers as barriers on the concurrent queue the readers' queue targets", arguments: Implementation.allCases
+        )
         func barriersOnTheTarget(_ implementation: Implementation) {
             with(implementation) { api in
                 let target = api.makeQueue("writebarrierasync", concurrent: true)

@@ -7,7 +7,9 @@ extension LibdispatchSuite {
     /// iteration apply on the global queue increments an unguarded total inside wait/signal.
     @Suite("dispatch_sema.c: a semaphore of 1 as a lock")
     struct SemaSuite {
-        @Test("10,000 apply iterations increment a total under a semaphore of 1: none lost, never two inside", arguments: Implementation.allCases)
+        @Test(
+            "10,000 apply iterations increment a total under a semaphore of 1: none lost, never two inside",
+            arguments: Implementation.allCases)
         func semaphoreAsLock(_ implementation: Implementation) {
             with(implementation) { api in
                 final class Total: @unchecked Sendable { var value = 0 }  // guarded by the semaphore only

@@ -21,7 +21,9 @@ extension LibdispatchSuite {
             }
         }
 
-        @Test("each of 150 nodes pings all 150 and gets every pong back, lap after lap", arguments: Implementation.allCases)
+        @Test(
+            "each of 150 nodes pings all 150 and gets every pong back, lap after lap",
+            arguments: Implementation.allCases)
         func starfish(_ implementation: Implementation) throws {
             try with(implementation) { api in
                 let count = 150, laps = 4
@@ -42,10 +44,13 @@ extension LibdispatchSuite {
                             node.awaited = count
                             for other in nodes {
                                 api.async(other.queue) {  // ping
-                                    failures.check(api.currentLabel() == other.label, "a ping ran on \(api.currentLabel() ?? "no queue"), not \(other.label)")
+                                    failures.check(
+                                        api.currentLabel() == other.label,
+                                        "a ping ran on \(api.currentLabel() ?? "no queue"), not \(other.label)")
                                     api.async(node.queue) {  // pong
                                         node.awaited -= 1
-                                        failures.check(node.awaited >= 0, "\(node.label) got more pongs than it sent pings")
+                                        failures.check(
+                                            node.awaited >= 0, "\(node.label) got more pongs than it sent pings")
                                         if node.awaited == 0 {
                                             api.async(collector) {
                                                 reports.byNode[index] += 1

@@ -15,13 +15,17 @@ extension LibdispatchSuite {
     /// MainQueueTests' does.
     @Suite("dispatch_sync_on_main.c: sync onto the main queue runs on the main thread")
     struct SyncOnMainSuite {
-        @Test("sync onto the main queue from another queue runs each block on the main thread", arguments: Implementation.allCases)
+        @Test(
+            "sync onto the main queue from another queue runs each block on the main thread",
+            arguments: Implementation.allCases)
         func syncOnMain(_ implementation: Implementation) throws {
             var pid: pid_t = 0
             let arguments = [MainQueueTests.probe, implementation.rawValue, "sync-on-main"]
             var argv = arguments.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
-            try #require(posix_spawn(&pid, MainQueueTests.probe, nil, nil, &argv, environ) == 0, "could not start \(MainQueueTests.probe)")
+            try #require(
+                posix_spawn(&pid, MainQueueTests.probe, nil, nil, &argv, environ) == 0,
+                "could not start \(MainQueueTests.probe)")
             var status: Int32 = 0
             let deadline = MonotonicInstant.after(patience)
             while waitpid(pid, &status, WNOHANG) == 0 {
@@ -29,11 +33,12 @@ extension LibdispatchSuite {
                 usleep(1_000)
             }
             let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
-            #expect(exited && code == 42,
-                    """
-                    probe ended with raw status \(status) (exit 42: every sync ran on the main thread; \
-                    1: one did not, or fewer than ten ran; 3: dispatchMain returned)
-                    """)
+            #expect(
+                exited && code == 42,
+                """
+                probe ended with raw status \(status) (exit 42: every sync ran on the main thread; \
+                1: one did not, or fewer than ten ran; 3: dispatchMain returned)
+                """)
         }
     }
 }

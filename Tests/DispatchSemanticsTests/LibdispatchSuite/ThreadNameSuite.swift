@@ -15,7 +15,9 @@ extension LibdispatchSuite {
     /// created there, after the name is set (libdispatch makes its threads when work comes).
     @Suite("dispatch_thread_name.c: worker threads have names of their own")
     struct ThreadNameSuite {
-        @Test("blocks on the global queue run on threads with a name that is not their creator's", arguments: Implementation.allCases)
+        @Test(
+            "blocks on the global queue run on threads with a name that is not their creator's",
+            arguments: Implementation.allCases)
         func workerNames(_ implementation: Implementation) {
             let parentName = "TestParentName"
             let creatorName = Recorder<String>(), workerNames = Recorder<String>(), finished = Recorder<Bool>()
@@ -24,7 +26,9 @@ extension LibdispatchSuite {
                 creatorName.append(threadName())
                 with(implementation) { api in
                     let group = api.makeGroup()
-                    for _ in 0..<10 { api.async(api.global(.default), group: group) { workerNames.append(threadName()) } }
+                    for _ in 0..<10 {
+                        api.async(api.global(.default), group: group) { workerNames.append(threadName()) }
+                    }
                     finished.append(api.wait(group: group, timeout: patience) == .success)
                 }
             }.join()

@@ -34,13 +34,17 @@ extension LibdispatchSuite {
                         }
                     }
                 }
-                #expect(eventually { asleep.load(ordering: .sequentiallyConsistent) == sleepers }, "the sleepers never all started")
+                #expect(
+                    eventually { asleep.load(ordering: .sequentiallyConsistent) == sleepers },
+                    "the sleepers never all started")
                 let ran = Latch(), start = MonotonicInstant.now
                 api.async(api.global(.default), group: group) { ran.open() }
                 let inTime = ran.wait(timeout: .seconds(3))
                 let took = LibdispatchSuite.elapsed(since: start)
                 wake.store(true, ordering: .sequentiallyConsistent)
-                #expect(inTime, "a block queued while all \(sleepers) workers slept had not run after \(took): no thread was added")
+                #expect(
+                    inTime,
+                    "a block queued while all \(sleepers) workers slept had not run after \(took): no thread was added")
                 #expect(api.wait(group: group, timeout: patience) == .success)
             }
         }
@@ -48,7 +52,9 @@ extension LibdispatchSuite {
         /// From the issue tracker: as many blocks as workers sleep (up to 5 s, in short sleeps so
         /// they can end once the check is done) on the global queue; one more, queued behind them,
         /// must start well before they would end (within 3 s: libdispatch takes up to 1 s).
-        @Test("a block queued behind sleeping blocks on the global queue starts within 3 s", arguments: Implementation.allCases)
+        @Test(
+            "a block queued behind sleeping blocks on the global queue starts within 3 s",
+            arguments: Implementation.allCases)
         func behindFixedSleeps(_ implementation: Implementation) {
             with(implementation) { api in
                 let group = api.makeGroup(), started = Latch(), start = MonotonicInstant.now
@@ -64,11 +70,12 @@ extension LibdispatchSuite {
                 api.async(api.global(.default), group: group) { started.open() }
                 let inTime = started.wait(timeout: .seconds(3))
                 done.store(true, ordering: .relaxed)
-                #expect(inTime,
-                        """
-                        the block behind \(api.workers) sleeping blocks had not started after \
-                        \(LibdispatchSuite.elapsed(since: start))
-                        """)
+                #expect(
+                    inTime,
+                    """
+                    the block behind \(api.workers) sleeping blocks had not started after \
+                    \(LibdispatchSuite.elapsed(since: start))
+                    """)
                 #expect(api.wait(group: group, timeout: patience) == .success)
             }
         }
@@ -77,10 +84,13 @@ extension LibdispatchSuite {
         /// PThreadMutex and PThreadCondition, which the pool knows nothing of) for a block it
         /// submitted to the global queue, while every other worker spins until that condition
         /// holds. Only a thread the pool adds can run the submitted block.
-        @Test("a block waiting on a pthread condition for a block it submitted, the other workers spinning, finishes", arguments: Implementation.allCases)
+        @Test(
+            "a block waiting on a pthread condition for a block it submitted, the other workers spinning, finishes",
+            arguments: Implementation.allCases)
         func waitOnPlainCondition(_ implementation: Implementation) {
             with(implementation) { api in
-                let spinners = api.workers - 1, spinning = Atomic<Int>(0), holds = Atomic<Bool>(false), giveUp = Atomic<Bool>(false)
+                let spinners = api.workers - 1, spinning = Atomic<Int>(0), holds = Atomic<Bool>(false),
+                    giveUp = Atomic<Bool>(false)
                 let group = api.makeGroup()
                 for _ in 0..<spinners {
                     api.async(api.global(.default), group: group) {
@@ -88,7 +98,9 @@ extension LibdispatchSuite {
                         while !holds.load(ordering: .relaxed), !giveUp.load(ordering: .relaxed) {}
                     }
                 }
-                #expect(eventually { spinning.load(ordering: .sequentiallyConsistent) == spinners }, "the spinners never all started")
+                #expect(
+                    eventually { spinning.load(ordering: .sequentiallyConsistent) == spinners },
+                    "the spinners never all started")
                 let condition = Latch(), finished = Latch()
                 api.async(api.global(.default), group: group) {
                     api.async(api.global(.default), group: group) {
@@ -101,11 +113,12 @@ extension LibdispatchSuite {
                 let inTime = finished.wait(timeout: patience)
                 giveUp.store(true, ordering: .relaxed)
                 condition.open()
-                #expect(inTime,
-                        """
-                        the waiting block never finished: the block it submitted did not run while the other \
-                        \(spinners) worker(s) spun
-                        """)
+                #expect(
+                    inTime,
+                    """
+                    the waiting block never finished: the block it submitted did not run while the other \
+                    \(spinners) worker(s) spun
+                    """)
                 let submittedRan = holds.load(ordering: .relaxed)
                 #expect(submittedRan, "the submitted block never ran")
                 #expect(api.wait(group: group, timeout: patience) == .success)
