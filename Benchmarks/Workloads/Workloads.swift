@@ -23,6 +23,7 @@ public enum Workloads {
             Footprint(),
             Semaphores(),
             Groups(),
+            SwiftAsync(),
             Direct(),
         ] + (FaultInjection.enabled ? [FaultInjection()] : [])
 

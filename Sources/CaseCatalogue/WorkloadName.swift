@@ -21,6 +21,7 @@ public struct WorkloadName: Hashable, Sendable, CustomStringConvertible {
     public static let footprint = WorkloadName("footprint")
     public static let semaphore = WorkloadName("semaphore")
     public static let group = WorkloadName("group")
+    public static let swiftAsync = WorkloadName("swift-async")
     public static let direct = WorkloadName("direct")
     /// Test builds only (the FaultInjection trait).
     public static let fault = WorkloadName("fault")
