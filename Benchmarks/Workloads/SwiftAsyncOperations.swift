@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Harness
 import Results
 import RuntimeKit
@@ -90,85 +91,103 @@ actor DefaultExecutorActor: CallCounting {
     func call() { calls &+= 1 }
 }
 
-/// `swift-async`, pattern `actor-call`: one operation is one call to an actor from the run's task.
-/// Each run reports how far the actor's own count of calls moved (two hops more per run, which a
-/// batch amortizes), so the check is the actor's state, read on its executor.
-final class AsyncActorCall<R: ConcurrencyRuntime>: MeasuredOperation {
+/// A swift-async pattern's operation: the runtime it owns and the driver of its runs.
+final class AsyncOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     private let runtime: R
     private let driver: AsyncDriver
 
-    init(runtime: R, timeout: Duration) {
+    init(runtime: R, driver: AsyncDriver) {
         self.runtime = runtime
-        let executor = runtime.makeTaskExecutor()
-        driver =
-            if let serial = runtime.makeSerialExecutor(label: "swift-async actor") {
-                Self.driving(ExecutorActor(executor: serial), executor, timeout)
-            } else {
-                Self.driving(DefaultExecutorActor(), executor, timeout)
-            }
+        self.driver = driver
     }
 
-    private static func driving<A: CallCounting>(_ target: A, _ executor: (any TaskExecutor)?, _ timeout: Duration)
-        -> AsyncDriver
-    {
-        AsyncDriver(units: "actor calls", executor: executor, timeout: timeout) { count, tally in
+    func run(_ count: Int) throws { try driver.run(count) }
+
+    func finish() throws {
+        runtime.shutdown()
+        try driver.verify()
+    }
+}
+
+/// What one run of each pattern does: `count` operations, from a task that prefers the runtime's
+/// task executor, returning what it counted (which `AsyncDriver.verify` compares with what was
+/// asked for).
+enum AsyncRunBody {
+    typealias Body = @Sendable (Int, AsyncTally) async -> Int
+
+    static func body<R: ConcurrencyRuntime>(_ pattern: AsyncPattern, on runtime: R) -> Body {
+        switch pattern {
+        case .actorCall: actorCalls(on: runtime, callers: 1)
+        case .actorContended: actorCalls(on: runtime, callers: 2 * runtime.workers)
+        case .taskGroupChild: taskGroupChildren
+        case .asyncLet: asyncLets
+        case .task: tasks(preferring: runtime.makeTaskExecutor())
+        case .yield: yields
+        case .continuation: continuations(resumedBy: runtime)
+        case .stream: streamElements
+        }
+    }
+
+    /// `callers` tasks of a task group share the run's calls to one actor on the runtime's serial
+    /// executor. What the run counted is how far the actor's own count moved (two hops more per
+    /// run, which a batch amortizes): the actor's state, read on its executor.
+    private static func actorCalls<R: ConcurrencyRuntime>(on runtime: R, callers: Int) -> Body {
+        if let serial = runtime.makeSerialExecutor(label: "swift-async actor") {
+            actorCalls(to: ExecutorActor(executor: serial), callers: callers)
+        } else {
+            actorCalls(to: DefaultExecutorActor(), callers: callers)
+        }
+    }
+
+    private static func actorCalls<A: CallCounting>(to target: A, callers: Int) -> Body {
+        { count, tally in
             let before = await target.calls
-            for index in 0..<count {
-                await target.call()
-                tally.advanced(to: index, of: count)
+            if callers == 1 {
+                for index in 0..<count {
+                    await target.call()
+                    tally.advanced(to: index, of: count)
+                }
+            } else {
+                await withTaskGroup(of: Void.self) { group in
+                    for caller in 0..<callers {
+                        let share = count / callers + (caller < count % callers ? 1 : 0)
+                        group.addTask {
+                            for _ in 0..<share { await target.call() }
+                        }
+                    }
+                }
+                tally.advanced(to: count - 1, of: count)
             }
             return await target.calls - before
         }
     }
 
-    func run(_ count: Int) throws { try driver.run(count) }
-
-    func finish() throws {
-        runtime.shutdown()
-        try driver.verify()
-    }
-}
-
-/// `swift-async`, pattern `task-group-child`: one operation is one empty child added to a task
-/// group and its result awaited; the children inherit the run's executor preference.
-final class AsyncTaskGroupChild<R: ConcurrencyRuntime>: MeasuredOperation {
-    private let runtime: R
-    private let driver: AsyncDriver
-
-    init(runtime: R, timeout: Duration) {
-        self.runtime = runtime
-        driver = AsyncDriver(units: "task group children", executor: runtime.makeTaskExecutor(), timeout: timeout) {
-            count, tally in
-            await withTaskGroup(of: Int.self) { group in
-                for _ in 0..<count { group.addTask { 1 } }
-                var sum = 0
-                for await one in group {
-                    tally.advanced(to: sum, of: count)
-                    sum += one
-                }
-                return sum
+    /// Every child is added, then every result awaited: fan-out and fan-in.
+    private static let taskGroupChildren: Body = { count, tally in
+        await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<count { group.addTask { 1 } }
+            var sum = 0
+            for await one in group {
+                tally.advanced(to: sum, of: count)
+                sum += one
             }
+            return sum
         }
     }
 
-    func run(_ count: Int) throws { try driver.run(count) }
-
-    func finish() throws {
-        runtime.shutdown()
-        try driver.verify()
+    private static let asyncLets: Body = { count, tally in
+        var sum = 0
+        for index in 0..<count {
+            async let one = 1
+            sum += await one
+            tally.advanced(to: index, of: count)
+        }
+        return sum
     }
-}
 
-/// `swift-async`, pattern `task`: one operation is one empty unstructured task, created with the
-/// backend's executor preference, and its value awaited.
-final class AsyncUnstructuredTask<R: ConcurrencyRuntime>: MeasuredOperation {
-    private let runtime: R
-    private let driver: AsyncDriver
-
-    init(runtime: R, timeout: Duration) {
-        self.runtime = runtime
-        let executor = runtime.makeTaskExecutor()
-        driver = AsyncDriver(units: "unstructured tasks", executor: executor, timeout: timeout) { count, tally in
+    /// An unstructured task inherits no executor preference, so each is given the runtime's.
+    private static func tasks(preferring executor: (any TaskExecutor)?) -> Body {
+        { count, tally in
             var sum = 0
             for index in 0..<count {
                 sum += await Task(executorPreference: executor) { 1 }.value
@@ -178,10 +197,42 @@ final class AsyncUnstructuredTask<R: ConcurrencyRuntime>: MeasuredOperation {
         }
     }
 
-    func run(_ count: Int) throws { try driver.run(count) }
+    private static let yields: Body = { count, tally in
+        for index in 0..<count {
+            await Task.yield()
+            tally.advanced(to: index, of: count)
+        }
+        return count
+    }
 
-    func finish() throws {
-        runtime.shutdown()
-        try driver.verify()
+    /// The task suspends on a continuation that a block on the runtime's pool resumes: a resume
+    /// from another thread, and the task's job enqueued again on its executor.
+    private static func continuations<R: ConcurrencyRuntime>(resumedBy runtime: R) -> Body {
+        { count, tally in
+            var sum = 0
+            for index in 0..<count {
+                sum += await withUnsafeContinuation { continuation in
+                    runtime.async { continuation.resume(returning: 1) }
+                }
+                tally.advanced(to: index, of: count)
+            }
+            return sum
+        }
+    }
+
+    /// A child task yields `count` elements into an AsyncStream that the run's task consumes.
+    private static let streamElements: Body = { count, tally in
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        async let produced: Void = {
+            for _ in 0..<count { continuation.yield(1) }
+            continuation.finish()
+        }()
+        var sum = 0
+        for await one in stream {
+            tally.advanced(to: sum, of: count)
+            sum += one
+        }
+        await produced
+        return sum
     }
 }
