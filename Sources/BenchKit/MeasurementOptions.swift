@@ -129,9 +129,9 @@ struct MeasurementOptions: ParsableArguments {
             metrics: Self.described + RequestedEventCounters.metrics(for: events), tools: Self.tools)
     }
 
-    /// Every metric a child of this bench can report, described: the counters' and the workloads'
-    /// own figures. A results file carries them; one written before it did is read with them.
-    static var described: [Metric] { CounterSet.catalogue + Workloads.figures }
+    /// Every metric a child of this bench can report, described: the counters', the threads
+    /// alive, and the workloads' own figures. A results file carries them; one written before it did is read with them.
+    static var described: [Metric] { CounterSet.catalogue + LiveThreads.figures + Workloads.figures }
 
     /// The optional tools a run looks for, and what it found.
     static var tools: [String: String] {

@@ -69,14 +69,17 @@ public struct CaseChild {
         do {
             let operation = try workload.prepare(benchmarkCase, backend: backend)
             let window = try request.profile.map { paths throws(FileError) in try ProfileWindow(paths) }
-            let measured = try request.sampler.measure(operation, counters: counters, profile: window)
+            let threads = LiveThreads()
+            let measured = try request.sampler.measure(
+                operation, counters: counters, profile: window, threads: threads)
             try operation.finish()
+            let figures = operation.workloadMetrics.merging(threads.figures) { own, _ in own }
             return .record(
                 CaseRecord(
                     version: CaseRecord.currentVersion, caseID: benchmarkCase.id, repetition: request.repetition,
                     batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
                     metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable,
-                    workloadMetrics: operation.workloadMetrics.isEmpty ? nil : operation.workloadMetrics,
+                    workloadMetrics: figures.isEmpty ? nil : figures,
                     cpus: CPUAffinity.current()))
         } catch WorkloadError.notApplicable(let why) {
             return .notApplicable(why)

@@ -31,10 +31,13 @@ public struct Sampler: Sendable {
     /// - Parameter counters: read twice per sample, just outside the timed region, into buffers
     ///   allocated here beforehand, so reading adds no allocation to what is measured.
     /// - Parameter profile: opened just before the first sample and closed after the last.
+    /// - Parameter threads: read after every sample, outside the timed batch and the counters'
+    ///   readings.
     public func measure(
         _ operation: any MeasuredOperation,
         counters: (any SampleCounters)? = nil,
-        profile: ProfileWindow? = nil
+        profile: ProfileWindow? = nil,
+        threads: LiveThreads? = nil
     ) throws -> (batch: Int, nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double]) {
         let clock = ContinuousClock()
         let warmupEnd = clock.now + warmup
@@ -60,6 +63,7 @@ public struct Sampler: Sendable {
             counters?.read(into: before)
             let elapsed = try clock.measure { try operation.run(sampleBatch) }
             counters?.read(into: after)
+            threads?.observe()
             perOperation[sample] = Double(elapsed.nanosecondsSaturating) / Double(sampleBatch)
             operations += Double(sampleBatch)
             for slot in 0..<names.count { totals[slot] += after[slot] - before[slot] }  // NaN taints a metric for good

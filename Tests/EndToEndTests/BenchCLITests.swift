@@ -199,11 +199,13 @@ struct BenchCLITests {
         #expect(records.allSatisfy { $0.cpus == [0] }, "\(records.map(\.cpus))")
         // The machine's identity says so too: a run pinned to CPU 0 is not the unpinned machine.
         #expect(run.environment.usableCPUs?.affinity == [0], "\(String(describing: run.environment.usableCPUs))")
-        // The file describes every counter and workload figure it may record, so a reader needs
-        // no list of its own.
+        // The file describes every counter and figure it may record (the workloads', and the
+        // threads every case reports), so a reader needs no list of its own.
         let described = Set((run.metrics ?? []).map(\.name))
-        #expect(described == Set((CounterSet.catalogue + Workloads.figures).map(\.name)))
+        #expect(described == Set((CounterSet.catalogue + LiveThreads.figures + Workloads.figures).map(\.name)))
         #expect(records.allSatisfy { Set($0.metricsPerOperation.keys).isSubset(of: described) })
+        #expect(records.allSatisfy { Set(($0.workloadMetrics ?? [:]).keys).isSubset(of: described) })
+        #expect(records.allSatisfy { $0.workloadMetrics?[LiveThreads.peakName].map { $0.value >= 1 } == true })
     }
 
     @Test("under jemalloc, a known allocation pattern reads as exactly its bytes per operation")
