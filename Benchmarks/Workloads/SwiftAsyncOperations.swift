@@ -57,8 +57,8 @@ final class AsyncDriver {
                     latch.arrive()
                 }
                 // Swift's default executors get a plain task: one made with a nil preference
-                // costs more, and so do the children it passes it to (about 1.1 µs per
-                // unstructured task against 0.72 in tools/swift-reference/async-operations.swift).
+                // costs more, and so do the children it passes it to
+                // (tools/swift-reference/async-operations.swift measures both).
                 if let executor { Task(executorPreference: executor, operation: run) } else { Task(operation: run) }
             }, done: { tally.progress.load(ordering: .relaxed) - start })
     }
