@@ -41,7 +41,9 @@ actor QueueCounter {
 }
 
 /// Runs `body` as a task preferring `executor` and waits for it on this (main) thread.
-func timed(_ count: Int, preferring executor: (any TaskExecutor)?, _ body: @escaping @Sendable (Int) async -> Int) -> Double {
+func timed(
+    _ count: Int, preferring executor: (any TaskExecutor)?, _ body: @escaping @Sendable (Int) async -> Int
+) -> Double {
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var elapsed = 0.0
     let run: @Sendable () async -> Void = {
@@ -74,5 +76,6 @@ let operations: [(String, (any TaskExecutor)?, @Sendable (Int) async -> Int)] = 
 for (name, executor, body) in operations {
     _ = timed(count / 10, preferring: executor, body)  // warm-up
     let samples = (0..<5).map { _ in timed(count, preferring: executor, body) }.sorted()
-    print(name.padding(toLength: 28, withPad: " ", startingAt: 0), String(format: "%8.1f ns/op (median of 5)", samples[2]))
+    let figure = String(format: "%8.1f ns/op (median of 5)", samples[2])
+    print(name.padding(toLength: 28, withPad: " ", startingAt: 0), figure)
 }
