@@ -17,6 +17,8 @@ import RuntimeKit
 ///   the right half callable by a thief); backends: work-stealing
 /// - form `group`: every split submits both halves with `async(group:)` into one group
 ///   (`GroupForkJoin`); backends: every backend
+/// - form `async-let`: every split makes its left half an `async let` child on the backend's task
+///   executor (`AsyncLetForkJoin`); fib only; backends: every backend
 ///
 /// What a join costs, what a task costs, and why work stealing exists. `cutoff=<k>` solves
 /// subproblems of size ≤ k (fib's n, the tree's depth) sequentially; 1, the default, splits
@@ -49,7 +51,9 @@ public struct ForkJoin: Workload {
             // fib(25) by join (121,392 joins; small enough for the closure form too, and the
             // quick suite must fit in 3 minutes); fib(20) by group split at every call (21,890
             // tasks); the tree of 65,535 nodes split down to subtrees of 63, by join and by group.
+            // fib(25) by async let on every backend's task executor, beside join's.
             return joins(fib: 25, workers: nil) + [
+                problem("fib", 25, form: "async-let", cutoff: 1),
                 problem("fib", 20, form: "group", cutoff: 1),
                 problem("tree", 16, form: "task", cutoff: 6),
                 problem("tree", 16, form: "group", cutoff: 6),
@@ -59,6 +63,7 @@ public struct ForkJoin: Workload {
             // (one worker per CPU) adds stealing and its cache traffic.
             return ["0", "1"].flatMap { joins(fib: 30, workers: $0) }
                 + [problem("fib", 20, form: "group", cutoff: 1), problem("fib", 30, form: "group", cutoff: 15)]
+                + [problem("fib", 25, form: "async-let", cutoff: 1), problem("fib", 30, form: "async-let", cutoff: 15)]
                 // The tree of a million nodes split at every node by group is 2 million tasks per
                 // sum, which on pthread-mutex would take a large part of the full suite for one
                 // set. Groups split it down to subtrees of 255; every node is split at 65,535 nodes.
@@ -68,7 +73,10 @@ public struct ForkJoin: Workload {
     }
 
     /// How a problem is split: by join with a task value or with closures, or into a group.
-    enum Form: String, CaseIterable { case task, closure, group }
+    enum Form: String, CaseIterable {
+        case task, closure, group
+        case asyncLet = "async-let"
+    }
 
     /// Whether a join makes every right half stealable (rayon) or only while its deque is empty.
     enum Split: String, CaseIterable { case eager, lazy }
@@ -109,6 +117,18 @@ public struct ForkJoin: Workload {
             }
             return try backend.specialized(
                 Make(workers: workers, fib: fib, tree: tree, cutoff: cutoff, timeout: timeout))
+        }
+        if form == .asyncLet {
+            guard let fib else {
+                throw WorkloadError.badParameter("fork-join's async-let form solves fib=<n>, not the tree sum")
+            }
+            struct Make: RuntimeTypeConsumer {
+                let workers: Int, n: Int, cutoff: Int, timeout: Duration
+                func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
+                    AsyncLetForkJoin.operation(on: R(workers: workers), n: n, cutoff: cutoff, timeout: timeout)
+                }
+            }
+            return try backend.specialized(Make(workers: workers, n: fib, cutoff: cutoff, timeout: timeout))
         }
         if tree != nil && form != .task {
             throw WorkloadError.badParameter(

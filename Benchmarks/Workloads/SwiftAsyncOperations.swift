@@ -1,5 +1,7 @@
+import CBodyCost
 import CaseCatalogue
 import Harness
+import PThreadPrimitives
 import Results
 import RuntimeKit
 import Synchronization
@@ -95,21 +97,46 @@ actor DefaultExecutorActor: CallCounting {
     func call() { calls &+= 1 }
 }
 
-/// A swift-async pattern's operation: the runtime it owns and the driver of its runs.
+/// A swift-async pattern's operation: the runtime it owns, the driver of its runs, and the
+/// latencies its pattern keeps, if any.
 final class AsyncOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     private let runtime: R
     private let driver: AsyncDriver
+    private let latencies: AsyncLatencies?
 
-    init(runtime: R, driver: AsyncDriver) {
+    init(runtime: R, driver: AsyncDriver, latencies: AsyncLatencies?) {
         self.runtime = runtime
         self.driver = driver
+        self.latencies = latencies
     }
 
     func run(_ count: Int) throws { try driver.run(count) }
 
+    func beginSamples() { latencies?.reset() }
+
+    var workloadMetrics: [String: WorkloadMetric] { latencies?.metrics ?? [:] }
+
     func finish() throws {
         runtime.shutdown()
         try driver.verify()
+    }
+}
+
+/// What one swift-async case runs: the pattern, and the parameters some patterns have.
+struct AsyncCase: Sendable {
+    let pattern: AsyncPattern
+    /// actor-contended: the tasks calling the actor at once.
+    var callers = 1
+    /// task-group-child: what each child does.
+    var body = BodyCost(nanoseconds: 0)
+
+    /// The prefix of the latencies the pattern keeps, or nil.
+    var latencyPrefix: String? {
+        switch pattern {
+        case .actorHop: "hop_ns"
+        case .continuation: "resume_ns"
+        default: nil
+        }
     }
 }
 
@@ -119,16 +146,45 @@ final class AsyncOperation<R: ConcurrencyRuntime>: MeasuredOperation {
 enum AsyncRunBody {
     typealias Body = @Sendable (Int, AsyncTally) async -> Int
 
-    static func body<R: ConcurrencyRuntime>(_ pattern: AsyncPattern, on runtime: R) -> Body {
-        switch pattern {
+    /// `latencies` is given for the patterns that keep them (`AsyncCase.latencyPrefix`).
+    static func body<R: ConcurrencyRuntime>(_ asyncCase: AsyncCase, on runtime: R, latencies: AsyncLatencies?) -> Body {
+        switch asyncCase.pattern {
         case .actorCall: actorCalls(on: runtime, callers: 1)
-        case .actorContended: actorCalls(on: runtime, callers: 2 * runtime.workers)
-        case .taskGroupChild: taskGroupChildren
+        case .actorContended: actorCalls(on: runtime, callers: asyncCase.callers)
+        case .actorHop: hops(on: runtime, latencies: latencies ?? AsyncLatencies(prefix: "hop_ns"))
+        case .taskGroupChild:
+            asyncCase.body.nanoseconds == 0 ? taskGroupChildren : taskGroupChildren(spinning: asyncCase.body.spinRounds)
         case .asyncLet: asyncLets
         case .task: tasks(preferring: runtime.makeTaskExecutor())
         case .yield: yields
-        case .continuation: continuations(resumedBy: runtime)
+        case .continuation:
+            continuations(resumedBy: runtime, latencies: latencies ?? AsyncLatencies(prefix: "resume_ns"))
         case .stream: streamElements
+        }
+    }
+
+    /// Two actors, each on a serial executor of its own, call each other in turn from the first:
+    /// every call a hop there and its return a hop back. What the run counted is the hops the
+    /// partner received and their returns; an odd count's last return is not one of the run's.
+    private static func hops<R: ConcurrencyRuntime>(on runtime: R, latencies: AsyncLatencies) -> Body {
+        if let first = runtime.makeSerialExecutor(label: "swift-async hop 1"),
+            let second = runtime.makeSerialExecutor(label: "swift-async hop 2")
+        {
+            hops(
+                between: HopActor(executor: first, latencies: latencies),
+                and: HopActor(executor: second, latencies: latencies), latencies: latencies)
+        } else {
+            hops(
+                between: DefaultHopActor(latencies: latencies), and: DefaultHopActor(latencies: latencies),
+                latencies: latencies)
+        }
+    }
+
+    private static func hops<A: HopSide>(between first: A, and second: A, latencies: AsyncLatencies) -> Body {
+        { count, tally in
+            let before = await second.received
+            _ = await first.rally(with: second, rounds: (count + 1) / 2, latencies: latencies, tally: tally)
+            return 2 * (await second.received - before) - (count & 1)
         }
     }
 
@@ -170,13 +226,33 @@ enum AsyncRunBody {
     private static let taskGroupChildren: Body = { count, tally in
         await withTaskGroup(of: Int.self) { group in
             for _ in 0..<count { group.addTask { 1 } }
-            var sum = 0
-            for await one in group {
-                tally.advanced(to: sum, of: count)
-                sum += one
-            }
-            return sum
+            return await sum(of: &group, count: count, tally: tally)
         }
+    }
+
+    /// The same with children that spin for `rounds` (a body's cost), which the children of one
+    /// group run in parallel on the executor's threads.
+    private static func taskGroupChildren(spinning rounds: UInt64) -> Body {
+        { count, tally in
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<count {
+                    group.addTask {
+                        rb_spin(rounds)
+                        return 1
+                    }
+                }
+                return await sum(of: &group, count: count, tally: tally)
+            }
+        }
+    }
+
+    private static func sum(of group: inout TaskGroup<Int>, count: Int, tally: AsyncTally) async -> Int {
+        var sum = 0
+        for await one in group {
+            tally.advanced(to: sum, of: count)
+            sum += one
+        }
+        return sum
     }
 
     private static let asyncLets: Body = { count, tally in
@@ -222,13 +298,16 @@ enum AsyncRunBody {
 
     /// The task suspends on a continuation that a block on the runtime's pool resumes: a resume
     /// from another thread, and the task's job enqueued again on its executor.
-    private static func continuations<R: ConcurrencyRuntime>(resumedBy runtime: R) -> Body {
+    /// The latency kept is from the clock read just before `resume` to the task running again.
+    private static func continuations<R: ConcurrencyRuntime>(resumedBy runtime: R, latencies: AsyncLatencies) -> Body {
         { count, tally in
             var sum = 0
             for index in 0..<count {
-                sum += await withUnsafeContinuation { continuation in
-                    runtime.async { continuation.resume(returning: 1) }
+                let resumedAt = await withUnsafeContinuation { continuation in
+                    runtime.async { continuation.resume(returning: MonotonicInstant.now.nanoseconds) }
                 }
+                latencies.record(since: resumedAt)
+                sum += 1
                 tally.advanced(to: index, of: count)
             }
             return sum

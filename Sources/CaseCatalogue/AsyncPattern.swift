@@ -3,9 +3,13 @@
 public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertible {
     /// One call to an actor, uncontended, from a task: the hop onto its serial executor and back.
     case actorCall = "actor-call"
-    /// One call to an actor that 2 × workers tasks call at once.
+    /// One call to an actor that `tasks` tasks call at once.
     case actorContended = "actor-contended"
-    /// One child of a task group, added and awaited: fan-out and fan-in per child.
+    /// One hop between two actors on two serial executors that call each other in turn: the
+    /// latency of a hop (`hop_ns.p50`, `.p99`).
+    case actorHop = "actor-hop"
+    /// One child of a task group, added and awaited: fan-out and fan-in per child; the child spins
+    /// for `body`.
     case taskGroupChild = "task-group-child"
     /// One `async let` child, started and awaited.
     case asyncLet = "async-let"
@@ -13,7 +17,8 @@ public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertibl
     case task
     /// One `Task.yield()`: the task's job enqueued again on its executor.
     case yield
-    /// One continuation resumed by a block on the runtime's pool, and the task resumed.
+    /// One continuation resumed by a block on the runtime's pool, and the task resumed: the resume
+    /// latency (`resume_ns.p50`, `.p99`).
     case continuation
     /// One element through an AsyncStream, from a producing child task to the consuming task.
     case stream
@@ -24,6 +29,7 @@ public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertibl
     public var units: String {
         switch self {
         case .actorCall, .actorContended: "actor calls"
+        case .actorHop: "actor hops"
         case .taskGroupChild: "task group children"
         case .asyncLet: "async let children"
         case .task: "unstructured tasks"
@@ -32,4 +38,10 @@ public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertibl
         case .stream: "stream elements"
         }
     }
+
+    /// Whether the case names how many tasks call the actor (`tasks`).
+    public var hasCallers: Bool { self == .actorContended }
+
+    /// Whether the case names the work of each child (`body`).
+    public var hasBody: Bool { self == .taskGroupChild }
 }

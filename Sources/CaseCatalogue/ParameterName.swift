@@ -18,11 +18,13 @@ public struct ParameterName: Hashable, Sendable, Comparable, CustomStringConvert
     public static let critical = ParameterName("critical")
     /// queue-vs-lock: the work between a thread's sections.
     public static let outside = ParameterName("outside")
+    /// swift-async: how many tasks call one actor at once (`ThreadCount`: "2", "2xcpus").
+    public static let tasks = ParameterName("tasks")
     /// spawn, semaphore, group: the pattern of the workload (`SpawnPattern`, ...).
     public static let pattern = ParameterName("pattern")
     /// semaphore: whose semaphore (`SemaphoreKind`).
     public static let semaphore = ParameterName("semaphore")
-    /// apply-stride, apply-serial, direct: the cost of one loop iteration.
+    /// apply-stride, apply-serial, direct, swift-async: the cost of one loop iteration or child.
     public static let body = ParameterName("body")
     /// apply-stride, direct: iterations per piece ("auto" or a number).
     public static let stride = ParameterName("stride")

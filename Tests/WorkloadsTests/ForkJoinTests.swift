@@ -24,6 +24,35 @@ struct ForkJoinTests {
         }
     }
 
+    @Test(
+        "fib by async let, prepared as the child does, is right on every backend's executor at every cutoff",
+        arguments: workloadBackends)
+    func asyncLetOnEveryBackend(backend: Backend) async throws {
+        for (n, cutoff) in [(2, 1), (12, 1), (16, 8), (10, 12)] {
+            let benchmarkCase = BenchmarkCase(
+                workload: "fork-join", backend: backend.id,
+                parameters: [
+                    Parameter("fib", "\(n)"), Parameter("form", "async-let"), Parameter("cutoff", "\(cutoff)"),
+                ],
+                allocator: .system)
+            let error = try await exercise({ try ForkJoin().prepare(benchmarkCase, backend: backend) }, counts: [1, 3])
+            #expect(
+                error == nil, "\(backend.id), fib \(n) cutoff \(cutoff): \(error.map(String.init(describing:)) ?? "")")
+        }
+    }
+
+    @Test("a lost job fails the async-let form by its deadline instead of hanging")
+    func asyncLetLostJobIsCaught() async throws {
+        let error = try await exercise(
+            {
+                AsyncLetForkJoin.operation(
+                    on: FaultyRuntime(fault: .drop(submission: 0)), n: 10, cutoff: 1,
+                    timeout: SpawnTests.lostBlockTimeout)
+            }, counts: [2])
+        let message = try #require(verificationMessage(error))
+        #expect(message.hasPrefix("only 0 of 2 "), "\(message)")
+    }
+
     @Test("the tree sum by join is right at every cutoff")
     func treeByJoin() async throws {
         let workload = ForkJoin()
@@ -64,6 +93,7 @@ struct ForkJoinTests {
         for parameters in [
             [Parameter("fib", "10"), Parameter("tree", "4")], [Parameter("form", "group")],
             [Parameter("tree", "4"), Parameter("form", "closure")], [Parameter("tree", "40")],
+            [Parameter("tree", "4"), Parameter("form", "async-let")],
         ] {
             let benchmarkCase = BenchmarkCase(
                 workload: "fork-join", backend: "work-stealing", parameters: parameters, allocator: .system)

@@ -32,6 +32,55 @@ struct SwiftAsyncTests {
     }
 
     @Test(
+        "every quick case (actors at 2 and 2xcpus tasks, 1 µs children), prepared as the child does, passes",
+        arguments: workloadBackends)
+    func quickCasesThroughPrepare(backend: Backend) async throws {
+        let workload = SwiftAsync(timeout: SpawnTests.healthyTimeout)
+        let sets = workload.parameterSets(for: .quick)
+        #expect(sets.contains { $0.contains(Parameter("tasks", "2xcpus")) })
+        #expect(sets.contains { $0.contains(Parameter("body", "1us")) })
+        for parameters in sets {
+            let benchmarkCase = BenchmarkCase(
+                workload: workload.name, backend: backend.id, parameters: parameters, allocator: .system)
+            let error = try await exercise({ try workload.prepare(benchmarkCase, backend: backend) }, counts: [1, 30])
+            #expect(error == nil, "\(benchmarkCase.id): \(error.map(String.init(describing:)) ?? "")")
+        }
+    }
+
+    @Test(
+        "actor-hop and continuation keep their latencies over the samples, as p50 ≤ p99",
+        arguments: workloadBackends, [SwiftAsync.Pattern.actorHop, .continuation])
+    func latenciesAreKept(backend: Backend, pattern: SwiftAsync.Pattern) async throws {
+        let outcome = try await exerciseSampled(
+            { SwiftAsync.operation(pattern, on: backend.runtime.init(workers: 0), timeout: SpawnTests.healthyTimeout) },
+            warmUp: 20, sampled: 200)
+        #expect(outcome.error == nil, "\(backend.id), \(pattern): \(String(describing: outcome.error))")
+        let prefix = pattern == .actorHop ? "hop_ns" : "resume_ns"
+        let p50 = try #require(outcome.metrics["\(prefix).p50"]?.value, "\(backend.id): \(outcome.metrics)")
+        let p99 = try #require(outcome.metrics["\(prefix).p99"]?.value)
+        #expect(p50 > 0 && p50 <= p99, "\(backend.id), \(pattern): p50 \(p50), p99 \(p99)")
+    }
+
+    @Test("a tasks count that is not a count, or a missing body, is refused with the valid forms")
+    func badParametersAreRefused() throws {
+        let workload = SwiftAsync()
+        let backend = try #require(Backends.named("fifo-dispatch"))
+        for (parameters, expected) in [
+            ([Parameter("pattern", "actor-contended"), Parameter("tasks", "many")], "tasks=<2|4|…|2xcpus>"),
+            ([Parameter("pattern", "task-group-child")], "body"),
+        ] {
+            let benchmarkCase = BenchmarkCase(
+                workload: workload.name, backend: backend.id, parameters: parameters, allocator: .system)
+            #expect {
+                try workload.prepare(benchmarkCase, backend: backend)
+            } throws: { error in
+                guard case .badParameter(let why) = error as? WorkloadError else { return false }
+                return why.contains(expected)
+            }
+        }
+    }
+
+    @Test(
         "a lost job fails the case with the count after the timeout, and the operation stays failed",
         arguments: SwiftAsync.Pattern.allCases)
     func lostJobIsReportedNotHung(pattern: SwiftAsync.Pattern) async throws {
