@@ -86,8 +86,8 @@ extension SwiftAsync {
             note:
                 "`hop_ns.p50`/`.p99` (actor-hop) is one hop's latency: from the clock read before a call to the one "
                 + "read on the other actor's executor when it starts, and from the one read before it returns to the "
-                + "caller's after, over one round trip in 8; ns/op is every hop's, the clock reads of the timed ones in it."
-        )
+                + "caller's after, over one round trip in 8; ns/op is every hop's, the timed ones' clock reads "
+                + "in it.")
             + Metric.latencyPercentiles(
                 "resume_ns",
                 note:
