@@ -14,6 +14,7 @@ import SystemRuntimes
 /// | `libdispatch-c`, and `none` for pthreads and POSIX semaphores | C calling the runtime (`Benchmarks/CReferences`) |
 /// | `libdispatch` | idiomatic Swift over the `Dispatch` overlay: `DispatchQueue.sync { }`, `concurrentPerform` |
 /// | our own backends | the backend's concrete type called in a loop, not through a workload's closures |
+/// | every backend, for swift-async | plain async Swift on the backend's executors (`AsyncDirectOperation`) |
 ///
 /// Each operation is the one of the suite case that `FidelityPairs` names as its counterpart,
 /// in the same process shape (an idle second thread where that case has one), and checks its own
@@ -48,7 +49,8 @@ public struct Direct: Workload {
         switch suite {
         case .smoke:
             // The allocation-free primitives CI checks allocations on, and one apply.
-            return sets([.sync, .semaphore]) + ApplyStride().parameterSets(for: .smoke).map(Self.apply)
+            // and swift-async's smoke case, an actor call.
+            return sets([.sync, .semaphore, .actorCall]) + ApplyStride().parameterSets(for: .smoke).map(Self.apply)
         case .quick:
             // What the claims' runtime layer needs (dispatch_sync_f against pthread_mutex_lock),
             // with Swift's Mutex beside them: the quick suite must stay within 3 minutes, which
@@ -81,6 +83,15 @@ public struct Direct: Workload {
         guard let backend else {
             throw WorkloadError.badParameter(
                 "\(name) with \(Self.operationName)=\(operation.rawValue) runs on a backend; none was given")
+        }
+        if operation.isAsync {
+            struct Make: RuntimeTypeConsumer {
+                let operation: Operation
+                func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
+                    AsyncDirectOperation(operation, runtime: R(workers: 0))
+                }
+            }
+            return try backend.specialized(Make(operation: operation))
         }
         // Exhaustive over the kinds, so a new built-in backend must say which reference it gets;
         // a registered one gets the concrete type's, as our own backends do.

@@ -27,6 +27,8 @@ final class CDirectOperation: MeasuredOperation {
         case .groupEnterLeave: kind = RB_DIRECT_DISPATCH_GROUP_ENTER_LEAVE
         case .semaphore: kind = RB_DIRECT_DISPATCH_SEMAPHORE
         case .apply: kind = RB_DIRECT_DISPATCH_APPLY
+        case .actorCall, .taskGroupChild, .task:
+            throw WorkloadError.notApplicable("async operations have no C form (`AsyncDirectOperation` writes them)")
         }
         let stride = loop?.stride(workers: activeProcessorCount) ?? 1
         // Fan-out's round is as wide as the suite's: two tasks per worker (libdispatch-c's workers

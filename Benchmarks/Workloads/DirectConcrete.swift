@@ -103,6 +103,8 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
             }
         case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn:
             throw WorkloadError.notApplicable("\(operation.rawValue) needs no backend")
+        case .actorCall, .taskGroupChild, .task:
+            throw WorkloadError.notApplicable("\(operation.rawValue) is written by `AsyncDirectOperation`")
         }
     }
 

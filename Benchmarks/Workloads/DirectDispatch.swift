@@ -106,6 +106,8 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             }
         case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn:
             throw WorkloadError.notApplicable("\(operation.rawValue) needs no backend")
+        case .actorCall, .taskGroupChild, .task:
+            throw WorkloadError.notApplicable("\(operation.rawValue) is written by `AsyncDirectOperation`")
         }
         performed += count
         try check()
@@ -141,7 +143,7 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             try body!.tally.completed(
                 performed - body!.tally.loops,
                 loop: "concurrentPerform over \(loop!.iterations) iterations, stride \(loop!.stride)")
-        case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn:
+        case .pthreadMutex, .posixSemaphore, .swiftMutex, .threadSpawn, .actorCall, .taskGroupChild, .task:
             break
         }
     }

@@ -79,6 +79,13 @@ extension CaseSpec {
     /// The same loop, serial, under no backend.
     public static func applySerial(body: String) -> CaseSpec { CaseSpec(.applySerial, on: .none, [.body: body]) }
 
+    /// A swift-async pattern on `backend`'s executors, with the parameters it has (`tasks`, `body`).
+    public static func swiftAsync(
+        _ pattern: AsyncPattern, on backend: BackendName, _ parameters: [(ParameterName, String)] = []
+    ) -> CaseSpec {
+        CaseSpec(.swiftAsync, on: backend, [(.pattern, pattern.rawValue)] + parameters)
+    }
+
     public static func direct(_ operation: DirectOperation, on backend: BackendName) -> CaseSpec {
         CaseSpec(.direct, on: backend, [.operation: operation.rawValue])
     }

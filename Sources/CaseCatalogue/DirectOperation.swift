@@ -25,6 +25,15 @@ public enum DirectOperation: String, Sendable, CaseIterable {
     case semaphore
     /// apply-stride: one loop, each piece looping over its stride with the body inlined.
     case apply
+    /// swift-async, pattern=actor-call: `await actor.call()` in a loop, on the backend's executors.
+    case actorCall = "actor-call"
+    /// swift-async, pattern=task-group-child, body=0ns: a task group's empty children, added then awaited.
+    case taskGroupChild = "task-group-child"
+    /// swift-async, pattern=task: `Task { 1 }.value`, with the backend's executor preference.
+    case task
+
+    /// The operations written as plain Swift on the backend's executors (`AsyncDirectOperation`).
+    public var isAsync: Bool { [.actorCall, .taskGroupChild, .task].contains(self) }
 
     /// The operations that need no backend: they call a primitive of the C library or the
     /// standard library, under backend "none".

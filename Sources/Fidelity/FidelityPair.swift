@@ -31,6 +31,9 @@ public enum DirectLayer: String, Sendable, Codable, Hashable, CustomStringConver
     case swift = "idiomatic Swift"
     /// One of our own backends, its concrete type called in a plain loop.
     case concrete = "concrete type"
+    /// Plain async Swift on the backend's executors (Swift's own on swift-concurrency), without the
+    /// workload's driver, deadline and progress.
+    case executors = "plain Swift on its executors"
 
     public var description: String { rawValue }
 }

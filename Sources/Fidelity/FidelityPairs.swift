@@ -30,6 +30,7 @@ public enum FidelityPairs {
                 suiteCase: spec.benchmarkCase(allocator: directCase.allocator),
                 directCase: directCase, unitsPerOperation: units, unit: unit, allocationsComparable: !scheduled)
         }
+        let asyncLayer = DirectLayer.executors
         /// queue-vs-lock with one thread and empty sections: the guard's own cost.
         func alone(_ guarding: QueueVsLockGuard) -> CaseSpec { .queueVsLock(guarding, on: backend, .uncontended) }
         // Exhaustive: a new operation must name its suite case here.
@@ -50,6 +51,14 @@ public enum FidelityPairs {
         case .groupEnterLeave: return row("group enter + leave", .group(.enterLeave, on: backend), unit: "pair")
         case .semaphore:
             return row("semaphore wait + signal", .semaphore(.uncontended, .backend, on: backend), unit: "pair")
+        case .actorCall:
+            return row("actor call", .swiftAsync(.actorCall, on: backend), unit: "call", layer: asyncLayer)
+        case .taskGroupChild:
+            return row(
+                "task group child, empty", .swiftAsync(.taskGroupChild, on: backend, [(.body, "0ns")]), unit: "child",
+                layer: asyncLayer)
+        case .task:
+            return row("Task { }.value", .swiftAsync(.task, on: backend), unit: "task", layer: asyncLayer)
         case .apply:
             guard let body = directCase.parameter(ParameterName.body.rawValue),
                 let stride = directCase.parameter(ParameterName.stride.rawValue),

@@ -21,21 +21,24 @@ struct FidelityCLITests {
             "--samples", "3", "--sample-ms", "2", "--json", json, "--out", directory + "/run",
         ])
         #expect(outcome.ending == .exited(0) || outcome.ending == .exited(1), "stderr: \(outcome.standardError)")
-        // smoke: the serial queue's sync and one apply, on libdispatch-c, beside their C references.
+        // smoke: the serial queue's sync, a semaphore and one apply, on libdispatch-c, beside their
+        // C references; an actor call beside plain Swift on the backend's executors.
         for operation in [
             "serial queue sync, empty section (per section)", "apply, body 10ns, stride auto (per iteration)",
+            "actor call (per call)",
         ] {
             #expect(outcome.standardOutput.contains(operation), "\(operation) missing from:\n\(outcome.standardOutput)")
         }
         let text = try #require(BenchCLITests.read(json), "no \(json)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let rows = try #require(document["rows"] as? [[String: Any]])
-        #expect(rows.count == 3, "sync, semaphore and apply on libdispatch-c: \(rows.count) rows")
+        #expect(rows.count == 4, "sync, semaphore, apply and actor call on libdispatch-c: \(rows.count) rows")
         for row in rows {
             for field in ["operation", "backend", "suite_ns", "direct_ns", "ratio", "within_bound"] {
                 #expect(row[field] != nil, "row without \(field): \(row)")
             }
-            #expect(row["backend"] as? String == "libdispatch-c" && row["layer"] as? String == "C")
+            let layer = row["operation"] as? String == "actor call" ? "plain Swift on its executors" : "C"
+            #expect(row["backend"] as? String == "libdispatch-c" && row["layer"] as? String == layer, "\(row)")
             #expect((row["suite_ns"] as? Double ?? 0) > 0 && (row["direct_ns"] as? Double ?? 0) > 0, "\(row)")
         }
         #expect(outcome.standardOutput.contains("rows within 1.25× of the direct figure"))
