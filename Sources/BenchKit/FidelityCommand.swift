@@ -17,11 +17,13 @@ struct FidelityCommand: ParsableCommand {
             For every operation the suite publishes that has a direct form (a pthread mutex, \
             Mutex.withLock, a POSIX semaphore, pthread_create + join, a serial queue's sync, async \
             + drain, chained async, tasks from outside the pool, group fan-out and enter + leave, \
-            semaphore wait + signal, apply at the suite's strides), runs the suite's case and the `direct` case \
+            semaphore wait + signal, apply at the suite's strides, an actor call, a task group's \
+            child, `Task { }.value`), runs the suite's case and the `direct` case \
             that performs the same operation directly: C for libdispatch-c and the pthread and \
             POSIX primitives, idiomatic Swift (`DispatchQueue.sync { }`, `concurrentPerform`, \
             `Mutex.withLock`) for libdispatch, the concrete type in a plain loop for our own \
-            backends. The two run back to back in every repetition, each in its own process, so \
+            backends, and for the async operations plain Swift on each backend's executors (Swift's \
+            own on swift-concurrency). The two run back to back in every repetition, each in its own process, so \
             drift hits both alike. A row's figure is the median over processes of each process's \
             median, per unit (per iteration for apply).
 
@@ -59,7 +61,7 @@ struct FidelityCommand: ParsableCommand {
     @Option(
         help:
             """
-            Which references: smoke (sync, semaphore, one apply), quick (those of the quick suite) \
+            Which references: smoke (sync, semaphore, one apply, an actor call), quick (those of the quick suite) \
             or full (every operation).
             """)
     var suite: String = Suite.full.rawValue
