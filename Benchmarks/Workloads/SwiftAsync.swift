@@ -15,6 +15,8 @@ import RuntimeKit
 ///   `hop_ns.p50`/`.p99` is a hop's latency, from the caller's clock before the call to the
 ///   callee's on arrival, and from the callee's before returning to the caller's after, one round
 ///   trip in 8 timed (a hop on default actors costs about as much as a clock read).
+///   `actor-hop-shared`: the same with both actors on one serial executor (SE-0392's claim that
+///   sharing "may decrease the runtime costs of switching"); default actors cannot share one.
 /// - `task-group-child`: one child of a task group spinning for `body` (0 or 1 µs), added and its
 ///   result awaited, every child added before the first is awaited (fan-out, fan-in); `async-let`:
 ///   one empty `async let` child; `task`: one empty unstructured task created with the backend's
@@ -61,8 +63,9 @@ public struct SwiftAsync: Workload {
         switch suite {
         // Smoke: the actor call, which goes through both of a backend's executors.
         case .smoke: return sets([.actorCall])
-        // Quick: an actor at 1, 2 and 2 × CPUs tasks, a hop's latency, a child and a task.
-        case .quick: return sets([.actorCall, .actorContended, .actorHop, .taskGroupChild, .task])
+        // Quick: an actor at 1, 2 and 2 × CPUs tasks, a hop's latency (two executors, and one
+        // shared), a child and a task.
+        case .quick: return sets([.actorCall, .actorContended, .actorHop, .actorHopShared, .taskGroupChild, .task])
         case .full: return sets(Pattern.allCases)
         }
     }

@@ -133,7 +133,7 @@ struct AsyncCase: Sendable {
     /// The prefix of the latencies the pattern keeps, or nil.
     var latencyPrefix: String? {
         switch pattern {
-        case .actorHop: "hop_ns"
+        case .actorHop, .actorHopShared: "hop_ns"
         case .continuation: "resume_ns"
         default: nil
         }
@@ -151,7 +151,9 @@ enum AsyncRunBody {
         switch asyncCase.pattern {
         case .actorCall: actorCalls(on: runtime, callers: 1)
         case .actorContended: actorCalls(on: runtime, callers: asyncCase.callers)
-        case .actorHop: hops(on: runtime, latencies: latencies ?? AsyncLatencies(prefix: "hop_ns"))
+        case .actorHop: hops(on: runtime, shared: false, latencies: latencies ?? AsyncLatencies(prefix: "hop_ns"))
+        case .actorHopShared:
+            hops(on: runtime, shared: true, latencies: latencies ?? AsyncLatencies(prefix: "hop_ns"))
         case .taskGroupChild:
             asyncCase.body.nanoseconds == 0 ? taskGroupChildren : taskGroupChildren(spinning: asyncCase.body.spinRounds)
         case .asyncLet: asyncLets
@@ -166,9 +168,11 @@ enum AsyncRunBody {
     /// Two actors, each on a serial executor of its own, call each other in turn from the first:
     /// every call a hop there and its return a hop back. What the run counted is the hops the
     /// partner received and their returns; an odd count's last return is not one of the run's.
-    private static func hops<R: ConcurrencyRuntime>(on runtime: R, latencies: AsyncLatencies) -> Body {
+    /// `shared`: both actors on the first's executor, so a call between them needs no switch
+    /// (Swift's own default actors cannot share one: they then hop as unshared ones do).
+    private static func hops<R: ConcurrencyRuntime>(on runtime: R, shared: Bool, latencies: AsyncLatencies) -> Body {
         if let first = runtime.makeSerialExecutor(label: "swift-async hop 1"),
-            let second = runtime.makeSerialExecutor(label: "swift-async hop 2")
+            let second = shared ? first : runtime.makeSerialExecutor(label: "swift-async hop 2")
         {
             hops(
                 between: HopActor(executor: first, latencies: latencies),

@@ -8,6 +8,8 @@ public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertibl
     /// One hop between two actors on two serial executors that call each other in turn: the
     /// latency of a hop (`hop_ns.p50`, `.p99`).
     case actorHop = "actor-hop"
+    /// The same two actors sharing one serial executor: what SE-0392 says sharing saves.
+    case actorHopShared = "actor-hop-shared"
     /// One child of a task group, added and awaited: fan-out and fan-in per child; the child spins
     /// for `body`.
     case taskGroupChild = "task-group-child"
@@ -29,7 +31,7 @@ public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertibl
     public var units: String {
         switch self {
         case .actorCall, .actorContended: "actor calls"
-        case .actorHop: "actor hops"
+        case .actorHop, .actorHopShared: "actor hops"
         case .taskGroupChild: "task group children"
         case .asyncLet: "async let children"
         case .task: "unstructured tasks"

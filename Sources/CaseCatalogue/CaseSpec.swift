@@ -17,7 +17,7 @@ public struct CaseSpec: Sendable, Hashable, CustomStringConvertible {
         self.init(workload, on: backend, parameters.map { ($0.key, $0.value) })
     }
 
-    init(_ workload: WorkloadName, on backend: BackendName, _ parameters: [(ParameterName, String)]) {
+    public init(_ workload: WorkloadName, on backend: BackendName, _ parameters: [(ParameterName, String)]) {
         (self.workload, self.backend) = (workload, backend)
         self.parameters = parameters.map { Parameter($0.0.rawValue, $0.1) }
     }

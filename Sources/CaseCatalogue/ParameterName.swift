@@ -30,6 +30,14 @@ public struct ParameterName: Hashable, Sendable, Comparable, CustomStringConvert
     public static let stride = ParameterName("stride")
     /// apply-stride, apply-serial, direct: iterations of one loop.
     public static let iterations = ParameterName("iterations")
+    /// fork-join: the fib(n) problem's n.
+    public static let fib = ParameterName("fib")
+    /// fork-join: how a problem splits (task, closure, group, async-let).
+    public static let form = ParameterName("form")
+    /// fork-join: the size at and below which a subproblem is solved sequentially.
+    public static let cutoff = ParameterName("cutoff")
+    /// fork-join: when a join makes its right half stealable (eager, lazy).
+    public static let split = ParameterName("split")
     /// footprint: what waits (`FootprintUnit`).
     public static let unit = ParameterName("unit")
     /// direct: which operation is written directly (`DirectOperation`).

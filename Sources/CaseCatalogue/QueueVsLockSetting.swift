@@ -15,6 +15,9 @@ public struct QueueVsLockSetting: Sendable, Hashable {
     /// One thread, an empty section, nothing between sections: the guard's own cost.
     public static let uncontended = QueueVsLockSetting(
         threads: .fixed(1), resource: "counter", critical: "0ns", outside: "0ns")
+    /// Two threads updating as fast as they can: empty sections, nothing between them.
+    public static let pair = QueueVsLockSetting(
+        threads: .fixed(2), resource: "counter", critical: "0ns", outside: "0ns")
     /// Two threads per CPU, 100 ns sections 1 µs apart.
     public static let contended = QueueVsLockSetting(
         threads: .perCPU(2), resource: "counter", critical: "100ns", outside: "1us")

@@ -28,8 +28,11 @@ public struct Claim: Sendable {
         }
     }
 
-    /// Every claim's verdict for `run`, in `GuideClaims.all` order.
-    public static func verdicts(for run: RunResults, estimates: RunEstimates? = nil, claims: [Claim] = GuideClaims.all)
+    /// Every claim the suite tests: the dispatch guide's, then the Swift documentation's.
+    public static let all: [Claim] = GuideClaims.all + SwiftConcurrencyClaims.all
+
+    /// Every claim's verdict for `run`, in `all` order.
+    public static func verdicts(for run: RunResults, estimates: RunEstimates? = nil, claims: [Claim] = Claim.all)
         -> [ClaimVerdict]
     {
         let evidence = Evidence(run, estimates: estimates)

@@ -10,6 +10,12 @@ public enum ClaimLayer: String, Sendable, Codable, CaseIterable, CustomStringCon
     /// The runtime itself: libdispatch's C entry points (`dispatch_sync_f`, `dispatch_apply_f`,
     /// ...), against pthreads called from C where the suite has that reference.
     case runtime
+    /// Swift concurrency: tasks and actors on Swift's own executors, or a backend's
+    /// (`SwiftConcurrencyClaims`); the Swift documentation's claims, not the guide's.
+    case concurrency
+
+    /// The layers the dispatch guide's claims are read on.
+    static let guideLayers: [ClaimLayer] = [.swift, .runtime]
 
     /// The backend that stands for GCD on this layer.
     var gcd: BackendName { self == .swift ? .libdispatch : .libdispatchC }
@@ -21,6 +27,7 @@ public enum ClaimLayer: String, Sendable, Codable, CaseIterable, CustomStringCon
         switch self {
         case .swift: "Swift code (the Dispatch overlay)"
         case .runtime: "the runtime itself (libdispatch's C entry points)"
+        case .concurrency: "Swift concurrency (Swift's own executors, or a backend's)"
         }
     }
 }

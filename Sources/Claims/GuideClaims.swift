@@ -23,7 +23,7 @@ public enum GuideClaims {
     static let queuesVersusLocks = "This type of queue-based synchronization is more efficient than locks"
     static let locksTrap = "locks always require an expensive kernel trap in both the contested and uncontested cases"
 
-    public static let all: [Claim] = ClaimLayer.allCases.flatMap { layer in claims(on: layer) }
+    public static let all: [Claim] = ClaimLayer.guideLayers.flatMap { layer in claims(on: layer) }
         .sorted { order($0) < order($1) }
 
     /// Each claim's layers side by side, Swift code first, in the order of the list below (the

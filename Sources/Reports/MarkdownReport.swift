@@ -29,6 +29,7 @@ enum MarkdownReport {
                     + "Compare these timings only with a run that counted too.", "",
             ]
         }
+        lines += ["## Questions", ""] + QuestionAnswer.markdownLines(Question.firstScreen, cases: cases) + [""]
         lines += RunNoise(cases, load: run.load).markdownLines.flatMap { [$0, ""] }
         lines += [
             "## What should I use?", "",

@@ -28,7 +28,7 @@ struct CatalogueTests {
     @Test("every case a claim reads is in the quick suite (the claims say so when it is missing)")
     func claimsCiteQuickCases() throws {
         let quick = try Self.cases(.quick)
-        for claim in GuideClaims.all {
+        for claim in Claim.all {
             #expect(!claim.cited.isEmpty, "\(claim.id) cites no case")
             for spec in claim.cited {
                 #expect(

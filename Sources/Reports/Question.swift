@@ -1,0 +1,124 @@
+import CaseCatalogue
+import Claims
+import Results
+
+/// A question people bring to the report, and the cases of the quick suite that answer it: each
+/// part a condition ("2 threads") and the contenders compared under it. The answer is computed
+/// from the run (`QuestionAnswer`); a contender the run did not measure is named as missing, and
+/// a question with nothing measured says which command measures it.
+struct Question: Sendable {
+    let text: String
+    let parts: [Part]
+    /// The command that measures every part, for a run that did not.
+    let measuredBy: String
+
+    struct Part: Sendable {
+        /// Under what the contenders are compared: "1 thread", "1 µs pieces".
+        let condition: String
+        let contenders: [Contender]
+        /// What the contenders are ranked by: time (with a verdict) or a latency percentile.
+        var figure: Figure = .time
+    }
+
+    struct Contender: Sendable {
+        let label: String
+        let spec: CaseSpec
+        /// Each operation's share of the case's: 1, or 1 / iterations for a whole loop.
+        var perUnit: PerUnit = .operation
+    }
+
+    enum PerUnit: Sendable {
+        case operation
+        /// The case's operation is a loop of its `iterations` parameter; the answer is per iteration.
+        case iteration
+    }
+
+    enum Figure: Sendable {
+        /// ns per operation, compared by `Faster`: a verdict only where a repeat run would agree.
+        case time
+        /// A latency the workload keeps, as `<prefix>.p50` (ranked by) and `.p99` (shown beside).
+        case latency(prefix: String)
+    }
+}
+
+extension Question {
+    /// The questions of report.md's first screen, in the order people ask them.
+    static let firstScreen: [Question] = [sharedState, taskGroupOrConcurrentPerform, hopCost, asyncLetOrJoin]
+
+    static let sharedState: Question = {
+        func contenders(_ setting: QueueVsLockSetting) -> [Contender] {
+            [
+                Contender(label: "Mutex", spec: .queueVsLock(.swiftMutex, on: .none, setting)),
+                Contender(label: "actor", spec: .queueVsLock(.actor, on: .none, setting)),
+                Contender(label: "DispatchQueue.sync", spec: .queueVsLock(.queueSync, on: .libdispatch, setting)),
+            ]
+        }
+        return Question(
+            text: "State shared by several threads: Mutex, actor or serial queue?",
+            parts: [
+                Part(condition: "1 thread, empty sections", contenders: contenders(.uncontended)),
+                Part(condition: "2 threads, empty sections", contenders: contenders(.pair)),
+                Part(condition: "2 threads per CPU, 100 ns sections 1 µs apart", contenders: contenders(.contended)),
+            ],
+            measuredBy: "bench run --suite quick --workload queue-vs-lock")
+    }()
+
+    static let taskGroupOrConcurrentPerform: Question = {
+        func contenders(body: String) -> [Contender] {
+            let body = [(ParameterName.body, body)]
+            return [
+                Contender(label: "task group", spec: .swiftAsync(.taskGroupChild, on: .swiftConcurrency, body)),
+                Contender(
+                    label: "concurrentPerform", spec: .applyStride(body: body[0].1, stride: "auto", on: .libdispatch),
+                    perUnit: .iteration),
+                Contender(
+                    label: "task group on work-stealing", spec: .swiftAsync(.taskGroupChild, on: .workStealing, body)),
+                Contender(
+                    label: "work-stealing apply",
+                    spec: .applyStride(body: body[0].1, stride: "auto", on: .workStealing),
+                    perUnit: .iteration),
+            ]
+        }
+        return Question(
+            text: "Task group or concurrentPerform, per piece of parallel work?",
+            parts: [
+                Part(condition: "1 µs pieces", contenders: contenders(body: "1us")),
+                Part(condition: "empty pieces", contenders: contenders(body: "0ns")),
+            ],
+            measuredBy: "bench run --suite quick --workload swift-async --workload apply-stride")
+    }()
+
+    static let hopCost = Question(
+        text: "What does an actor hop cost on each executor?",
+        parts: [
+            Part(
+                condition: "a hop between two actors, p50 (p99)",
+                contenders: BackendName.builtIn.filter { $0 != .none }.map { backend in
+                    Contender(
+                        label: backend == .swiftConcurrency ? "default actors" : "\(backend)'s serial executors",
+                        spec: .swiftAsync(.actorHop, on: backend))
+                }, figure: .latency(prefix: "hop_ns"))
+        ],
+        measuredBy: "bench run --suite quick --workload swift-async --filter actor-hop")
+
+    static let asyncLetOrJoin: Question = {
+        let fib: [(ParameterName, String)] = [(.fib, "25")]
+        func asyncLet(on backend: BackendName) -> CaseSpec {
+            CaseSpec(.forkJoin, on: backend, fib + [(.form, "async-let"), (.cutoff, "1")])
+        }
+        return Question(
+            text: "Divide and conquer: async let or a work-stealing join?",
+            parts: [
+                Part(
+                    condition: "fib(25), split at every call",
+                    contenders: [
+                        Contender(label: "async let", spec: asyncLet(on: .swiftConcurrency)),
+                        Contender(label: "async let on work-stealing", spec: asyncLet(on: .workStealing)),
+                        Contender(
+                            label: "work-stealing join",
+                            spec: CaseSpec(.forkJoin, on: .workStealing, fib + [(.form, "task"), (.split, "eager")])),
+                    ])
+            ],
+            measuredBy: "bench run --suite quick --workload fork-join")
+    }()
+}

@@ -1,0 +1,78 @@
+import Claims
+import Results
+
+/// A question's answer from one run, one line per part: the contenders best first with their
+/// figures, and a verdict only where a repeat run would give the same one (`Faster`); "cannot be
+/// told apart" otherwise, with the numbers on each side. Under the system allocator.
+enum QuestionAnswer {
+    /// "**Q**" and a bullet per part, for every question.
+    static func markdownLines(_ questions: [Question], cases: [MeasuredCase]) -> [String] {
+        let system = cases.filter { $0.benchmarkCase.allocator == .system }
+        return questions.flatMap { question -> [String] in
+            let found = question.parts.map { part in part.contenders.contains { find($0, in: system) != nil } }
+            guard found.contains(true) else {
+                return ["- **\(question.text)** Not measured in this run: `\(question.measuredBy)` measures it."]
+            }
+            return ["- **\(question.text)**"]
+                + question.parts.map { part in "  - \(part.condition): " + line(part, cases: system) }
+        }
+    }
+
+    static func find(_ contender: Question.Contender, in cases: [MeasuredCase]) -> MeasuredCase? {
+        cases.first { contender.spec.matches($0.benchmarkCase) }
+    }
+
+    static func line(_ part: Question.Part, cases: [MeasuredCase]) -> String {
+        let missing = part.contenders.filter { find($0, in: cases)?.estimate == nil }.map(\.label)
+        guard missing.count < part.contenders.count else { return "not measured in this run." }
+        let absent = missing.isEmpty ? "" : " (not measured: \(Answers.leaders(missing)))"
+        switch part.figure {
+        case .time: return timeLine(part, cases: cases) + absent + "."
+        case .latency(let prefix): return latencyLine(part, prefix: prefix, cases: cases) + absent + "."
+        }
+    }
+
+    /// "**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then DispatchQueue.sync (67 ns)".
+    static func timeLine(_ part: Question.Part, cases: [MeasuredCase]) -> String {
+        let ranked = part.contenders.compactMap { contender -> (label: String, estimate: CaseEstimate)? in
+            guard let measured = find(contender, in: cases), let estimate = measured.estimate else { return nil }
+            switch contender.perUnit {
+            case .operation: return (contender.label, estimate)
+            case .iteration:
+                guard let text = measured.benchmarkCase.parameter("iterations"), let iterations = Double(text),
+                    iterations > 0
+                else { return nil }
+                return (contender.label, estimate.scaled(by: 1 / iterations))
+            }
+        }.sorted { $0.estimate.value < $1.estimate.value }
+        guard let best = ranked.first else { return "nothing measured" }
+        func shown(_ entry: (label: String, estimate: CaseEstimate)) -> String {
+            "\(entry.label) (\(Figures.value(entry.estimate.value)) ns)"
+        }
+        guard ranked.count > 1 else { return "only \(shown(best)) was measured" }
+        let leaders = ranked.filter { Faster(best.estimate, $0.estimate) == .neither }
+        let rest = ranked.dropFirst(leaders.count)
+        let then = rest.isEmpty ? "" : "; then " + rest.map(shown).joined(separator: ", ")
+        if leaders.count == 1 {
+            let runnerUp = ranked[1]
+            return "**\(best.label)** is clearly fastest at \(Figures.value(best.estimate.value)) ns, "
+                + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(shown(runnerUp))"
+                + (rest.count > 1 ? "; then " + rest.dropFirst().map(shown).joined(separator: ", ") : "")
+        }
+        return Answers.leaders(leaders.map { "**\($0.label)** (\(Figures.value($0.estimate.value)) ns)" })
+            + " cannot be told apart in this run (their processes spread wider than they differ)" + then
+    }
+
+    /// "default actors 45 ns (61), fifo-dispatch's serial executors 170 ns (356), …", by p50.
+    static func latencyLine(_ part: Question.Part, prefix: String, cases: [MeasuredCase]) -> String {
+        let ranked = part.contenders.compactMap { contender -> (label: String, p50: Double, p99: Double?)? in
+            guard let measured = find(contender, in: cases), let p50 = measured.workloadMetric("\(prefix).p50")
+            else { return nil }
+            return (contender.label, p50.value, measured.workloadMetric("\(prefix).p99")?.value)
+        }.sorted { $0.p50 < $1.p50 }
+        guard !ranked.isEmpty else { return "nothing measured" }
+        return ranked.map { entry in
+            "\(entry.label) \(Figures.value(entry.p50)) ns" + (entry.p99.map { " (\(Figures.value($0)))" } ?? "")
+        }.joined(separator: ", ")
+    }
+}

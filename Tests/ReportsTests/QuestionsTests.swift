@@ -1,0 +1,84 @@
+import Results
+import Testing
+import Workloads
+
+@testable import Reports
+
+/// report.md's questions: a clear answer names the fastest and by how much; contenders closer
+/// than their processes' spread are "cannot be told apart" with both numbers; a per-iteration
+/// contender is divided by its loop; a question the run did not measure says which command does.
+@Suite("report.md's questions, answered from the run")
+struct QuestionsTests {
+    func report(_ cases: [CaseResult]) throws -> String {
+        let run = RunResults(
+            environment: Fixture.environment, counterAvailability: [:], suite: .quick, repetitions: 2,
+            sampleTimeNanoseconds: 5_000_000, cases: cases)
+        return try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }?.contents)
+    }
+
+    static func guarded(_ guarding: String, _ backend: String, threads: String, samples: [Double]) -> CaseResult {
+        Fixture.measured(
+            "queue-vs-lock", backend,
+            [
+                ("guard", guarding), ("threads", threads), ("resource", "counter"), ("critical", "0ns"),
+                ("outside", "0ns"),
+            ], samples: samples)
+    }
+
+    @Test("a clear winner, a tie with the numbers on each side, a missing contender, an unmeasured question")
+    func answers() throws {
+        let text = try report([
+            Self.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5)),
+            Self.guarded("actor", "none", threads: "1", samples: Fixture.constant(50)),
+            Self.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70)),
+            // 2 threads: Mutex and the actor overlap (one process at 40, the other at 60).
+            Self.guarded("swift-mutex", "none", threads: "2", samples: Fixture.constant(45)),
+            Self.guarded(
+                "actor", "none", threads: "2",
+                samples: Array(repeating: 40, count: 10) + Array(repeating: 60, count: 10)),
+        ])
+        #expect(text.contains("## Questions"))
+        #expect(
+            text.contains(
+                "  - 1 thread, empty sections: **Mutex** is clearly fastest at 5 ns, 10.0× ahead of actor (50 ns); "
+                    + "then DispatchQueue.sync (70 ns)."), "\(text)")
+        #expect(
+            text.contains(
+                "  - 2 threads, empty sections: **Mutex** (45 ns) and **actor** (49 ns) cannot be told apart in this "
+                    + "run (their processes spread wider than they differ) (not measured: DispatchQueue.sync)."),
+            "\(text)")
+        #expect(text.contains("  - 2 threads per CPU, 100 ns sections 1 µs apart: not measured in this run."))
+        #expect(
+            text.contains(
+                "- **What does an actor hop cost on each executor?** Not measured in this run: "
+                    + "`bench run --suite quick --workload swift-async --filter actor-hop` measures it."))
+    }
+
+    @Test("concurrentPerform's loop is divided by its iterations; hop latencies are ranked by p50 with p99 beside")
+    func perIterationAndLatency() throws {
+        let hop = { (backend: String, p50: Double, p99: Double) in
+            Fixture.measured(
+                "swift-async", backend, [("pattern", "actor-hop")], samples: Fixture.constant(100),
+                figures: [
+                    "hop_ns.p50": WorkloadMetric(p50, unit: .nanoseconds),
+                    "hop_ns.p99": WorkloadMetric(p99, unit: .nanoseconds),
+                ])
+        }
+        let text = try report([
+            Fixture.measured(
+                "swift-async", "swift-concurrency", [("pattern", "task-group-child"), ("body", "1us")],
+                samples: Fixture.constant(1_300)),
+            Fixture.measured(
+                "apply-stride", "libdispatch", [("body", "1us"), ("stride", "auto"), ("iterations", "10000")],
+                samples: Fixture.constant(6_000_000)),
+            hop("fifo-dispatch", 170, 350), hop("swift-concurrency", 45, 61),
+        ])
+        #expect(
+            text.contains(
+                "  - 1 µs pieces: **concurrentPerform** is clearly fastest at 600 ns, 2.17× ahead of "
+                    + "task group (1300 ns)"), "\(text)")
+        #expect(
+            text.contains(
+                "default actors 45 ns (61), fifo-dispatch's serial executors 170 ns (350) (not measured:"), "\(text)")
+    }
+}
