@@ -7,10 +7,12 @@ import RuntimeKit
 /// `swift-async`: what Swift concurrency costs on each backend's executors. One operation, by
 /// `pattern`:
 ///
-/// - `actor-call`: one call to an actor from a task, uncontended. The actor runs on the backend's
-///   serial executor and the calling task prefers its task executor, so each call is a hop onto the
-///   actor's executor and back. `actor-contended`: the same with `tasks` tasks calling at once (2,
-///   or `2xcpus`: twice the CPUs).
+/// - `actor-call`: one call to an actor from a task, uncontended, in a loop of calls as plain
+///   Swift writes it. The actor runs on the backend's serial executor and the calling task prefers
+///   its task executor; between two calls to the same actor with nothing else between them the
+///   compiler leaves out the hop back to the task's executor, so what a call costs is mostly the
+///   call, not two switches (`actor-hop` measures those). `actor-contended`: the same with `tasks`
+///   tasks calling at once (2, or `2xcpus`: twice the CPUs).
 /// - `actor-hop`: one hop between two actors on two serial executors calling each other in turn;
 ///   `hop_ns.p50`/`.p99` is a hop's latency, from the caller's clock before the call to the
 ///   callee's on arrival, and from the callee's before returning to the caller's after, one round

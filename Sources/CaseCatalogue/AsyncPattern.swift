@@ -1,7 +1,8 @@
 /// swift-async's `pattern`: which piece of Swift concurrency one operation is, run on the backend's
 /// executors (`makeTaskExecutor`, `makeSerialExecutor`; Swift's own on swift-concurrency).
 public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertible {
-    /// One call to an actor, uncontended, from a task: the hop onto its serial executor and back.
+    /// One call to an actor, uncontended, from a task, in a loop of calls (the compiler leaves out the
+    /// hop back between consecutive calls to one actor).
     case actorCall = "actor-call"
     /// One call to an actor that `tasks` tasks call at once.
     case actorContended = "actor-contended"
