@@ -223,7 +223,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["Backends", "ConformanceKit", "PThreadPrimitives", "RuntimeKit"]
+            dependencies: [
+                "Backends", "ConformanceKit", "PThreadPrimitives", "RuntimeKit", "NIORuntimes", "NIOGlobalProbe",
+                "TestSupport", "Harness",
+            ]
         ),
         .executableTarget(
             name: "DispatchMainProbe",
@@ -238,6 +241,13 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
         .target(name: "PAPIStandIn", path: "Tests/PAPIStandIn"),
+        // Run by NIOGlobalProbeTests: nio-global with NIO installed as Swift's global executor
+        // before any task exists, which a test process cannot do; the conformance kit on it.
+        .executableTarget(
+            name: "NIOGlobalProbe",
+            dependencies: ["ConformanceKit", "NIORuntimes", "PThreadPrimitives", "RuntimeKit"],
+            path: "Tests/NIOGlobalProbe"
+        ),
         // Run by RuntimeEventsTests: scenarios whose scheduling events are known, in a process of
         // their own (the counts are the process's totals).
         .executableTarget(
