@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import RuntimeKit
 
@@ -6,9 +9,10 @@ import RuntimeKit
 /// group's loops, placed round-robin, so two queues on one loop are also serial to each other.
 ///
 /// `async` is the loop's `execute`. `sync` runs its block on the calling thread with the loop
-/// held (`LoopHold`), from any thread but one of this loop's own blocks: that block holds the
-/// loop, so the blocks queued ahead of the caller could not run until it returns. Rather than
-/// hang, that traps, naming the queue (the backend declares `blockingWaitInsideWork`
+/// held (`LoopHold`), from any thread but one already on this loop (one of its blocks, or a
+/// `sync` caller holding it for another queue): that thread holds the loop, so the blocks queued
+/// ahead of the caller could not run until it lets go. Rather than hang, that traps, naming the
+/// queue (the backend declares `blockingWaitInsideWork`
 /// unsupported: with its loops shared, no block may wait on a queue). NIO's own
 /// `EventLoopFuture.wait()` is not used: it traps on any loop of the group.
 public struct EventLoopQueue: SerialQueue {
@@ -30,7 +34,7 @@ public struct EventLoopQueue: SerialQueue {
     @inlinable
     public func sync<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
         let hold = holdLoop()
-        defer { hold.release() }
+        defer { release(hold) }
         return try work()
     }
 
@@ -38,12 +42,20 @@ public struct EventLoopQueue: SerialQueue {
     @usableFromInline
     func holdLoop() -> LoopHold {
         precondition(
-            !lane.loop.inEventLoop,
-            "sync onto queue '\(label)' from a block on its own event loop: the blocks queued ahead of it "
-                + "cannot run until this block returns (nio queues share the group's loops)")
+            !lane.isHeldByCaller,
+            "sync onto queue '\(label)' from a thread that already runs on its event loop (one of its blocks, or a "
+                + "sync onto another queue of that loop): the blocks queued ahead of it cannot run until that returns "
+                + "(nio queues share the group's loops)")
         let hold = LoopHold.make()
         lane.loop.execute { hold.grantAndWaitForRelease() }
         hold.waitUntilGranted()
+        lane.holder.store(pthread_self(), ordering: .relaxed)
         return hold
+    }
+
+    @usableFromInline
+    func release(_ hold: LoopHold) {
+        lane.holder.store(0, ordering: .relaxed)
+        hold.release()
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import Synchronization
 
@@ -14,7 +17,19 @@ final class LoopLane: Sendable {
     /// an error, so a submission after `shutdown()` traps here instead.
     let stopped = Atomic<Bool>(false)
 
+    /// The thread whose `sync` holds the loop (`pthread_self()`), 0 when none: a second `sync`
+    /// onto a queue of this loop from that thread would wait for the loop it holds itself.
+    /// Relaxed: only the holder writes it, and reads it to know whether it is the holder (another
+    /// thread never finds its own id there).
+    let holder = Atomic<UInt>(0)
+
     init(_ loop: any EventLoop) { self.loop = loop }
+
+    /// Whether the calling thread already runs on this loop, as one of its blocks or as a
+    /// `sync` caller holding it: then it cannot wait for the loop to reach a new hold.
+    var isHeldByCaller: Bool {
+        loop.inEventLoop || holder.load(ordering: .relaxed) == pthread_self()
+    }
 
     /// Puts `work` on the loop: NIO's `execute`, FIFO behind what the loop already holds.
     @inline(__always)
