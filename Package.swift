@@ -47,6 +47,9 @@ let package = Package(
         // Latency percentiles (hand-off, notify) kept by workloads in fixed memory, recorded
         // without allocating on the measured path.
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // Backends `nio` and `nio-global`: SwiftNIO's event loops behind the protocol, and NIO as
+        // Swift's global executor. Only NIOCore and NIOPosix, the loops and their group.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "RuntimeKit"),
@@ -92,6 +95,16 @@ let package = Package(
         .target(
             name: "SystemRuntimes",
             dependencies: ["RuntimeKit", "PThreadPrimitives", "CDispatchShim"]
+        ),
+        // SwiftNIO: an event loop group as the pool, a loop as the serial queue (README.md beside it).
+        .target(
+            name: "NIORuntimes",
+            dependencies: [
+                "RuntimeKit", "PThreadPrimitives", "CThreadInfo",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            exclude: ["README.md"]
         ),
         .target(
             name: "CPerfEvent",
@@ -187,7 +200,7 @@ let package = Package(
             name: "Backends",
             dependencies: [
                 "RuntimeKit", "PThreadPrimitives", "PThreadRuntime", "StealingRuntime", "FIFODispatch",
-                "SystemRuntimes",
+                "SystemRuntimes", "NIORuntimes",
             ]
         ),
         // Every command of `bench`, as a library: this package's executable and another package's
@@ -210,7 +223,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ConformanceTests",
-            dependencies: ["Backends", "ConformanceKit", "PThreadPrimitives", "RuntimeKit"]
+            dependencies: [
+                "Backends", "ConformanceKit", "PThreadPrimitives", "RuntimeKit", "NIORuntimes", "NIOGlobalProbe",
+                "TestSupport", "Harness",
+            ]
         ),
         .executableTarget(
             name: "DispatchMainProbe",
@@ -225,6 +241,13 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("pthread")]
         ),
         .target(name: "PAPIStandIn", path: "Tests/PAPIStandIn"),
+        // Run by NIOGlobalProbeTests: nio-global with NIO installed as Swift's global executor
+        // before any task exists, which a test process cannot do; the conformance kit on it.
+        .executableTarget(
+            name: "NIOGlobalProbe",
+            dependencies: ["ConformanceKit", "NIORuntimes", "PThreadPrimitives", "RuntimeKit"],
+            path: "Tests/NIOGlobalProbe"
+        ),
         // Run by RuntimeEventsTests: scenarios whose scheduling events are known, in a process of
         // their own (the counts are the process's totals).
         .executableTarget(

@@ -98,7 +98,7 @@ public struct Direct: Workload {
         switch backend.kind {
         case .libdispatchC: return try CDirectOperation(operation, loop: loop)
         case .libdispatch: return DispatchDirectOperation(operation, loop: loop)
-        case .pthreadMutex, .workStealing, .fifoDispatch, .swiftConcurrency, nil:
+        case .pthreadMutex, .workStealing, .fifoDispatch, .swiftConcurrency, .nio, .nioGlobal, nil:
             struct Make: RuntimeTypeConsumer {
                 let operation: Operation, loop: DirectLoop?
                 func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) throws -> any MeasuredOperation {

@@ -1,4 +1,5 @@
 import FIFODispatch
+import NIORuntimes
 import PThreadRuntime
 import RuntimeKit
 import StealingRuntime
@@ -16,7 +17,7 @@ public struct Backend: Sendable, CustomStringConvertible {
     /// One case per built-in backend, in report order. Every switch over it is exhaustive, so a
     /// new built-in backend that is missing from one is a compile error, not a trap at run time.
     public enum Kind: CaseIterable, Sendable {
-        case pthreadMutex, workStealing, fifoDispatch, libdispatch, libdispatchC, swiftConcurrency
+        case pthreadMutex, workStealing, fifoDispatch, libdispatch, libdispatchC, swiftConcurrency, nio, nioGlobal
     }
 
     public enum Origin: Sendable {
@@ -44,6 +45,8 @@ public struct Backend: Sendable, CustomStringConvertible {
         case .builtIn(.libdispatch): DispatchRuntime.self
         case .builtIn(.libdispatchC): CDispatchRuntime.self
         case .builtIn(.swiftConcurrency): SwiftConcurrencyRuntime.self
+        case .builtIn(.nio): NIORuntime.self
+        case .builtIn(.nioGlobal): NIOGlobalRuntime.self
         case .registered(let runtime): runtime
         }
     }

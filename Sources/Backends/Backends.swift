@@ -1,4 +1,5 @@
 import FIFODispatch
+import NIORuntimes
 import PThreadPrimitives
 import PThreadRuntime
 import RuntimeKit
@@ -74,6 +75,8 @@ extension Backend {
         case .builtIn(.libdispatch): try consumer(DispatchRuntime.self)
         case .builtIn(.libdispatchC): try consumer(CDispatchRuntime.self)
         case .builtIn(.swiftConcurrency): try consumer(SwiftConcurrencyRuntime.self)
+        case .builtIn(.nio): try consumer(NIORuntime.self)
+        case .builtIn(.nioGlobal): try consumer(NIOGlobalRuntime.self)
         case .registered(let runtime): try consumer(runtime)  // opened at run time: unspecialized
         }
     }
@@ -94,7 +97,7 @@ extension Backend {
         switch origin {
         case .builtIn(.workStealing): try consumer(StealingRuntime.self)
         case .builtIn(.pthreadMutex), .builtIn(.fifoDispatch), .builtIn(.libdispatch), .builtIn(.libdispatchC),
-            .builtIn(.swiftConcurrency):
+            .builtIn(.swiftConcurrency), .builtIn(.nio), .builtIn(.nioGlobal):
             nil
         case .registered(let runtime):
             if let joining = runtime as? any JoiningRuntime.Type { try consumer(joining) } else { nil }

@@ -40,6 +40,11 @@ struct SoakChildCommand: ParsableCommand {
         {
             fatalError("injected soak trap (\(Self.faultVariable))")
         }
+        do {
+            try backend.runtime.prepareProcess()  // nio-global: NIO takes over Swift's global executor here
+        } catch {
+            throw ValidationError("\(backend.id) cannot run in this process: \(error)")
+        }
         let report = Soak.run(backend, settings: settings)
         print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
     }

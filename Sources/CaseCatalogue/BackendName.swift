@@ -17,9 +17,13 @@ public struct BackendName: Hashable, Sendable, CustomStringConvertible {
     /// The real libdispatch through its C entry points.
     public static let libdispatchC = BackendName("libdispatch-c")
     public static let swiftConcurrency = BackendName("swift-concurrency")
+    /// SwiftNIO's event loop group behind the protocol.
+    public static let nio = BackendName("nio")
+    /// Swift concurrency with NIO's singleton group as Swift's global executor.
+    public static let nioGlobal = BackendName("nio-global")
 
     /// The built-in backends, in report order.
     public static let builtIn: [BackendName] = [
-        .pthreadMutex, .workStealing, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency,
+        .pthreadMutex, .workStealing, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency, .nio, .nioGlobal,
     ]
 }

@@ -27,6 +27,20 @@ public struct ConformanceScenario: Sendable, CustomStringConvertible, CustomTest
         self.body = body
     }
 
+    /// Why the scenario does not apply to `runtime`: the first behaviour it needs that the
+    /// runtime declares unsupported, with the runtime's reason; nil when it applies.
+    public func reasonNotApplicable(to runtime: any ConcurrencyRuntime.Type) -> String? {
+        let unsupported = runtime.unsupported
+        return requires.lazy.compactMap { behaviour in
+            unsupported[behaviour].map { "\(behaviour) unsupported: \($0)" }
+        }.first
+    }
+
+    /// Runs the scenario on `runtime` on the calling thread, outside Swift Testing and with no
+    /// deadline: for a process of its own that must prepare something process-wide first (a
+    /// probe that installs a global executor). Throws what the scenario found wrong.
+    public func run(on runtime: any ConcurrencyRuntime.Type) throws { try body(runtime) }
+
     public var description: String { "\(family): \(name)" }
     public var testDescription: String { name }
 
@@ -35,14 +49,12 @@ public struct ConformanceScenario: Sendable, CustomStringConvertible, CustomTest
     /// found wrong; `label` names the runtime in messages (its `id` by default).
     public func check(_ runtime: any ConcurrencyRuntime.Type, as label: String? = nil) async throws {
         let label = label ?? runtime.id
-        for behaviour in requires {
-            if let reason = runtime.unsupported[behaviour] {
-                let message = "not applicable: '\(name)' on \(label): \(behaviour) unsupported: \(reason)"
-                // Swift Testing 6.3's console shows a cancelled case as passed: say why on a line
-                // of its own, where a reader of the CI log sees it.
-                print("⊘ skipped: \(message)")
-                try Test.cancel(Comment(rawValue: message))
-            }
+        if let reason = reasonNotApplicable(to: runtime) {
+            let message = "not applicable: '\(name)' on \(label): \(reason)"
+            // Swift Testing 6.3's console shows a cancelled case as passed: say why on a line
+            // of its own, where a reader of the CI log sees it.
+            print("⊘ skipped: \(message)")
+            try Test.cancel(Comment(rawValue: message))
         }
         try await runScenario(name, on: label) { try body(runtime) }
     }

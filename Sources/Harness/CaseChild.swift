@@ -66,6 +66,15 @@ public struct CaseChild {
         if usesBackend && backend == nil {
             throw RequestError(description: "unknown backend '\(benchmarkCase.backend)'")
         }
+        // Before the workload makes the runtime and before anything here touches Swift
+        // concurrency: nio-global installs NIO as Swift's global executor here, or says why not.
+        if let backend {
+            do {
+                try backend.runtime.prepareProcess()
+            } catch {
+                return .notApplicable("\(backend.id) cannot run in this process: \(error)")
+            }
+        }
         do {
             let operation = try workload.prepare(benchmarkCase, backend: backend)
             let window = try request.profile.map { paths throws(FileError) in try ProfileWindow(paths) }

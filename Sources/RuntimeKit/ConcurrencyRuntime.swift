@@ -20,6 +20,14 @@ public protocol ConcurrencyRuntime: AnyObject, Sendable {
     /// Behaviours this backend cannot honour, each with the reason. Empty by default.
     static var unsupported: [RuntimeBehaviour: String] { get }
 
+    /// Readies this process for the runtime, before anything in it touches Swift concurrency: a
+    /// child that measures or soaks the runtime (`bench case`, `bench soak-child`) calls it once,
+    /// after pinning its CPUs and opening its counters, before the runtime exists. A runtime that
+    /// takes over something process-wide (nio-global: Swift's global executor) does it here, and
+    /// throws, saying why, when it cannot: the child then reports "not applicable" rather than
+    /// measure something else under this runtime's name. The default does nothing.
+    static func prepareProcess() throws(RuntimeUnavailable)
+
     /// Creates the runtime. `workers` = 0 means one worker per active CPU. A backend that does
     /// not own its threads declares `.workerCountControl` and reports its real width in `workers`.
     init(workers: Int)
@@ -77,6 +85,8 @@ public protocol ConcurrencyRuntime: AnyObject, Sendable {
 
 extension ConcurrencyRuntime {
     public static var unsupported: [RuntimeBehaviour: String] { [:] }
+
+    public static func prepareProcess() throws(RuntimeUnavailable) {}
 
     public func makeTaskExecutor() -> (any TaskExecutor)? { RuntimeTaskExecutor(self) }
 

@@ -11,6 +11,7 @@ import Testing
 struct KitConformance {
     @Test(arguments: conformanceBackends, Conformance.scenarios.filter { $0.family != .blocking })
     func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
+        try skipWhereTheBackendCannotRunHere(backend)
         try await scenario.check(backend.runtime, as: backend.id)
     }
 }
@@ -21,6 +22,7 @@ struct KitConformance {
 struct BlockingConformance {
     @Test(arguments: conformanceBackends, Conformance.scenarios(in: .blocking))
     func scenario(backend: Backend, scenario: ConformanceScenario) async throws {
+        try skipWhereTheBackendCannotRunHere(backend)
         try await scenario.check(backend.runtime, as: backend.id)
     }
 }
