@@ -276,7 +276,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReportsTests",
-            dependencies: ["Reports", "Charts", "Results", "RuntimeKit", "Counters", "Workloads"]
+            dependencies: ["CaseCatalogue", "Reports", "Charts", "Results", "RuntimeKit", "Counters", "Workloads"]
         ),
         .testTarget(
             name: "GateTests",

@@ -43,7 +43,9 @@ struct Question: Sendable {
 
 extension Question {
     /// The questions of report.md's first screen, in the order people ask them.
-    static let firstScreen: [Question] = [sharedState, taskGroupOrConcurrentPerform, hopCost, asyncLetOrJoin]
+    static let firstScreen: [Question] = [
+        sharedState, taskGroupOrConcurrentPerform, hopCost, asyncLetOrJoin, nioAsGlobalExecutor,
+    ]
 
     static let sharedState: Question = {
         func contenders(_ setting: QueueVsLockSetting) -> [Contender] {
@@ -120,5 +122,30 @@ extension Question {
                     ])
             ],
             measuredBy: "bench run --suite quick --workload fork-join")
+    }()
+}
+
+extension Question {
+    /// The choice NIO offers servers: its event loops as Swift's global executor, against Swift's own.
+    static let nioAsGlobalExecutor: Question = {
+        func part(_ condition: String, _ pattern: AsyncPattern, _ parameters: [(ParameterName, String)] = [])
+            -> Part
+        {
+            Part(
+                condition: condition,
+                contenders: [
+                    Contender(label: "NIO's loops", spec: .swiftAsync(pattern, on: .nioGlobal, parameters)),
+                    Contender(label: "Swift's pool", spec: .swiftAsync(pattern, on: .swiftConcurrency, parameters)),
+                ])
+        }
+        return Question(
+            text: "Does NIO as Swift's global executor pay off?",
+            parts: [
+                part("an unstructured task, created and awaited", .task),
+                part("a task group child", .taskGroupChild, [(.body, "0ns")]),
+                part("an actor call", .actorCall),
+            ],
+            measuredBy:
+                "bench run --suite quick --workload swift-async --backend nio-global --backend swift-concurrency")
     }()
 }

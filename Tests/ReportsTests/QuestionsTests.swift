@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Results
 import Testing
 import Workloads
@@ -80,5 +81,31 @@ struct QuestionsTests {
         #expect(
             text.contains(
                 "default actors 45 ns (61), fifo-dispatch's serial executors 170 ns (350) (not measured:"), "\(text)")
+    }
+}
+
+/// A question citing a case the quick suite does not generate would read "not measured" forever:
+/// every contender's case is one the quick suite generates, on a backend it runs (or "none").
+@Suite("report.md's questions cite the quick suite's cases")
+struct QuestionCasesTests {
+    @Test("every contender of every question is a quick-suite case")
+    func contendersAreQuickCases() throws {
+        for question in Question.firstScreen {
+            for part in question.parts {
+                for contender in part.contenders {
+                    let spec = contender.spec
+                    let workload = try #require(
+                        Workloads.all.first { $0.name == spec.workload.rawValue }, "\(spec): no such workload")
+                    let generated = workload.parameterSets(for: .quick).contains { parameters in
+                        spec.parameters.allSatisfy(parameters.contains)
+                            && workload.usesBackend(for: parameters) == (spec.backend != .none)
+                    }
+                    #expect(generated, "\(question.text) cites \(spec), which the quick suite does not generate")
+                    #expect(
+                        spec.backend == .none || BackendName.builtIn.contains(spec.backend),
+                        "\(spec): not a built-in backend")
+                }
+            }
+        }
     }
 }
