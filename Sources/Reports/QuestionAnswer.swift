@@ -32,7 +32,8 @@ enum QuestionAnswer {
         }
     }
 
-    /// "**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then DispatchQueue.sync (67 ns)".
+    /// "**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then DispatchQueue.sync (67 ns)";
+    /// with a tie, the leaders with their figures and those clearly slower than the best.
     static func timeLine(_ part: Question.Part, cases: [MeasuredCase]) -> String {
         let ranked = part.contenders.compactMap { contender -> (label: String, estimate: CaseEstimate)? in
             guard let measured = find(contender, in: cases), let estimate = measured.estimate else { return nil }
@@ -47,23 +48,25 @@ enum QuestionAnswer {
         }.sorted { $0.estimate.value < $1.estimate.value }
         guard let best = ranked.first else { return "nothing measured" }
         func shown(_ entry: (label: String, estimate: CaseEstimate)) -> String {
-            "\(entry.label) (\(Figures.value(entry.estimate.value)) ns)"
+            "\(entry.label) (\(Figures.nanoseconds(entry.estimate.value)))"
         }
         guard ranked.count > 1 else { return "only \(shown(best)) was measured" }
+        // Those whose interval overlaps the best's, wherever they rank: a wide interval further
+        // down can reach the best's when a closer, narrower one does not.
         let leaders = ranked.filter { Faster(best.estimate, $0.estimate) == .neither }
-        let rest = ranked.dropFirst(leaders.count)
-        let then = rest.isEmpty ? "" : "; then " + rest.map(shown).joined(separator: ", ")
+        let rest = ranked.filter { entry in !leaders.contains { $0.label == entry.label } }
         if leaders.count == 1 {
             let runnerUp = ranked[1]
-            return "**\(best.label)** is clearly fastest at \(Figures.value(best.estimate.value)) ns, "
+            return "**\(best.label)** is clearly fastest at \(Figures.nanoseconds(best.estimate.value)), "
                 + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(shown(runnerUp))"
                 + (rest.count > 1 ? "; then " + rest.dropFirst().map(shown).joined(separator: ", ") : "")
         }
-        return Answers.leaders(leaders.map { "**\($0.label)** (\(Figures.value($0.estimate.value)) ns)" })
-            + " cannot be told apart in this run (their processes spread wider than they differ)" + then
+        return Answers.leaders(leaders.map { "**\($0.label)** (\(Figures.nanoseconds($0.estimate.value)))" })
+            + " cannot be told apart in this run (their processes spread wider than they differ)"
+            + (rest.isEmpty ? "" : "; clearly slower than \(best.label): " + rest.map(shown).joined(separator: ", "))
     }
 
-    /// "default actors 45 ns (61), fifo-dispatch's serial executors 170 ns (356), …", by p50.
+    /// "default actors 45 ns (61 ns), fifo-dispatch's serial executors 170 ns (356 ns), …", by p50.
     static func latencyLine(_ part: Question.Part, prefix: String, cases: [MeasuredCase]) -> String {
         let ranked = part.contenders.compactMap { contender -> (label: String, p50: Double, p99: Double?)? in
             guard let measured = find(contender, in: cases), let p50 = measured.workloadMetric("\(prefix).p50")
@@ -72,7 +75,8 @@ enum QuestionAnswer {
         }.sorted { $0.p50 < $1.p50 }
         guard !ranked.isEmpty else { return "nothing measured" }
         return ranked.map { entry in
-            "\(entry.label) \(Figures.value(entry.p50)) ns" + (entry.p99.map { " (\(Figures.value($0)))" } ?? "")
+            "\(entry.label) \(Figures.nanoseconds(entry.p50))"
+                + (entry.p99.map { " (\(Figures.nanoseconds($0)))" } ?? "")
         }.joined(separator: ", ")
     }
 }

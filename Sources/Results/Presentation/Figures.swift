@@ -12,7 +12,13 @@ public enum Figures {
         guard value.isFinite else { return "\(value)" }
         if value == 0 { return "0" }
         let magnitude = abs(value)
-        if magnitude >= 100 { return "\(Int(value.rounded()))" }
+        // Beyond 1e15 a whole number reads no better than its exponent, and past Int.max it
+        // would trap: two processes far apart give an interval bound that large.
+        if magnitude >= 100 && magnitude < 1e15 { return "\(Int(value.rounded()))" }
+        if magnitude >= 1e15 {
+            let exponent = Int(floor(log10(magnitude)))
+            return "\(trimmed((value / pow(10, Double(exponent)) * 100).rounded() / 100, digits: 2))e\(exponent)"
+        }
         if magnitude >= 0.001 {
             let digits = 2 - Int(floor(log10(magnitude)))
             let factor = pow(10, Double(digits))
@@ -21,6 +27,16 @@ public enum Figures {
         let exponent = Int(floor(log10(magnitude)))
         let mantissa = (value / pow(10, Double(exponent)) * 100).rounded() / 100
         return "\(trimmed(mantissa, digits: 2))e\(exponent)"
+    }
+
+    /// A time given in nanoseconds, in the unit that keeps it short: "4.87 ns", "1.01 µs",
+    /// "57.6 ms", "1.2 s" (three significant figures, as `value`).
+    public static func nanoseconds(_ nanoseconds: Double) -> String {
+        let magnitude = abs(nanoseconds)
+        if magnitude >= 1e9 { return value(nanoseconds / 1e9) + " s" }
+        if magnitude >= 1e6 { return value(nanoseconds / 1e6) + " ms" }
+        if magnitude >= 1e3 { return value(nanoseconds / 1e3) + " µs" }
+        return value(nanoseconds) + " ns"
     }
 
     /// An interval, "12.1–12.6".
