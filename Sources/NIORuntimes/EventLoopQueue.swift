@@ -46,7 +46,9 @@ public struct EventLoopQueue: SerialQueue {
             "sync onto queue '\(label)' from a thread that already runs on its event loop (one of its blocks, or a "
                 + "sync onto another queue of that loop): the blocks queued ahead of it cannot run until that returns "
                 + "(nio queues share the group's loops)")
-        let hold = LoopHold.make()
+        // ManagedBuffer is never Sendable; a hold is shared by exactly the caller and the loop, and
+        // its semaphores, its only state, are made for that.
+        nonisolated(unsafe) let hold = LoopHold.make()
         lane.loop.execute { hold.grantAndWaitForRelease() }
         hold.waitUntilGranted()
         lane.holder.store(pthread_self(), ordering: .relaxed)
