@@ -30,6 +30,8 @@ public final class NIORuntime: ConcurrencyRuntime, @unchecked Sendable {
             + "loop blocked in a wait, the queued block that would wake them never runs",
         .waitUnseenByRuntime: "the event loop group has a fixed set of loops and no monitor: with every loop "
             + "blocked where NIO cannot see, the queued block that would wake them never runs",
+        .freeWorkerRunsAnyBlock: "async hands each block to the group's next loop in turn, as next() does, not to a "
+            + "free one: a block dealt to a loop whose block waits stays queued while another loop idles",
     ]
 
     public let workers: Int

@@ -15,6 +15,12 @@ public enum RuntimeBehaviour: String, Sendable, Hashable, CaseIterable, CustomSt
     /// workers and adds a thread when they all block (libdispatch's workqueue monitor, our
     /// `StallMonitor`) can honour it.
     case waitUnseenByRuntime = "wait-unseen-by-runtime"
+    /// A block submitted with `async` runs on the first worker to come free: none stays queued
+    /// behind a worker whose block is blocked while another worker idles. A pool that deals
+    /// blocks to its workers in turn (NIO's `next()`) does not, so work that needs a block on
+    /// every worker at once (every worker kept busy from outside) cannot count on getting it when
+    /// other threads submit meanwhile.
+    case freeWorkerRunsAnyBlock = "free-worker-runs-any-block"
     /// `shutdown()` waits until every submitted block has run.
     case shutdownWaitsForWork = "shutdown-waits-for-work"
     /// `init(workers:)` sets how many threads run blocks.
