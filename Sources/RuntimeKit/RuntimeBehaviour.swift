@@ -5,6 +5,12 @@ public enum RuntimeBehaviour: String, Sendable, Hashable, CaseIterable, CustomSt
     /// A block blocks its thread until another block has run: a semaphore or group `wait`, or a
     /// `sync` on a busy queue, from inside a block.
     case blockingWaitInsideWork = "blocking-wait-inside-work"
+    /// A block calls `sync` on a serial queue other than the one running it, even an idle one. A
+    /// strand never needs the caller's thread to run the queue's blocks; a backend whose serial
+    /// queues are its workers' own threads (nio: a queue is an event loop, and queues share the
+    /// loops) cannot when the queue lives on the caller's thread: the blocks ahead of the `sync`
+    /// could run only after the caller's block returns.
+    case syncInsideWork = "sync-inside-work"
     /// Every worker blocks in a semaphore or group `wait` until a block still queued on the pool
     /// has run. Only a pool that adds a thread when its workers block (libdispatch,
     /// fifo-dispatch), or a wait that runs the queued block itself, can honour it; a fixed pool
