@@ -100,7 +100,7 @@ let package = Package(
         .target(
             name: "NIORuntimes",
             dependencies: [
-                "RuntimeKit", "PThreadPrimitives", "CThreadInfo",
+                "RuntimeKit", "PThreadPrimitives", "CThreadInfo", "CFutex",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -83,9 +83,19 @@ struct MeasurementOptions: ParsableArguments {
     }
 
     /// How children are started, with `calibration` measured once by the caller for all of them.
+    /// A sanitized build preloads no jemalloc: the sanitizer's own malloc serves the process, and
+    /// a preloaded jemalloc serves some calls anyway (libstdc++'s, inside the Swift runtime), so
+    /// memory of one allocator reaches the other's free and the child crashes (ThreadSanitizer:
+    /// "CHECK failed: sanitizer_allocator_secondary.h", seen on every nio and nio-global case).
     func launcher(for suite: Suite, calibration: [String: Double]) -> CaseLauncher {
-        CaseLauncher(
-            sampler: sampler(for: suite), deadline: .seconds(deadline), jemalloc: JemallocLibrary.locate(),
+        let sanitizer = sanitizerReplacingMalloc()
+        return CaseLauncher(
+            sampler: sampler(for: suite), deadline: .seconds(deadline),
+            jemalloc: sanitizer == nil ? JemallocLibrary.locate() : nil,
+            jemallocMissing: sanitizer.map {
+                "\($0) replaces malloc in this build: a preloaded jemalloc would share the process with it and "
+                    + "free what the other allocated"
+            } ?? CaseLauncher.jemallocNotInstalled,
             countsAllocations: countAllocations, events: events, cpus: cpus.flatMap { try? CPUAffinity.parse($0) },
             calibration: calibration)
     }

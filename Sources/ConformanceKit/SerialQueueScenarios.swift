@@ -22,13 +22,15 @@ enum SerialQueueScenarios {
             .serialQueue,
             "sync(context:_:) runs the function once, on the caller, with the context, after the blocks before it"
         ) { try functionSyncAfterEarlierBlocks($0) },
-        ConformanceScenario(.serialQueue, "sync on an idle queue from inside another queue's block") {
+        ConformanceScenario(
+            .serialQueue, "sync on an idle queue from inside another queue's block", requires: [.syncInsideWork]
+        ) {
             try syncFromInsideAnotherQueue($0, busy: false)
         },
         ConformanceScenario(
             .serialQueue,
             "sync on a busy queue from inside another queue's block waits its turn",
-            requires: [.blockingWaitInsideWork]
+            requires: [.syncInsideWork, .blockingWaitInsideWork]
         ) { try syncFromInsideAnotherQueue($0, busy: true) },
     ]
 

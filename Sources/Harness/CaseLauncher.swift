@@ -8,8 +8,13 @@ public struct CaseLauncher: Sendable {
     public let sampler: Sampler
     /// Wall time after which a child is killed and its repetition recorded as hung.
     public let deadline: Duration
-    /// Path of libjemalloc.so.2 for LD_PRELOAD, or nil when jemalloc is not installed.
+    /// Path of libjemalloc.so.2 for LD_PRELOAD, or nil when jemalloc cannot be preloaded: then
+    /// its cases are not applicable, for `jemallocMissing`.
     public let jemalloc: String?
+    /// Why a jemalloc case is not applicable when `jemalloc` is nil.
+    public let jemallocMissing: String
+    public static let jemallocNotInstalled =
+        "jemalloc not installed (no libjemalloc.so.2; tools/install-deps.sh installs it)"
     /// Whether every child preloads the interposer beside its executable, counting allocations,
     /// retains and releases on every thread (`--count-allocations`; timings include its cost).
     public let countsAllocations: Bool
@@ -21,9 +26,10 @@ public struct CaseLauncher: Sendable {
     public let calibration: [String: Double]?
 
     public init(
-        sampler: Sampler, deadline: Duration, jemalloc: String?, countsAllocations: Bool = false, events: [String] = [],
-        cpus: [Int]? = nil, calibration: [String: Double]? = nil
+        sampler: Sampler, deadline: Duration, jemalloc: String?, jemallocMissing: String = jemallocNotInstalled,
+        countsAllocations: Bool = false, events: [String] = [], cpus: [Int]? = nil, calibration: [String: Double]? = nil
     ) {
+        self.jemallocMissing = jemallocMissing
         self.events = events
         self.sampler = sampler
         self.deadline = deadline
@@ -63,7 +69,7 @@ public struct CaseLauncher: Sendable {
         }
         if benchmarkCase.allocator == .jemalloc {
             guard let jemalloc else {
-                return .notApplicable("jemalloc not installed (no libjemalloc.so.2; tools/install-deps.sh installs it)")
+                return .notApplicable(jemallocMissing)
             }
             preload.append(jemalloc)
         }

@@ -48,7 +48,7 @@ public struct EventLoopQueue: SerialQueue {
                 + "(nio queues share the group's loops)")
         // ManagedBuffer is never Sendable; a hold is shared by exactly the caller and the loop, and
         // its semaphores, its only state, are made for that.
-        nonisolated(unsafe) let hold = LoopHold.make()
+        nonisolated(unsafe) let hold = LoopHold.make(on: lane)
         lane.loop.execute { hold.grantAndWaitForRelease() }
         hold.waitUntilGranted()
         lane.holder.store(pthread_self(), ordering: .relaxed)

@@ -2,11 +2,13 @@
 import Glibc
 #endif
 import NIOCore
+import PThreadPrimitives
 import Synchronization
 
 /// One event loop of a `NIORuntime` with what the runtime keeps beside it: how many blocks its
 /// queues, apply helpers and group notifications put on the loop (what `shutdown()` reads to know
 /// that nothing is still on its way, README.md "Shutdown"), and whether the runtime has stopped.
+@usableFromInline
 final class LoopLane: Sendable {
     let loop: any EventLoop
     /// Blocks submitted to this loop other than `NIORuntime.async`'s, which its cursor counts.
@@ -22,6 +24,11 @@ final class LoopLane: Sendable {
     /// Relaxed: only the holder writes it, and reads it to know whether it is the holder (another
     /// thread never finds its own id there).
     let holder = Atomic<UInt>(0)
+
+    /// How long a `sync` caller polls for the loop to reach its hold, and the loop for the caller
+    /// to let go, before sleeping: learnt per loop from the hand-offs that went before.
+    let grantPolls = SpinBudget()
+    let releasePolls = SpinBudget()
 
     init(_ loop: any EventLoop) { self.loop = loop }
 

@@ -22,6 +22,8 @@ public final class NIORuntime: ConcurrencyRuntime, @unchecked Sendable {
     public static let summary =
         "SwiftNIO: a MultiThreadedEventLoopGroup as the pool, an event loop as the serial queue and actor executor"
     public static let unsupported: [RuntimeBehaviour: String] = [
+        .syncInsideWork: "a serial queue is an event loop, which other queues and pool blocks share: a block's sync "
+            + "onto a queue of its own loop could run only after the block returns, so it traps instead",
         .blockingWaitInsideWork:
             "a block runs on an event loop, which serial queues share: a block that waits for another block "
             + "holds its loop, and a queue on that loop, or the waited-for block, cannot run until it returns "
@@ -30,6 +32,8 @@ public final class NIORuntime: ConcurrencyRuntime, @unchecked Sendable {
             + "loop blocked in a wait, the queued block that would wake them never runs",
         .waitUnseenByRuntime: "the event loop group has a fixed set of loops and no monitor: with every loop "
             + "blocked where NIO cannot see, the queued block that would wake them never runs",
+        .freeWorkerRunsAnyBlock: "async hands each block to the group's next loop in turn, as next() does, not to a "
+            + "free one: a block dealt to a loop whose block waits stays queued while another loop idles",
     ]
 
     public let workers: Int

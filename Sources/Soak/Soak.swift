@@ -43,6 +43,7 @@ public enum Soak {
         let ledger = SoakLedger(capacity: SoakRoundSizes.largest.tasks)
         var generator = SeededGenerator(seed: settings.seed)
         let blockingInsideWork = R.reasonUnsupported(.blockingWaitInsideWork) == nil
+        let freeWorkerRunsAnyBlock = R.reasonUnsupported(.freeWorkerRunsAnyBlock) == nil
         var report = SoakReport(
             backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0,
             operations: SoakOperations(), residentBefore: before, residentSamples: [])
@@ -68,7 +69,9 @@ public enum Soak {
             }
             let round = SoakRound(
                 runtime: runtime, ledger: ledger, number: report.rounds,
-                sizes: .random(using: &generator, blockingInsideWork: blockingInsideWork),
+                sizes: .random(
+                    using: &generator, blockingInsideWork: blockingInsideWork,
+                    freeWorkerRunsAnyBlock: freeWorkerRunsAnyBlock),
                 timeout: settings.waitTimeout)
             do {
                 report.operations += try round.run()

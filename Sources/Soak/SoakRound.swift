@@ -32,9 +32,15 @@ struct SoakRoundSizes: Sendable {
         blocksPerQueue: 128, lockBlocks: 128, applyIterations: 4096,
         nestedSyncsPerQueue: 128, busyPoolApplyIterations: 256)
 
-    /// - Parameter blockingInsideWork: false where the backend declares
-    ///   `RuntimeBehaviour.blockingWaitInsideWork` unsupported: no nested syncs then.
-    static func random(using generator: inout SeededGenerator, blockingInsideWork: Bool = true) -> SoakRoundSizes {
+    /// - Parameters:
+    ///   - blockingInsideWork: false where the backend declares
+    ///     `RuntimeBehaviour.blockingWaitInsideWork` unsupported: no nested syncs then.
+    ///   - freeWorkerRunsAnyBlock: false where it declares `RuntimeBehaviour.freeWorkerRunsAnyBlock`
+    ///     unsupported: no apply with every worker busy then, since the busy blocks, submitted while
+    ///     the round's other blocks submit theirs, may be dealt two to one worker and none to another.
+    static func random(
+        using generator: inout SeededGenerator, blockingInsideWork: Bool = true, freeWorkerRunsAnyBlock: Bool = true
+    ) -> SoakRoundSizes {
         let most = largest
         let nested = Int.random(in: 0...most.nestedSyncsPerQueue, using: &generator)
         return SoakRoundSizes(
@@ -46,7 +52,9 @@ struct SoakRoundSizes: Sendable {
             lockBlocks: Int.random(in: 0...most.lockBlocks, using: &generator),
             applyIterations: Int.random(in: 0...most.applyIterations, using: &generator),
             nestedSyncsPerQueue: blockingInsideWork ? nested : 0,
-            busyPoolApplyIterations: Int.random(in: 0...most.busyPoolApplyIterations, using: &generator))
+            // Drawn either way, as `nested` is, so a seed gives every backend the same sequence.
+            busyPoolApplyIterations: Int.random(in: 0...most.busyPoolApplyIterations, using: &generator)
+                * (freeWorkerRunsAnyBlock ? 1 : 0))
     }
 
     var nestedGroupBlocks: Int { (groupBlocks + Self.nestingEvery - 1) / Self.nestingEvery }

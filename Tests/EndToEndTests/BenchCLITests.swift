@@ -27,21 +27,18 @@ struct BenchCLITests {
         return text
     }
 
-    func bench(_ arguments: [String]) async throws -> ChildOutcome {
-        try await ChildProcess.run(executable: Self.bench, arguments: arguments, deadline: .seconds(120))
+    func bench(_ arguments: [String], deadline: Duration = .seconds(120)) async throws -> ChildOutcome {
+        try await ChildProcess.run(executable: Self.bench, arguments: arguments, deadline: deadline)
     }
 
     @Test("bench run --suite smoke writes results.json, results.csv and a journal, and exits 0")
     func smokeRun() async throws {
         let out = Self.temporaryDirectory() + "/run"
-        // The whole smoke suite (every backend, nio's two among them) as 2 processes per case:
-        // under ThreadSanitizer on a busy 2-core machine it passed 120 s, so the bound, which only
-        // catches a hang, is 600 s here.
-        let outcome = try await ChildProcess.run(
-            executable: Self.bench,
-            arguments: [
-                "run", "--suite", "smoke", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out,
-            ], deadline: .seconds(600))
+        // Every backend's smoke cases, twice: about 80 s of a debug build beside the other tests
+        // with eight backends, longer under ThreadSanitizer, where 120 s was no longer enough.
+        let outcome = try await bench(
+            ["run", "--suite", "smoke", "--repetitions", "2", "--samples", "3", "--sample-ms", "2", "--out", out],
+            deadline: .seconds(600))
         #expect(outcome.ending == .exited(0), "stderr: \(outcome.standardError)")
         let json = try #require(Self.read(out + "/results.json"), "no results.json")
         let run = try ResultsJSON.decode(json)

@@ -31,6 +31,11 @@ public struct LRUCache: Workload {
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
         let guarding: Guard = try benchmarkCase.choice("guard")
         guard let backend else { throw WorkloadError.badParameter("lru-cache runs on a backend; none was given") }
+        // The queue guard syncs from the runtime's own blocks onto its queue.
+        if guarding == .queue, let why = backend.unsupported[.syncInsideWork] {
+            throw WorkloadError.notApplicable(
+                "guard=queue syncs from inside blocks, which \(backend.id) cannot: \(why)")
+        }
         struct Make: RuntimeTypeConsumer {
             let guarding: Guard
             func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) throws -> any MeasuredOperation {
