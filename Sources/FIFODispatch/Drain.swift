@@ -74,9 +74,27 @@ extension FIFOQueue {
             while budget > 0, !QueueState.isSuspended(state.load(ordering: .relaxed)), let node = list.pop() {
                 budget -= 1
                 if Executor.execute(node, within: frame) == .handedOff { return .handedOff }
+                if HandOff.hasPending, !runHandedOff(frame) {
+                    // A job hopped to another queue: give this one up now (what waits here is
+                    // scheduled again) so the worker's root runs that job next (HandOff).
+                    budget = 0
+                }
             }
             if !release(keepDraining: budget > 0) { return .finished }
         }
+    }
+
+    /// Runs the jobs handed to this very queue (two actors on one executor) in place, while
+    /// nothing else waits in its list, so they keep their order behind it; false when a job
+    /// is still pending, for another queue or behind waiting blocks.
+    private func runHandedOff(_ frame: UnsafeMutablePointer<DrainFrame>) -> Bool {
+        while list.isEmpty, let job = HandOff.takePending(for: self) {
+            RuntimeEvents.count(.handOffs)
+            DrainFrame.setCurrent(frame)
+            HandOff.run(job, on: self)
+        }
+        if let job = HandOff.takePending(for: self) { submitJob(job) }
+        return !HandOff.hasPending
     }
 
     /// A node of its own around `inner`, which a concurrent queue below this one forwarded.

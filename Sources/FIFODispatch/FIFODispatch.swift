@@ -58,6 +58,12 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
         makeQueue(label: label)
     }
 
+    /// The queue itself: a `FIFOQueue` is a `SerialExecutor` (FIFOQueue+Executor.swift), whose
+    /// jobs allocate nothing of their own and whose hops may skip the queue (`HandOff`).
+    public func makeSerialExecutor(label: String) -> (any SerialExecutor)? {
+        makeQueue(label: label)
+    }
+
     public func makeSemaphore(value: Int) -> FIFOSemaphore {
         FIFOSemaphore(value: value, pool: pool)
     }

@@ -110,7 +110,7 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
 
     // MARK: workers
 
-    private var hasWork: Bool { bands.hasWork }
+    var hasWork: Bool { bands.hasWork }
 
     private func startThread() {
         threads.add(1, ordering: .sequentiallyConsistent)
@@ -126,6 +126,9 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             rb_fifo_set_worker(nil)
         }
         NodeCache.holdReturnsOnThisThread()
+        var handOff = HandOffSlot()
+        withUnsafeMutablePointer(to: &handOff) { rb_fifo_set_handoff($0) }
+        defer { rb_fifo_set_handoff(nil) }
         var collisions = 0
         var napsInARow = 0
         while true {
@@ -133,8 +136,10 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             case .node(let node):
                 collisions = 0
                 napsInARow = 0
+                HandOff.beganRootNode()
                 _ = Executor.execute(node, within: nil)
                 DrainFrame.setCurrent(nil)
+                HandOff.runPending()
                 continue
             case .contended:
                 // Another worker is popping: a few instructions, unless the OS preempted it there.

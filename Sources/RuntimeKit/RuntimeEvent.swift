@@ -40,6 +40,9 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     /// they came slept a short while instead of searching on (Sources/FIFODispatch/README.md,
     /// "Naps").
     case naps
+    /// fifo-dispatch: an actor job run by the worker whose job hopped to it, without its queue's
+    /// list (Sources/FIFODispatch/README.md, "Actor jobs handed off").
+    case handOffs
 
     /// The metric's name: "events.steals".
     public var metricName: String { "events." + name }
@@ -60,6 +63,7 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
         case .nodesAllocated: "nodes-allocated"
         case .wakeUps: "wake-ups"
         case .naps: "naps"
+        case .handOffs: "hand-offs"
         }
     }
 
@@ -67,7 +71,7 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     public var countedBy: [String] {
         switch self {
         case .steals, .stolenJobs, .failedSteals, .injectorBatches, .joinsInline, .joinsStolen: ["work-stealing"]
-        case .syncSlow, .drains, .spareWorkers, .naps: ["fifo-dispatch"]
+        case .syncSlow, .drains, .spareWorkers, .naps, .handOffs: ["fifo-dispatch"]
         case .parks, .wakeUps, .nodesReused, .nodesAllocated: ["work-stealing", "fifo-dispatch"]
         }
     }

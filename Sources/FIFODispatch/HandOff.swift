@@ -1,0 +1,109 @@
+import CFIFODispatch
+import PThreadPrimitives
+import RuntimeKit
+
+/// An actor hop without the queues: when a job running on a worker ends by hopping to an actor
+/// whose executor is an idle serial queue, the worker takes the queue as `sync` does (one
+/// compare-and-exchange) and runs the job itself once the job before it has returned, instead of
+/// pushing a node, scheduling the queue on a root and perhaps waking another worker. Swift does
+/// the same for default actors (a "switch" on the same thread); for an executor of its own it
+/// always calls `enqueue`, so the switch has to happen here.
+///
+/// The slot is the worker's own (a stack value of its loop, found through a C thread-local), so
+/// nothing in it races; what the hand-off holds is the queue's state word, taken and released by
+/// the same exchanges as a fast `sync` (README.md, "Actor jobs handed off", has the argument).
+@usableFromInline
+struct HandOffSlot {
+    /// A job of a queue's executor is running on this thread (set around `runSynchronously`).
+    var runningJob = false
+    /// The job offered while it ran, with the queue it is for (unretained: its actor keeps the
+    /// executor alive, as Swift requires of an actor's `unownedExecutor`).
+    var pending: (job: UnownedJob, queue: Unmanaged<FIFOQueue>)?
+    /// Hand-offs since this worker last took a node from its roots' lists.
+    var inARow = 0
+}
+
+enum HandOff {
+    /// Hand-offs in a row before a hop goes through the queue again, behind whatever waits on
+    /// the roots: two actors calling each other forever would otherwise keep their worker from
+    /// every other block (the drain budget's reason, README.md "Fairness").
+    static let maxInARow = 256
+
+    static var slot: UnsafeMutablePointer<HandOffSlot>? {
+        rb_fifo_handoff().map { $0.assumingMemoryBound(to: HandOffSlot.self) }
+    }
+
+    /// Keeps `job` for this worker to run next, if the job running here is giving up the thread.
+    /// Swift clears the current task before it enqueues a task that hops (or ends), so "a job of
+    /// ours is running and no task is current" is that moment; a continuation resumed or a task
+    /// started from inside a job has its task current and takes the queue's path, so a job
+    /// that goes on running (or blocks) never holds another one back.
+    static func offer(_ job: UnownedJob, to queue: FIFOQueue) -> Bool {
+        guard let slot, slot.pointee.runningJob, slot.pointee.pending == nil, rb_swift_current_task() == nil,
+            slot.pointee.inARow < maxInARow || !othersWaiting()
+        else { return false }
+        slot.pointee.pending = (job, .passUnretained(queue))
+        return true
+    }
+
+    /// Whether blocks wait on this worker's roots. Asked only once a worker has handed off
+    /// `maxInARow` jobs: when nothing waits, sending the hop through its queue would only wake
+    /// the other worker for it (a futex wake, and the chain moving between CPUs).
+    private static func othersWaiting() -> Bool {
+        guard let worker = rb_fifo_worker() else { return true }
+        let waiting = Unmanaged<WorkerPool>.fromOpaque(worker)._withUnsafeGuaranteedRef { $0.hasWork }
+        if !waiting { slot?.pointee.inARow = 0 }
+        return waiting
+    }
+
+    /// The pending job, if it is for `queue` (a drain of `queue` runs it in place).
+    static func takePending(for queue: FIFOQueue) -> UnownedJob? {
+        guard let slot, let pending = slot.pointee.pending,
+            pending.queue.toOpaque() == Unmanaged.passUnretained(queue).toOpaque()
+        else {
+            return nil
+        }
+        slot.pointee.pending = nil
+        return pending.job
+    }
+
+    static var hasPending: Bool { slot?.pointee.pending != nil }
+
+    /// At a worker's root, between nodes: runs the pending job holding its queue, and the job
+    /// that one hands on, and so on. A queue that is not idle (blocks waiting, held by a `sync`,
+    /// suspended) or not a root's direct child gets the job through its list instead.
+    static func runPending() {
+        guard let slot else { return }
+        while let pending = slot.pointee.pending {
+            slot.pointee.pending = nil
+            let queue = pending.queue.takeUnretainedValue()
+            guard queue.isRootChild, queue.tryAcquire(exclusive: true) else {
+                queue.submitJob(pending.job)
+                continue
+            }
+            slot.pointee.inARow += 1
+            RuntimeEvents.count(.handOffs)
+            var frame = DrainFrame(queue: pending.queue, hold: .lock, parent: nil)
+            withUnsafeMutablePointer(to: &frame) { frame in
+                DrainFrame.setCurrent(frame)
+                run(pending.job, on: queue)
+                DrainFrame.setCurrent(nil)
+            }
+            queue.releaseAfterSync()
+        }
+    }
+
+    /// Runs a job of `queue`'s executor, marking the slot so that a hop at its end is offered.
+    /// Off the workers (the main queue under `dispatchMain`) there is no slot and no hand-off.
+    @inline(__always)
+    static func run(_ job: UnownedJob, on queue: FIFOQueue) {
+        let slot = slot
+        slot?.pointee.runningJob = true
+        job.runSynchronously(on: queue.asUnownedSerialExecutor())
+        slot?.pointee.runningJob = false
+    }
+
+    static func beganRootNode() {
+        slot?.pointee.inARow = 0
+    }
+}
