@@ -11,6 +11,9 @@
 #   MARKDOWN=gate.md   where the pull-request comment on times is written (default: gate.md);
 #                      the one on counts goes beside it (gate-counts.md)
 #   CONFIRM_PAIRS=16   fresh pairs for the confirmation of a failing time row (0: none)
+#   SCRATCH_PATH=dir   the head's build folder (default: .build in the checkout): a CI that
+#                      keeps a build of the same dependencies elsewhere (a cache, another clone)
+#                      passes it, and only this package's modules are compiled again
 # Example (GitHub Actions): tools/ci-regression.sh origin/main
 #   then post gate.md as a comment whatever the status, and fail the job on status 1 or 2.
 set -euo pipefail
@@ -60,14 +63,17 @@ else
     git worktree add --quiet --detach "$base_path" "$base_ref"
     echo "ci-regression: building the base ($(git rev-parse --short "$base_ref")) and the head ($(git rev-parse --short HEAD))"
 fi
+head_scratch=(${SCRATCH_PATH:+--scratch-path "$SCRATCH_PATH"})
+base_scratch=("${head_scratch[@]}")
+[ "$base_path" = . ] || base_scratch=()
 for product in bench RuntimeBenchInterposer; do
     if [ "$base_path" != . ]; then
         swift build -c release --product "$product" --package-path "$base_path" || { echo "$0: the base does not build" >&2; exit 2; }
     fi
-    swift build -c release --product "$product" || { echo "$0: the head does not build" >&2; exit 2; }
+    swift build -c release --product "$product" "${head_scratch[@]}" || { echo "$0: the head does not build" >&2; exit 2; }
 done
-base_bench="$(swift build -c release --product bench --package-path "$base_path" --show-bin-path)/bench"
-head_bench="$(swift build -c release --product bench --show-bin-path)/bench"
+base_bench="$(swift build -c release --product bench --package-path "$base_path" "${base_scratch[@]}" --show-bin-path)/bench"
+head_bench="$(swift build -c release --product bench "${head_scratch[@]}" --show-bin-path)/bench"
 
 # First the counts, which do not depend on timing: allocations and retains per operation with
 # --count-allocations, 2 pairs and one look (the options after "$@" win), only the workloads
