@@ -6,8 +6,9 @@ import RuntimeKit
 /// whose executor is an idle serial queue, the worker takes the queue as `sync` does (one
 /// compare-and-exchange) and runs the job itself once the job before it has returned, instead of
 /// pushing a node, scheduling the queue on a root and perhaps waking another worker. Swift does
-/// the same for default actors (a "switch" on the same thread); for an executor of its own it
-/// always calls `enqueue`, so the switch has to happen here.
+/// the same for default actors (a "switch" on the same thread); for a task that prefers a task
+/// executor (as swift-async's tasks prefer the backend's) it calls `enqueue` on every hop, so the
+/// switch has to happen here.
 ///
 /// The slot is the worker's own (a stack value of its loop, found through a C thread-local), so
 /// nothing in it races; what the hand-off holds is the queue's state word, taken and released by
@@ -26,7 +27,7 @@ struct HandOffSlot {
 enum HandOff {
     /// Hand-offs in a row before a hop goes through the queue again, behind whatever waits on
     /// the roots: two actors calling each other forever would otherwise keep their worker from
-    /// every other block (the drain budget's reason, README.md "Fairness").
+    /// every other block (the reason for `FIFOQueue.drainBudget`).
     static let maxInARow = 256
 
     static var slot: UnsafeMutablePointer<HandOffSlot>? {
