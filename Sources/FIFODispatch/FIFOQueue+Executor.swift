@@ -28,10 +28,4 @@ extension FIFOQueue: SerialExecutor {
         guard let frame = DrainFrame.current else { preconditionFailure("an actor job ran outside its queue") }
         HandOff.run(job, on: frame.pointee.queue.takeUnretainedValue())
     }
-
-    /// A queue a fast `sync` can take at once: its target is a root.
-    var isRootChild: Bool {
-        let target = targetAddressValue
-        return target != 0 && Self.unretained(target)._withUnsafeGuaranteedRef { $0.isRoot }
-    }
 }

@@ -32,10 +32,7 @@ extension FIFOQueue {
         #endif
         let outer = DrainFrame.current
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }
-        let target = targetAddressValue
-        if target != 0, Self.unretained(target)._withUnsafeGuaranteedRef({ $0.isRoot }),
-            tryAcquire(exclusive: exclusive)
-        {
+        if isRootChild, tryAcquire(exclusive: exclusive) {
             var frame = DrainFrame(
                 queue: Unmanaged.passUnretained(self), hold: exclusive ? .lock : .member, parent: outer)
             return try withUnsafeMutablePointer(to: &frame) { (frame) throws(E) -> T in
@@ -48,6 +45,13 @@ extension FIFOQueue {
             }
         }
         return try syncSlowly(exclusive: exclusive, outer: outer, work)
+    }
+
+    /// A queue the fast path can take at once (and an actor hop be handed): its target is a root.
+    @inlinable
+    var isRootChild: Bool {
+        let target = targetAddressValue
+        return target != 0 && Self.unretained(target)._withUnsafeGuaranteedRef { $0.isRoot }
     }
 
     /// A global queue is concurrent and has no state to take: the block runs at once on the

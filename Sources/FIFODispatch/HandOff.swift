@@ -10,7 +10,7 @@ import RuntimeKit
 /// executor (as swift-async's tasks prefer the backend's) it calls `enqueue` on every hop, so the
 /// switch has to happen here.
 ///
-/// The slot is the worker's own (a stack value of its loop, found through a C thread-local), so
+/// The slot is the worker's own (allocated as its thread starts, found through a C thread-local), so
 /// nothing in it races; what the hand-off holds is the queue's state word, taken and released by
 /// the same exchanges as a fast `sync` (README.md, "Actor jobs handed off", has the argument).
 @usableFromInline
@@ -59,9 +59,7 @@ enum HandOff {
 
     /// The pending job, if it is for `queue` (a drain of `queue` runs it in place).
     static func takePending(for queue: FIFOQueue) -> UnownedJob? {
-        guard let slot, let pending = slot.pointee.pending,
-            pending.queue.toOpaque() == Unmanaged.passUnretained(queue).toOpaque()
-        else {
+        guard let slot, let pending = slot.pointee.pending, pending.queue.takeUnretainedValue() === queue else {
             return nil
         }
         slot.pointee.pending = nil
@@ -102,6 +100,21 @@ enum HandOff {
         slot?.pointee.runningJob = true
         job.runSynchronously(on: queue.asUnownedSerialExecutor())
         slot?.pointee.runningJob = false
+    }
+
+    /// Gives the calling worker thread its slot, on the heap: a pointer to a local of the
+    /// worker's loop would outlive the closure that made it. `releaseWorkerSlot` as it exits.
+    static func takeWorkerSlot() {
+        let slot = UnsafeMutablePointer<HandOffSlot>.allocate(capacity: 1)
+        slot.initialize(to: HandOffSlot())
+        rb_fifo_set_handoff(slot)
+    }
+
+    static func releaseWorkerSlot() {
+        guard let slot else { return }
+        rb_fifo_set_handoff(nil)
+        slot.deinitialize(count: 1)
+        slot.deallocate()
     }
 
     static func beganRootNode() {

@@ -126,9 +126,8 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             rb_fifo_set_worker(nil)
         }
         NodeCache.holdReturnsOnThisThread()
-        var handOff = HandOffSlot()
-        withUnsafeMutablePointer(to: &handOff) { rb_fifo_set_handoff($0) }
-        defer { rb_fifo_set_handoff(nil) }
+        HandOff.takeWorkerSlot()
+        defer { HandOff.releaseWorkerSlot() }
         var collisions = 0
         var napsInARow = 0
         while true {

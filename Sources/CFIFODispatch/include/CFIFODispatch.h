@@ -19,7 +19,7 @@ static inline void rb_fifo_set_worker(void *worker) { rb_fifo_worker_slot = work
 static inline void *rb_fifo_frame(void) { return rb_fifo_frame_slot; }
 static inline void rb_fifo_set_frame(void *frame) { rb_fifo_frame_slot = frame; }
 
-/// The worker's hand-off slot (a pointer to a stack value of its loop), or NULL off the workers.
+/// The worker's hand-off slot (allocated per worker thread), or NULL off the workers.
 static inline void *rb_fifo_handoff(void) { return rb_fifo_handoff_slot; }
 static inline void rb_fifo_set_handoff(void *slot) { rb_fifo_handoff_slot = slot; }
 
