@@ -88,12 +88,12 @@ extension FIFOQueue {
     /// nothing else waits in its list, so they keep their order behind it; false when a job
     /// is still pending, for another queue or behind waiting blocks.
     private func runHandedOff(_ frame: UnsafeMutablePointer<DrainFrame>) -> Bool {
-        while list.isEmpty, let job = HandOff.takePending(for: self) {
+        while list.isEmpty, let pending = HandOff.takePending(for: self) {
             RuntimeEvents.count(.handOffs)
             DrainFrame.setCurrent(frame)
-            HandOff.run(job, on: self)
+            HandOff.run(pending.job, on: self, onPool: pending.onPool)
         }
-        if let job = HandOff.takePending(for: self) { submitJob(job) }
+        if let pending = HandOff.takePending(for: self) { submitJob(pending.job, onPool: pending.onPool) }
         return !HandOff.hasPending
     }
 

@@ -64,6 +64,12 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
         makeQueue(label: label)
     }
 
+    /// The pool's one `FIFOTaskExecutor`: its jobs allocate nothing of their own, and a queue's
+    /// jobs run on it too, so a task that prefers it hops between actors on one queue in place.
+    public func makeTaskExecutor() -> (any TaskExecutor)? {
+        pool.taskExecutor
+    }
+
     public func makeSemaphore(value: Int) -> FIFOSemaphore {
         FIFOSemaphore(value: value, pool: pool)
     }

@@ -6,20 +6,22 @@ import RuntimeKit
 /// whose executor is an idle serial queue, the worker takes the queue as `sync` does (one
 /// compare-and-exchange) and runs the job itself once the job before it has returned, instead of
 /// pushing a node, scheduling the queue on a root and perhaps waking another worker. Swift does
-/// the same for default actors (a "switch" on the same thread); for a task that prefers a task
-/// executor (as swift-async's tasks prefer the backend's) it calls `enqueue` on every hop, so the
-/// switch has to happen here.
+/// the same for default actors (a "switch" on the same thread); onto or off any other executor
+/// it calls `enqueue` on every hop between two executors, so the switch has to happen here.
 ///
 /// The slot is the worker's own (allocated as its thread starts, found through a C thread-local), so
 /// nothing in it races; what the hand-off holds is the queue's state word, taken and released by
 /// the same exchanges as a fast `sync` (README.md, "Actor jobs handed off", has the argument).
 @usableFromInline
 struct HandOffSlot {
-    /// A job of a queue's executor is running on this thread (set around `runSynchronously`).
+    /// A job of a queue's executor or of the pool's task executor is running on this thread
+    /// (set around `runSynchronously`).
     var runningJob = false
+    /// Whether the running job runs on the pool's task executor (`hopOnPool`).
+    var runningOnPool = false
     /// The job offered while it ran, with the queue it is for (unretained: its actor keeps the
     /// executor alive, as Swift requires of an actor's `unownedExecutor`).
-    var pending: (job: UnownedJob, queue: Unmanaged<FIFOQueue>)?
+    var pending: (job: UnownedJob, queue: Unmanaged<FIFOQueue>, onPool: Bool)?
     /// Hand-offs since this worker last took a node from its roots' lists.
     var inARow = 0
 }
@@ -34,17 +36,35 @@ enum HandOff {
         rb_fifo_handoff().map { $0.assumingMemoryBound(to: HandOffSlot.self) }
     }
 
-    /// Keeps `job` for this worker to run next, if the job running here is giving up the thread.
-    /// Swift clears the current task before it enqueues a task that hops (or ends), so "a job of
-    /// ours is running and no task is current" is that moment; a continuation resumed or a task
-    /// started from inside a job has its task current and takes the queue's path, so a job
-    /// that goes on running (or blocks) never holds another one back.
-    static func offer(_ job: UnownedJob, to queue: FIFOQueue) -> Bool {
-        guard let slot, slot.pointee.runningJob, slot.pointee.pending == nil, rb_swift_current_task() == nil,
-            slot.pointee.inARow < maxInARow || !othersWaiting()
-        else { return false }
-        slot.pointee.pending = (job, .passUnretained(queue))
+    /// Keeps `job`, a hop (`hopOnPool`), for this worker to run next. Swift clears the current
+    /// task before it enqueues a task that hops (or ends), so "a job of ours is running and no
+    /// task is current" is that moment; a continuation resumed or a task started from inside a
+    /// job has its task current and takes the queue's path, so a job that goes on running (or
+    /// blocks) never holds another one back.
+    static func offer(_ job: UnownedJob, to queue: FIFOQueue, onPool: Bool) -> Bool {
+        guard let slot, slot.pointee.pending == nil, slot.pointee.inARow < maxInARow || !othersWaiting() else {
+            return false
+        }
+        slot.pointee.pending = (job, .passUnretained(queue), onPool)
         return true
+    }
+
+    /// For a job being enqueued: nil unless it is a hop, a job of ours on this worker
+    /// giving up its thread (no task current: see `offer`); else whether the hopping task runs
+    /// on the pool's task executor, which its next job then does too.
+    ///
+    /// Swift continues a task in place when it already has the serial executor it needs and the
+    /// task executor it prefers, so a job's context must name the pool's executor exactly when
+    /// the job's task prefers it, and nothing public tells a job's preference. A hop is the task
+    /// moving on, with the preference it had, so the running job's answer carries over. Every
+    /// other way onto a queue (a task's start, a resume, a call from outside) runs the job off
+    /// the pool's executor, as `runSynchronously(on:)` would; a task that prefers the pool came
+    /// through the pool's executor first (observed on Swift 6.3.1 for a task started isolated to
+    /// an actor on a queue, and for a resumed continuation: FIFOTaskExecutorTests), so its
+    /// jobs on queues are hops.
+    static func hopOnPool() -> Bool? {
+        guard let slot, slot.pointee.runningJob, rb_swift_current_task() == nil else { return nil }
+        return slot.pointee.runningOnPool
     }
 
     /// Whether blocks wait on this worker's roots. Asked only once a worker has handed off
@@ -58,12 +78,12 @@ enum HandOff {
     }
 
     /// The pending job, if it is for `queue` (a drain of `queue` runs it in place).
-    static func takePending(for queue: FIFOQueue) -> UnownedJob? {
+    static func takePending(for queue: FIFOQueue) -> (job: UnownedJob, onPool: Bool)? {
         guard let slot, let pending = slot.pointee.pending, pending.queue.takeUnretainedValue() === queue else {
             return nil
         }
         slot.pointee.pending = nil
-        return pending.job
+        return (pending.job, pending.onPool)
     }
 
     static var hasPending: Bool { slot?.pointee.pending != nil }
@@ -77,7 +97,7 @@ enum HandOff {
             slot.pointee.pending = nil
             let queue = pending.queue.takeUnretainedValue()
             guard queue.isRootChild, queue.tryAcquire(exclusive: true) else {
-                queue.submitJob(pending.job)
+                queue.submitJob(pending.job, onPool: pending.onPool)
                 continue
             }
             slot.pointee.inARow += 1
@@ -85,20 +105,39 @@ enum HandOff {
             var frame = DrainFrame(queue: pending.queue, hold: .lock, parent: nil)
             withUnsafeMutablePointer(to: &frame) { frame in
                 DrainFrame.setCurrent(frame)
-                run(pending.job, on: queue)
+                run(pending.job, on: queue, onPool: pending.onPool)
                 DrainFrame.setCurrent(nil)
             }
             queue.releaseAfterSync()
         }
     }
 
-    /// Runs a job of `queue`'s executor, marking the slot so that a hop at its end is offered.
-    /// Off the workers (the main queue under `dispatchMain`) there is no slot and no hand-off.
+    /// Runs a job of `queue`'s executor, marking the slot so that a hop at its end is offered;
+    /// `onPool`: on the pool's task executor too (`hopOnPool`). Off the workers (the main queue
+    /// under `dispatchMain`) there is no slot and no hand-off.
     @inline(__always)
-    static func run(_ job: UnownedJob, on queue: FIFOQueue) {
+    static func run(_ job: UnownedJob, on queue: FIFOQueue, onPool: Bool) {
         let slot = slot
         slot?.pointee.runningJob = true
-        job.runSynchronously(on: queue.asUnownedSerialExecutor())
+        slot?.pointee.runningOnPool = onPool
+        if onPool {
+            job.runSynchronously(
+                isolatedTo: queue.asUnownedSerialExecutor(),
+                taskExecutor: queue.pool._withUnsafeGuaranteedRef { $0.unownedTaskExecutor })
+        } else {
+            job.runSynchronously(on: queue.asUnownedSerialExecutor())
+        }
+        slot?.pointee.runningJob = false
+    }
+
+    /// Runs a job of the pool's task executor, marked as a queue's job is: a task that ends it
+    /// by calling an actor on an idle queue continues on this worker, on the pool's executor.
+    @inline(__always)
+    static func run(_ job: UnownedJob, taskExecutor: UnownedTaskExecutor) {
+        let slot = slot
+        slot?.pointee.runningJob = true
+        slot?.pointee.runningOnPool = true
+        job.runSynchronously(on: taskExecutor)
         slot?.pointee.runningJob = false
     }
 

@@ -69,6 +69,11 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     private var handles: [PThread] = []
     private var stopped = false
     private var monitor: StallMonitor!
+    /// The pool as a Swift task executor (`FIFODispatch.makeTaskExecutor`); one object, since
+    /// Swift compares executors by identity.
+    private(set) var taskExecutor: FIFOTaskExecutor!
+    /// The same, as a queue's job names it (a trivial value: no retain per job).
+    private(set) var unownedTaskExecutor: UnownedTaskExecutor!
 
     init(width: Int) {
         self.width = width
@@ -78,6 +83,8 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
         bands = RootBands(roots)
         mainRoot = FIFOQueue(label: "fifo-dispatch.main-root", kind: .mainRoot, qos: .high, target: nil, pool: self)
         monitor = StallMonitor(watching: self, width: width, name: "fifo-monitor")
+        taskExecutor = FIFOTaskExecutor(pool: self)
+        unownedTaskExecutor = taskExecutor.asUnownedTaskExecutor()
         for _ in 0..<width { startThread() }
     }
 
