@@ -112,32 +112,35 @@ enum HandOff {
         }
     }
 
-    /// Runs a job of `queue`'s executor, marking the slot so that a hop at its end is offered;
-    /// `onPool`: on the pool's task executor too (`hopOnPool`). Off the workers (the main queue
-    /// under `dispatchMain`) there is no slot and no hand-off.
+    /// Runs a job of `queue`'s executor; `onPool`: on the pool's task executor too (`hopOnPool`).
     @inline(__always)
     static func run(_ job: UnownedJob, on queue: FIFOQueue, onPool: Bool) {
+        running(onPool: onPool) {
+            if onPool {
+                job.runSynchronously(
+                    isolatedTo: queue.asUnownedSerialExecutor(),
+                    taskExecutor: queue.pool._withUnsafeGuaranteedRef { $0.unownedTaskExecutor })
+            } else {
+                job.runSynchronously(on: queue.asUnownedSerialExecutor())
+            }
+        }
+    }
+
+    /// Runs a job of the pool's task executor: a task that ends it by calling an actor on an
+    /// idle queue continues on this worker, on the pool's executor.
+    @inline(__always)
+    static func run(_ job: UnownedJob, taskExecutor: UnownedTaskExecutor) {
+        running(onPool: true) { job.runSynchronously(on: taskExecutor) }
+    }
+
+    /// Marks the slot around `body`, a job running, so that a hop at its end is offered. Off
+    /// the workers (the main queue under `dispatchMain`) there is no slot and no hand-off.
+    @inline(__always)
+    private static func running(onPool: Bool, _ body: () -> Void) {
         let slot = slot
         slot?.pointee.runningJob = true
         slot?.pointee.runningOnPool = onPool
-        if onPool {
-            job.runSynchronously(
-                isolatedTo: queue.asUnownedSerialExecutor(),
-                taskExecutor: queue.pool._withUnsafeGuaranteedRef { $0.unownedTaskExecutor })
-        } else {
-            job.runSynchronously(on: queue.asUnownedSerialExecutor())
-        }
-        slot?.pointee.runningJob = false
-    }
-
-    /// Runs a job of the pool's task executor, marked as a queue's job is: a task that ends it
-    /// by calling an actor on an idle queue continues on this worker, on the pool's executor.
-    @inline(__always)
-    static func run(_ job: UnownedJob, taskExecutor: UnownedTaskExecutor) {
-        let slot = slot
-        slot?.pointee.runningJob = true
-        slot?.pointee.runningOnPool = true
-        job.runSynchronously(on: taskExecutor)
+        body()
         slot?.pointee.runningJob = false
     }
 
