@@ -52,7 +52,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
-        .target(name: "RuntimeKit"),
+        .target(name: "CExecutorJob"),
+        .target(name: "RuntimeKit", dependencies: ["CExecutorJob"]),
         .target(
             name: "PThreadPrimitives",
             dependencies: [
@@ -85,7 +86,7 @@ let package = Package(
         .target(name: "CFIFODispatch"),
         .target(
             name: "FIFODispatch",
-            dependencies: ["RuntimeKit", "PThreadPrimitives", "CFIFODispatch", "CFutex", "CSpinHint"],
+            dependencies: ["RuntimeKit", "PThreadPrimitives", "CFIFODispatch", "CExecutorJob", "CFutex", "CSpinHint"],
             exclude: ["README.md"]
         ),
         .target(

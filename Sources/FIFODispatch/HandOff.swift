@@ -1,3 +1,4 @@
+import CExecutorJob
 import CFIFODispatch
 import PThreadPrimitives
 import RuntimeKit

@@ -10,12 +10,14 @@ public final class RuntimeTaskExecutor<Runtime: ConcurrencyRuntime>: TaskExecuto
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        runtime.async { job.runSynchronously(on: executor) }
+        runtime.async { RunningJob.run(job, taskExecutor: executor) }
     }
 }
 
 /// A serial queue as a Swift `SerialExecutor`: an actor whose `unownedExecutor` is this one runs
 /// its jobs on the queue, one at a time in the order they were enqueued, as the queue runs blocks.
+/// A job for a task that hops here from a task executor's job runs on that task executor too
+/// (`RunningJob`), so the task's calls to actors on this queue continue in place.
 public final class SerialQueueExecutor<Queue: SerialQueue>: SerialExecutor {
     public let queue: Queue
 
@@ -24,7 +26,8 @@ public final class SerialQueueExecutor<Queue: SerialQueue>: SerialExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedSerialExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        let taskExecutor = RunningJob.hopTaskExecutor()
+        queue.async { RunningJob.run(job, isolatedTo: executor, taskExecutor: taskExecutor) }
     }
 
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }

@@ -23,11 +23,4 @@ static inline void rb_fifo_set_frame(void *frame) { rb_fifo_frame_slot = frame; 
 static inline void *rb_fifo_handoff(void) { return rb_fifo_handoff_slot; }
 static inline void rb_fifo_set_handoff(void *slot) { rb_fifo_handoff_slot = slot; }
 
-/// The task running on this thread, or NULL: the Concurrency runtime's own entry point (part of
-/// its stable ABI), which Swift's `withUnsafeCurrentTask` wraps. Called directly because that
-/// wrapper, generic over its closure's result and not specialized across the module boundary,
-/// took 18% of an actor hop's profile in value witnesses, more than the hand-off it guards.
-extern void *swift_task_getCurrent(void);
-static inline void *rb_swift_current_task(void) { return swift_task_getCurrent(); }
-
 #endif
