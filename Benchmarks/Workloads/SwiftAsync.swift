@@ -19,6 +19,11 @@ import RuntimeKit
 ///   trip in 8 timed (a hop on default actors costs about as much as a clock read).
 ///   `actor-hop-shared`: the same with both actors on one serial executor (SE-0392's claim that
 ///   sharing "may decrease the runtime costs of switching"); default actors cannot share one.
+/// - `nonisolated-call`: one call from an actor on the serial executor to a nonisolated async
+///   function and back, the function on the task executor the task prefers;
+///   `nonisolated-call-unpreferred`: the same from a task with no preference, so the function runs
+///   on Swift's cooperative pool (SE-0417's case for a preference: "avoid potentially un-necessary
+///   context switching"). The same on swift-concurrency, which has no task executor of its own.
 /// - `task-group-child`: one child of a task group spinning for `body` (0 or 1 µs), added and its
 ///   result awaited, every child added before the first is awaited (fan-out, fan-in); `async-let`:
 ///   one empty `async let` child; `task`: one empty unstructured task created with the backend's
@@ -66,8 +71,12 @@ public struct SwiftAsync: Workload {
         // Smoke: the actor call, which goes through both of a backend's executors.
         case .smoke: return sets([.actorCall])
         // Quick: an actor at 1, 2 and 2 × CPUs tasks, a hop's latency (two executors, and one
-        // shared), a child and a task.
-        case .quick: return sets([.actorCall, .actorContended, .actorHop, .actorHopShared, .taskGroupChild, .task])
+        // shared), a nonisolated call with and without a preference, a child and a task.
+        case .quick:
+            return sets([
+                .actorCall, .actorContended, .actorHop, .actorHopShared, .nonisolatedCall, .nonisolatedCallUnpreferred,
+                .taskGroupChild, .task,
+            ])
         case .full: return sets(Pattern.allCases)
         }
     }

@@ -100,6 +100,41 @@ actor DefaultExecutorActor: CallCounting {
     func call() { calls &+= 1 }
 }
 
+/// An actor that calls `NonisolatedWork.run` in a loop: each call leaves the actor for the task's
+/// preferred executor (or Swift's pool) and comes back.
+protocol NonisolatedCalling: Actor {
+    func call(_ count: Int) async -> Int
+}
+
+extension NonisolatedCalling {
+    func call(_ count: Int) async -> Int {
+        let work = NonisolatedWork()
+        for _ in 0..<count { await work.run() }
+        return work.runs.load(ordering: .relaxed)
+    }
+}
+
+actor NonisolatedCaller: NonisolatedCalling {
+    private let executor: any SerialExecutor
+
+    init(executor: any SerialExecutor) { self.executor = executor }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+}
+
+actor DefaultNonisolatedCaller: NonisolatedCalling {}
+
+/// The nonisolated function and its state. `@concurrent`: it runs on the task's preferred
+/// executor (or Swift's pool) whatever the module's default for nonisolated async functions; its
+/// add is a side effect it must run there, so the compiler keeps the hop onto it (an empty
+/// function's could be left out).
+final class NonisolatedWork: Sendable {
+    let runs = Atomic<Int>(0)
+
+    @inline(never)
+    @concurrent nonisolated func run() async { runs.add(1, ordering: .relaxed) }
+}
+
 /// A swift-async pattern's operation: the runtime it owns, the driver of its runs, and the
 /// latencies its pattern keeps, if any.
 final class AsyncOperation<R: ConcurrencyRuntime>: MeasuredOperation {
@@ -159,6 +194,8 @@ enum AsyncRunBody {
             hops(on: runtime, shared: true, latencies: latencies ?? AsyncLatencies(prefix: "hop_ns"))
         case .taskGroupChild:
             asyncCase.body.nanoseconds == 0 ? taskGroupChildren : taskGroupChildren(spinning: asyncCase.body.spinRounds)
+        case .nonisolatedCall: nonisolatedCalls(on: runtime, preferring: true)
+        case .nonisolatedCallUnpreferred: nonisolatedCalls(on: runtime, preferring: false)
         case .asyncLet: asyncLets
         case .task: tasks(preferring: runtime.makeTaskExecutor())
         case .yield: yields
@@ -239,6 +276,26 @@ enum AsyncRunBody {
                 tally.advanced(to: count - 1, of: count)
             }
             return await target.calls - before
+        }
+    }
+
+    /// An actor on the runtime's serial executor calls a nonisolated async function `count` times
+    /// (each call a hop off the actor and one back), from the run's task, which prefers the
+    /// runtime's task executor, or from an unstructured task, which has no preference (SE-0417:
+    /// `Task { }` does not inherit one). What the run counted is the function's own count.
+    private static func nonisolatedCalls<R: ConcurrencyRuntime>(on runtime: R, preferring: Bool) -> Body {
+        if let serial = runtime.makeSerialExecutor(label: "swift-async nonisolated") {
+            nonisolatedCalls(from: NonisolatedCaller(executor: serial), preferring: preferring)
+        } else {
+            nonisolatedCalls(from: DefaultNonisolatedCaller(), preferring: preferring)
+        }
+    }
+
+    private static func nonisolatedCalls<A: NonisolatedCalling>(from caller: A, preferring: Bool) -> Body {
+        { count, tally in
+            let calls = preferring ? await caller.call(count) : await Task { await caller.call(count) }.value
+            tally.advanced(by: count)
+            return calls
         }
     }
 

@@ -11,6 +11,11 @@ public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertibl
     case actorHop = "actor-hop"
     /// The same two actors sharing one serial executor: what SE-0392 says sharing saves.
     case actorHopShared = "actor-hop-shared"
+    /// One call from an actor on a serial executor to a nonisolated async function, which runs on
+    /// the task executor the task prefers (the backend's), and back: what SE-0417's preference is for.
+    case nonisolatedCall = "nonisolated-call"
+    /// The same from a task with no preference: the function runs on Swift's cooperative pool.
+    case nonisolatedCallUnpreferred = "nonisolated-call-unpreferred"
     /// One child of a task group, added and awaited: fan-out and fan-in per child; the child spins
     /// for `body`.
     case taskGroupChild = "task-group-child"
@@ -33,6 +38,7 @@ public enum AsyncPattern: String, Sendable, CaseIterable, CustomStringConvertibl
         switch self {
         case .actorCall, .actorContended: "actor calls"
         case .actorHop, .actorHopShared: "actor hops"
+        case .nonisolatedCall, .nonisolatedCallUnpreferred: "nonisolated calls"
         case .taskGroupChild: "task group children"
         case .asyncLet: "async let children"
         case .task: "unstructured tasks"

@@ -2,9 +2,7 @@ import CaseCatalogue
 
 /// Statements about cost in Swift's own documents, quoted exactly, each with where it stands and
 /// the cases that test it. The Swift Programming Language's Concurrency chapter makes no claim of
-/// cost to test (it says what `await` and tasks mean, not what they cost), and SE-0417's
-/// "avoid hopping and context switches" needs a case with and without a preference for the same
-/// work, which the suite does not have yet: both are named in Benchmarks/README.md.
+/// cost to test: it says what `await` and tasks mean, not what they cost.
 public enum SwiftConcurrencyClaims {
     public static let all: [Claim] = [
         .faster(
@@ -27,5 +25,15 @@ public enum SwiftConcurrencyClaims {
                 + "actor-hop-shared, actor-hop)",
             claimed: [Side(.swiftAsync(.actorHopShared, on: .fifoDispatch), label: "one shared executor")],
             than: Side(.swiftAsync(.actorHop, on: .fifoDispatch), label: "an executor each")),
+        .faster(
+            id: "task-executor-preference-fewer-switches", layer: .concurrency,
+            statement: "provides a new flexible mechanism for developers to tune their their applications and avoid "
+                + "potentially un-necessary context switching when possible.",
+            conditions: "SE-0417 (Task Executor Preference), § Motivation (\"their their\" as written there). An "
+                + "actor on fifo-dispatch's serial executor calling a nonisolated async function: from a task "
+                + "preferring fifo-dispatch's task executor against one with no preference, whose calls run on "
+                + "Swift's cooperative pool (swift-async nonisolated-call, nonisolated-call-unpreferred)",
+            claimed: [Side(.swiftAsync(.nonisolatedCall, on: .fifoDispatch), label: "preferring the pool")],
+            than: Side(.swiftAsync(.nonisolatedCallUnpreferred, on: .fifoDispatch), label: "no preference")),
     ]
 }

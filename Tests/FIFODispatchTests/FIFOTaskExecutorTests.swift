@@ -122,6 +122,41 @@ struct FIFOTaskExecutorTests {
         #expect(onWorkers)
     }
 
+    actor NonisolatedCaller {
+        let queue: FIFOQueue
+
+        init(queue: FIFOQueue) { self.queue = queue }
+
+        nonisolated var unownedExecutor: UnownedSerialExecutor { queue.asUnownedSerialExecutor() }
+
+        /// Whether each of `count` calls to a nonisolated async function ran on the pool's workers.
+        func callsOnWorkers(_ count: Int) async -> [Bool] {
+            var onWorkers: [Bool] = []
+            for _ in 0..<count { onWorkers.append(await NonisolatedCaller.onWorker()) }
+            return onWorkers
+        }
+
+        @concurrent nonisolated static func onWorker() async -> Bool {
+            FIFOTaskExecutorTests.threadName() == "fifo-dispatch"
+        }
+    }
+
+    @Test(
+        """
+        from an actor on a queue, a nonisolated async function runs on the pool when the task prefers it, on \
+        Swift's pool when not (SE-0417, which swift-async's nonisolated-call relies on)
+        """)
+    func nonisolatedCallsFollowThePreference() async throws {
+        let runtime = FIFODispatch(workers: 2)
+        defer { runtime.shutdown() }
+        let executor = try #require(runtime.makeTaskExecutor())
+        let caller = NonisolatedCaller(queue: runtime.makeQueue(label: "caller"))
+        let preferring = await Task(executorPreference: executor) { await caller.callsOnWorkers(100) }.value
+        let unpreferred = await Task { await caller.callsOnWorkers(100) }.value
+        #expect(preferring.allSatisfy { $0 })
+        #expect(unpreferred.allSatisfy { !$0 })
+    }
+
     static func threadName() -> String {
         var buffer = [CChar](repeating: 0, count: 64)
         guard rb_thread_get_name(&buffer, buffer.count) == 0 else { return "" }
