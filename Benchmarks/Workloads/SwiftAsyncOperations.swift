@@ -273,7 +273,7 @@ enum AsyncRunBody {
                         }
                     }
                 }
-                tally.advanced(to: count - 1, of: count)
+                tally.advanced(by: count)
             }
             return await target.calls - before
         }
