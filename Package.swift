@@ -260,6 +260,7 @@ let package = Package(
             name: "DispatchSemanticsTests",
             dependencies: [
                 "FIFODispatch", "RuntimeKit", "PThreadPrimitives", "CDispatchShim", "DispatchMainProbe", "CThreadInfo",
+                "Harness",
             ],
             exclude: ["LibdispatchSuite/README.md"]
         ),

@@ -107,8 +107,9 @@ extension LibdispatchSuite {
         @Test(
             "blocks sleeping on workers + 1 serial queues all run at once; the group's wait before they end times out",
             arguments: Implementation.allCases)
-        func sleepersOverlap(_ implementation: Implementation) {
-            with(implementation) { api in
+        func sleepersOverlap(_ implementation: Implementation) async throws {
+            try await LibdispatchSuite.alone(implementation, test: "LibdispatchBlockingGroupSuite/sleepersOverlap") {
+                api in
                 let sleepers = api.workers + 1, sleep: Duration = .seconds(2), margin: Duration = .milliseconds(1_500)
                 let group = api.makeGroup(), meter = ConcurrencyMeter()
                 let start = MonotonicInstant.now
