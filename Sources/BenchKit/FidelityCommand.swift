@@ -27,8 +27,9 @@ struct FidelityCommand: ParsableCommand {
             drift hits both alike. A row's figure is the median over processes of each process's \
             median, per unit (per iteration for apply).
 
-            A suite figure is faithful when it is within 1.25× of the direct figure or at most \
-            3 ns above it, whichever is looser. Where the direct layer is idiomatic Swift, its gap \
+            A suite figure is faithful when it is within 0.8–1.25× of the direct figure or at \
+            most 3 ns from it, whichever is looser. The bound has two sides: a reference slower \
+            than the suite pays for something the suite does not, and validates nothing. Where the direct layer is idiomatic Swift, its gap \
             to the C row is the Swift overlay's own cost. With --allocator jemalloc each row also \
             gives the bytes the measuring thread allocated per operation on both sides: the suite \
             must allocate no more than its reference (1 byte of slack, less than any allocation), \
@@ -36,13 +37,13 @@ struct FidelityCommand: ParsableCommand {
             chained async), whose bytes are shown but not judged.
 
             A row is over the bound only when the suite's interval (from the spread between its \
-            processes) lies wholly above the bound of the direct interval's upper end; a figure \
-            over the bound with \
-            overlapping intervals is `unclear`: its processes disagree, and more --repetitions \
-            decide it.
+            processes) lies wholly above the bound of the direct interval's upper end, and under \
+            it only when it lies wholly below the bound of the direct interval's lower end; a \
+            figure outside the bound with overlapping intervals is `unclear`: its processes \
+            disagree, and more --repetitions decide it.
 
-            --gate says what fails the run. `time` (the default): a row clearly over the bound, \
-            or one that allocates more. `allocations`: only a row that allocates more, or has no \
+            --gate says what fails the run. `time` (the default): a row clearly over or under the \
+            bound, or one that allocates more. `allocations`: only a row that allocates more, or has no \
             allocation figure; timing verdicts are printed but do not fail, which suits a CI \
             machine whose timing cannot be trusted.
 
@@ -88,7 +89,7 @@ struct FidelityCommand: ParsableCommand {
     @Option(
         help:
             """
-            What fails the run: time (a row clearly over the bound, or allocating more) or allocations \
+            What fails the run: time (a row clearly over or under the bound, or allocating more) or allocations \
             (only allocating more; needs --allocator jemalloc).
             """)
     var gate: String = Gate.time.rawValue
@@ -157,10 +158,12 @@ struct FidelityCommand: ParsableCommand {
             FidelityReport.numericColumns.contains($0)
         }.lines.forEach { print($0) }
         let within = rows.filter(\.withinBound).count
-        let over = rows.filter { $0.standing == .over }, unclear = rows.filter { $0.standing == .unclear }
+        let over = rows.filter { $0.standing == .over }, under = rows.filter { $0.standing == .under }
+        let unclear = rows.filter { $0.standing == .unclear }
         print(
             "bench fidelity: \(within) of \(rows.count) rows \(FidelityBound.standard); \(over.count) clearly over, "
-                + "\(unclear.count) unclear" + (unclear.isEmpty ? "" : " (run again with more --repetitions)"))
+                + "\(under.count) clearly under, \(unclear.count) unclear"
+                + (unclear.isEmpty ? "" : " (run again with more --repetitions)"))
         let allocating = rows.filter { $0.allocatesNoMore == false }
         let unmeasured = rows.filter {
             $0.allocatesNoMore == nil && $0.pair.directCase.allocator == .jemalloc && $0.pair.allocationsComparable
@@ -179,7 +182,7 @@ struct FidelityCommand: ParsableCommand {
         let missing = rows.filter { $0.missing != nil }
         let failed =
             switch chosenGate {
-            case .time: !over.isEmpty || !missing.isEmpty || !allocating.isEmpty
+            case .time: !over.isEmpty || !under.isEmpty || !missing.isEmpty || !allocating.isEmpty
             case .allocations: !missing.isEmpty || !allocating.isEmpty || !unmeasured.isEmpty
             }
         if failed { throw ExitStatus.foundSomethingWrong }

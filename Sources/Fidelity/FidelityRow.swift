@@ -50,7 +50,11 @@ public struct FidelityRow: Sendable, Equatable {
         /// Clearly over: the suite's interval lies wholly above the bound of the direct interval's
         /// upper end, so another run would say the same.
         case over = "over bound"
-        /// The suite's median is over the bound, but the two intervals leave room for it not to
+        /// Clearly under: the suite's interval lies wholly below the bound of the direct
+        /// interval's lower end. The reference pays for something the suite does not, so it
+        /// validates nothing until it is the plain fastest use of its runtime.
+        case under = "under bound"
+        /// The suite's median is outside the bound, but the two intervals leave room for it not to
         /// be: its processes disagree (scheduling-bound operations can settle into a fast or a
         /// slow mode per process, on both sides alike). More processes decide it.
         case unclear = "unclear"
@@ -61,7 +65,10 @@ public struct FidelityRow: Sendable, Equatable {
     public var standing: Standing {
         guard let suite, let direct else { return .noFigure }
         if bound.allows(suite: suite.value, direct: direct.value) { return .within }
-        return suite.interval.lower > bound.limit(forDirect: direct.interval.upper) ? .over : .unclear
+        if suite.value > direct.value {
+            return suite.interval.lower > bound.limit(forDirect: direct.interval.upper) ? .over : .unclear
+        }
+        return suite.interval.upper < bound.floor(forDirect: direct.interval.lower) ? .under : .unclear
     }
 
     /// True when both figures exist and the suite's median is within the bound.
@@ -69,6 +76,9 @@ public struct FidelityRow: Sendable, Equatable {
 
     /// The most the suite's figure may read next to this direct figure, or nil.
     public var limit: Double? { directNanoseconds.map(bound.limit(forDirect:)) }
+
+    /// The least the suite's figure may read next to this direct figure, or nil.
+    public var floor: Double? { directNanoseconds.map(bound.floor(forDirect:)) }
 
     /// Whether the suite allocates no more per operation than its reference (within
     /// `allocationSlackBytes`); nil where either side was not measured, or where allocations

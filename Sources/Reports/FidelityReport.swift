@@ -29,16 +29,27 @@ public enum FidelityReport {
         var verdict: String
         switch row.standing {
         case .noFigure: return "no verdict: \(row.missing ?? "a figure is missing")"
-        case .within: verdict = "within bound"
+        case .within:
+            // A ratio outside 0.8–1.25× that the slack lets through says so, lest "1.54×" read as a slip.
+            let ratio = row.ratio!, bound = row.bound
+            verdict =
+                ratio <= bound.ratio && ratio >= 1 / bound.ratio
+                ? "within bound"
+                : "within bound: \(Figures.value(abs(row.suite!.value - row.direct!.value))) ns apart, "
+                    + "inside the \(Figures.value(bound.slackNanoseconds)) ns slack"
         case .over: verdict = "over bound (limit \(Figures.value(row.limit!)) ns)"
+        case .under: verdict = "under bound (floor \(Figures.value(row.floor!)) ns): the reference pays for more"
         case .unclear:
             let suite = row.suite!.interval, direct = row.direct!.interval
             let spread =
                 suite.upper.isFinite && direct.upper.isFinite
                 ? "intervals \(Figures.interval(suite)) and \(Figures.interval(direct)) ns"
                 : "one process a side bounds nothing"
-            verdict =
-                "unclear: figure over the limit (\(Figures.value(row.limit!)) ns), \(spread); more --repetitions decide"
+            let passed =
+                row.suite!.value > row.direct!.value
+                ? "over the limit (\(Figures.value(row.limit!)) ns)"
+                : "under the floor (\(Figures.value(row.floor!)) ns)"
+            verdict = "unclear: figure \(passed), \(spread); more --repetitions decide"
         }
         if row.allocatesNoMore == false { verdict += "; allocates more than its reference" }
         return verdict
@@ -51,6 +62,7 @@ public enum FidelityReport {
         table.rows = rows.map(cells)
         let within = rows.filter(\.withinBound).count
         let unclear = rows.filter { $0.standing == .unclear }.count
+        let under = rows.filter { $0.standing == .under }.count
         return [
             "## How faithful are these figures?", "",
             "Each suite figure below is set beside the same operation written directly against the runtime "
@@ -58,9 +70,11 @@ public enum FidelityReport {
                 + "the concrete type for our own backends. A suite figure counts as the runtime's when it is "
                 + "\(bound). \(within) of \(rows.count) rows are"
                 + (unclear > 0 ? "; \(unclear) unclear (their processes disagree)" : "")
-                + ". A row is over the bound only when the suite's interval lies wholly above the bound of the "
-                + "direct one's (both from the spread between processes; the run's own drift moves both alike and is "
-                + "left out). In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, "
+                + (under > 0 ? "; \(under) under the bound (the reference pays for something the suite does not)" : "")
+                + ". A row is over (or under) the bound only when the suite's interval lies wholly above (below) "
+                + "the bound of the direct one's (both from the spread between processes; the run's own drift moves "
+                + "both alike and is left out). The bound is two-sided: a reference slower than the suite "
+                + "validates nothing. In a `bench run`, a row's two cases run minutes apart, each in its workload's turn, "
                 + "so the machine's drift between them reads as a difference; "
                 + "`bench fidelity` runs each pair back to back in every repetition and is the check to trust. "
                 + "Where the direct layer is idiomatic Swift, its gap to the C row of the same operation is the "
@@ -71,8 +85,8 @@ public enum FidelityReport {
     }
 
     /// One JSON object per row: operation, backend, allocator, layer, suite case, direct case, unit,
-    /// suite_ns, direct_ns, ratio, limit_ns (null where a figure is missing), within_bound (the
-    /// suite's figure within the bound), standing (within bound, over bound, unclear, no figure),
+    /// suite_ns, direct_ns, ratio, limit_ns and floor_ns (null where a figure is missing), within_bound (the
+    /// suite's figure within the bound), standing (within bound, over bound, under bound, unclear, no figure),
     /// the two figures' intervals (null where one process bounds nothing), the
     /// bytes allocated per operation on each side and whether the suite allocates no more (null
     /// without jemalloc), and why a figure is missing.
@@ -86,7 +100,7 @@ public enum FidelityReport {
             let operation: String, backend: String, layer: String, unit: String
             let suite_case: String, direct_case: String
             let allocator: String
-            let suite_ns: Double?, direct_ns: Double?, ratio: Double?, limit_ns: Double?
+            let suite_ns: Double?, direct_ns: Double?, ratio: Double?, limit_ns: Double?, floor_ns: Double?
             let within_bound: Bool
             let standing: String
             let suite_interval_ns: [Double]?, direct_interval_ns: [Double]?
@@ -107,6 +121,7 @@ public enum FidelityReport {
                     suite_case: $0.pair.suiteCase.id, direct_case: $0.pair.directCase.id,
                     allocator: $0.pair.directCase.allocator.rawValue,
                     suite_ns: $0.suiteNanoseconds, direct_ns: $0.directNanoseconds, ratio: $0.ratio, limit_ns: $0.limit,
+                    floor_ns: $0.floor,
                     within_bound: $0.withinBound, standing: $0.standing.rawValue,
                     suite_interval_ns: $0.suite.flatMap(Self.bounds),
                     direct_interval_ns: $0.direct.flatMap(Self.bounds),

@@ -7,14 +7,19 @@ import Testing
 
 @Suite("fidelity: the bound, the pairs, and the rows a run's results give")
 struct FidelityTests {
-    @Test("the bound is 1.25× or 3 ns above the direct figure, whichever is looser")
+    @Test("the bound is 0.8–1.25× or 3 ns either side of the direct figure, whichever is looser")
     func bound() {
         let bound = FidelityBound.standard
         #expect(bound.limit(forDirect: 4) == 7)  // 3 ns above beats 5
         #expect(bound.limit(forDirect: 100) == 125)  // 1.25× beats 103
+        #expect(bound.floor(forDirect: 4) == 1)  // 3 ns below beats 3.2
+        #expect(bound.floor(forDirect: 100) == 80)  // 0.8× beats 97
         #expect(bound.allows(suite: 7, direct: 4) && !bound.allows(suite: 7.01, direct: 4))
         #expect(bound.allows(suite: 125, direct: 100) && !bound.allows(suite: 125.5, direct: 100))
-        #expect(bound.allows(suite: 50, direct: 100), "a suite figure below the direct one is within")
+        #expect(bound.allows(suite: 1, direct: 4) && !bound.allows(suite: 0.99, direct: 4))
+        #expect(bound.allows(suite: 80, direct: 100) && !bound.allows(suite: 79.5, direct: 100))
+        #expect(!bound.allows(suite: 50, direct: 100), "a reference twice the suite's figure validates nothing")
+        #expect(bound.description == "within 0.8–1.25× of the direct figure or 3 ns from it, whichever is looser")
     }
 
     static func direct(_ backend: String, _ parameters: [(String, String)]) -> BenchmarkCase {
@@ -91,6 +96,21 @@ struct FidelityTests {
         #expect(unclear.standing == .unclear && !unclear.withinBound, "\(unclear)")
         let close = Self.result(pair.suiteCase, processes: [[120], [124], [126]])
         #expect(try #require(FidelityRow.rows(in: [close, direct]).first).standing == .within)
+        // Below the floor (80) with one process at 90: unclear too.
+        let splitLow = Self.result(pair.suiteCase, processes: [[20], [40], [90]])
+        #expect(try #require(FidelityRow.rows(in: [splitLow, direct]).first).standing == .unclear)
+    }
+
+    @Test("a suite figure clearly below its reference's floor is under the bound, and says the reference pays more")
+    func underWhenTheReferencePaysMore() throws {
+        let directCase = Self.direct("work-stealing", [("operation", "chain")])
+        let pair = try #require(FidelityPairs.pair(for: directCase))
+        // The suite 15.7 ns a link against a reference of 70: every suite process far below 56.
+        let direct = Self.result(directCase, processes: [[69], [70], [72]])
+        let suite = Self.result(pair.suiteCase, processes: [[15.5], [15.7], [16]])
+        let row = try #require(FidelityRow.rows(in: [suite, direct]).first)
+        #expect(row.standing == .under && !row.withinBound, "\(row)")
+        #expect(Self.close(row.floor, 70 * 0.8))
     }
 
     @Test("a pair with a missing or failed half has no verdict and is not within the bound")
