@@ -237,10 +237,10 @@ enum MarkdownReport {
                 + "A figure is the median over the case's processes of each process's median sample; "
                 + "“a repeat run” is where 95 of 100 repeat runs' figures should fall, "
                 + "from the spread between the processes (samples of one process are not independent) "
-                + "and the drift of a whole run. “× best” is a figure over the best's; "
-                + "“tie” where the two differ by less than their processes' spread allows, "
-                + "so a repeat run could order them either way (the run's drift moves both alike and does not count "
-                + "there). Counters are per operation, the median over the processes; "
+                + "and the drift of a whole run. “× best” is a figure over the best's, "
+                + "with “a tie” where a repeat run could order the two either way: their processes' spread is wider "
+                + "than the difference, and not every process of one is faster than every process of the other "
+                + "(the run's drift moves both alike and does not count there). Counters are per operation, the median over the processes; "
                 + "“unavailable” where this case could not measure one.", "",
         ]
         if !missing.isEmpty {
@@ -297,7 +297,9 @@ enum MarkdownReport {
         for (measured, estimate) in standing.ranked {
             let isBest = measured.benchmarkCase == standing.ranked[0].measured.benchmarkCase
             let ratio =
-                isBest ? "—" : standing.tiesWithBest(estimate) ? "tie" : Figures.ratio(estimate.value / best.value)
+                isBest
+                ? "—"
+                : Figures.ratio(estimate.value / best.value) + (standing.tiesWithBest(estimate) ? ", a tie" : "")
             let records = measured.result.records
             let samples =
                 Set(records.map(\.nanosecondsPerOperation.count)).count == 1

@@ -34,6 +34,9 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
     public let comparisonInterval: RepeatInterval
     /// Processes (values) behind the figure.
     public let processes: Int
+    /// The processes' values, ascending: what a rank comparison reads (`Faster`), where processes
+    /// fall into modes and no interval over their logarithms separates two cases.
+    public let values: [Double]
     /// The moderated standard deviation of the values' natural logarithms: about the relative
     /// spread between processes (0.05 ≈ 5%).
     public let spread: Double
@@ -70,6 +73,7 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
         }
         value = exp(SampleStatistics.percentile(logs.sorted(), 0.5))
         processes = logs.count
+        self.values = values.sorted()
         ownSpread = own
         degreesOfFreedom = freedom
         guard freedom > 0 else {
@@ -93,18 +97,20 @@ extension CaseEstimate {
     public func scaled(by factor: Double) -> CaseEstimate {
         CaseEstimate(
             value: value * factor, repeatInterval: repeatInterval.scaled(by: factor),
-            comparisonInterval: comparisonInterval.scaled(by: factor), processes: processes, spread: spread,
-            ownSpread: ownSpread, degreesOfFreedom: degreesOfFreedom)
+            comparisonInterval: comparisonInterval.scaled(by: factor), processes: processes,
+            values: values.map { $0 * factor }, spread: spread, ownSpread: ownSpread,
+            degreesOfFreedom: degreesOfFreedom)
     }
 
     private init(
         value: Double, repeatInterval: RepeatInterval, comparisonInterval: RepeatInterval, processes: Int,
-        spread: Double, ownSpread: Double?, degreesOfFreedom: Double
+        values: [Double], spread: Double, ownSpread: Double?, degreesOfFreedom: Double
     ) {
         self.value = value
         self.repeatInterval = repeatInterval
         self.comparisonInterval = comparisonInterval
         self.processes = processes
+        self.values = values
         self.spread = spread
         self.ownSpread = ownSpread
         self.degreesOfFreedom = degreesOfFreedom
