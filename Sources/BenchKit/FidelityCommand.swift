@@ -29,8 +29,9 @@ struct FidelityCommand: ParsableCommand {
 
             A suite figure is faithful when it is within 0.8–1.25× of the direct figure or at \
             most 3 ns from it, whichever is looser. The bound has two sides: a reference slower \
-            than the suite pays for something the suite does not, and validates nothing. Where the direct layer is idiomatic Swift, its gap \
-            to the C row is the Swift overlay's own cost. With --allocator jemalloc each row also \
+            than the suite pays for something the suite does not, and validates nothing. Where \
+            the direct layer is idiomatic Swift, its gap to the C row is the Swift overlay's own \
+            cost. With --allocator jemalloc each row also \
             gives the bytes the measuring thread allocated per operation on both sides: the suite \
             must allocate no more than its reference (1 byte of slack, less than any allocation), \
             except where the runtime allocates by how the work was scheduled (apply, async, \

@@ -240,7 +240,8 @@ enum MarkdownReport {
                 + "and the drift of a whole run. “× best” is a figure over the best's, "
                 + "with “a tie” where a repeat run could order the two either way: their processes' spread is wider "
                 + "than the difference, and not every process of one is faster than every process of the other "
-                + "(the run's drift moves both alike and does not count there). Counters are per operation, the median over the processes; "
+                + "(the run's drift moves both alike and does not count there). "
+                + "Counters are per operation, the median over the processes; "
                 + "“unavailable” where this case could not measure one.", "",
         ]
         if !missing.isEmpty {
