@@ -44,10 +44,20 @@ public struct ApplyStride: Workload {
     static func bodies(for suite: Suite) -> [BodyCost] {
         switch suite {
         case .smoke: [BodyCost(nanoseconds: 10)]
-        case .quick: [BodyCost(nanoseconds: 0), BodyCost(nanoseconds: 1_000)]
+        case .quick: [0, 10, 100, 1_000].map(BodyCost.init(nanoseconds:))
         case .full: BodyCost.all
         }
     }
+
+    /// The quick suite's bodies that get a few strides, enough to name the best one ("what stride
+    /// for a 100 ns body?"): small bodies, where the stride decides. The empty and 1 µs bodies
+    /// run stride 1 and the automatic stride only: the claims and the task-group question need
+    /// no more of them.
+    static let quickSweptBodies = [10, 100].map(BodyCost.init(nanoseconds:))
+
+    /// The quick suite's strides for a swept body: a factor of 8 apart, from one iteration per
+    /// piece to a few hundred pieces per worker.
+    static let quickSweep: [StrideChoice] = [.fixed(1), .fixed(8), .fixed(64), .fixed(512), .automatic]
 
     /// The smoke suite's loop: small enough that a sanitized build runs it in milliseconds.
     static let smokeIterations = 1_000
@@ -55,10 +65,10 @@ public struct ApplyStride: Workload {
     /// Strides of a suite for a loop of `iterations`. The full suite steps by powers of 4, not 2:
     /// the curve keeps its shape at half the cases (every case runs on 5 backends × 2 allocators),
     /// up to a quarter of the loop, then one piece per worker and the automatic stride.
-    static func strides(for suite: Suite, iterations: Int) -> [StrideChoice] {
+    static func strides(for suite: Suite, body: BodyCost, iterations: Int) -> [StrideChoice] {
         switch suite {
         case .smoke: return [.automatic]
-        case .quick: return [.fixed(1), .automatic]
+        case .quick: return quickSweptBodies.contains(body) ? quickSweep : [.fixed(1), .automatic]
         case .full:
             let fixed = Swift.sequence(first: 1) { $0 * 4 }.prefix { $0 <= max(1, iterations / 4) }
             return fixed.map(StrideChoice.fixed) + [.perWorker, .automatic]
@@ -68,7 +78,7 @@ public struct ApplyStride: Workload {
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         Self.bodies(for: suite).flatMap { body in
             let iterations = suite == .smoke ? Self.smokeIterations : Self.iterations(for: body)
-            return Self.strides(for: suite, iterations: iterations).map { stride in
+            return Self.strides(for: suite, body: body, iterations: iterations).map { stride in
                 [
                     body.parameter, Parameter(Self.strideName, stride.description),
                     Parameter(Self.iterationsName, "\(iterations)"),

@@ -57,11 +57,12 @@ public struct Direct: Workload {
             // more references would overrun. `bench fidelity` runs the full set.
             return sets([.pthreadMutex, .swiftMutex, .sync])
         case .full:
-            // Every operation, and the quick suite's loops, both body costs, stride 1 and
-            // automatic: the full suite's stride curve has its serial loop and best stride beside
-            // it, and a reference per stride would add 5 × 24 cases.
+            // Every operation, and the quick suite's loops of the empty and 1 µs bodies, stride 1
+            // and automatic: the full suite's stride curve has its serial loop and best stride
+            // beside it, and a reference per stride would add 5 × 24 cases.
+            let swept = Set(ApplyStride.quickSweptBodies.map(\.parameter))
             return sets(Operation.allCases.filter { $0 != .apply })
-                + ApplyStride().parameterSets(for: .quick).map(Self.apply)
+                + ApplyStride().parameterSets(for: .quick).filter { swept.isDisjoint(with: $0) }.map(Self.apply)
         }
     }
 

@@ -19,7 +19,12 @@ struct CaseSelection: ParsableArguments {
     @Option(name: .customLong("backend"), help: "Only this backend (repeatable).")
     var backends: [String] = []
 
-    @Option(name: .customLong("allocator"), help: "Only this allocator (repeatable): system, jemalloc.")
+    @Option(
+        name: .customLong("allocator"),
+        help: """
+            Only this allocator (repeatable): system, jemalloc. Default: the system allocator alone in \
+            the quick suite, both in the others.
+            """)
     var allocators: [String] = []
 
     var chosenSuite: Suite { Suite(rawValue: suite) ?? .quick }
@@ -39,7 +44,9 @@ struct CaseSelection: ParsableArguments {
             workloads: try RunPlan.select(workloads, from: Workloads.all, kind: "workload") { $0.name },
             suite: chosenSuite,
             backends: try RunPlan.select(backends, from: Backends.all, kind: "backend") { $0.id },
-            allocators: try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue },
+            allocators: allocators.isEmpty
+                ? chosenSuite.defaultAllocators
+                : try RunPlan.select(allocators, from: Allocator.allCases, kind: "allocator") { $0.rawValue },
             filter: filter, repetitions: repetitions)
     }
 }

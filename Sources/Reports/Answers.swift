@@ -99,8 +99,14 @@ struct Answers {
     }
 
     /// jemalloc against the system allocator, case by case: clearly faster, clearly slower, or
-    /// not told apart; nil when the run did not measure both for any case.
-    static func allocatorLine(_ cases: [MeasuredCase]) -> String? {
+    /// not told apart; how to measure it when the run had no jemalloc case (the quick suite's
+    /// default); nil when it had some but none beside its system twin.
+    static func allocatorLine(_ cases: [MeasuredCase], suite: Suite) -> String? {
+        guard cases.contains(where: { $0.benchmarkCase.allocator == .jemalloc }) else {
+            return "- **allocator**: every case ran under the system allocator; "
+                + "`bench run --suite \(suite) --allocator system --allocator jemalloc` compares jemalloc too "
+                + "(twice the cases)."
+        }
         var system: [String: CaseEstimate] = [:]
         for measured in cases where measured.benchmarkCase.allocator == .system {
             system[Self.withoutAllocator(measured.benchmarkCase)] = measured.estimate

@@ -39,7 +39,7 @@ enum MarkdownReport {
         ]
         let answers = Answers(families).markdownLines
         lines += answers.isEmpty ? ["No family had two contenders with samples to compare."] : answers
-        if let allocator = Answers.allocatorLine(cases) { lines.append(allocator) }
+        if let allocator = Answers.allocatorLine(cases, suite: run.suite) { lines.append(allocator) }
         lines += [""] + claims(verdicts)
         if let fidelity = FidelityReport.markdownLines(FidelityRow.rows(in: run.cases)) { lines += [""] + fidelity }
         lines += [""] + environment(run)
@@ -131,14 +131,21 @@ enum MarkdownReport {
     static func striding(_ strides: StrideFigures, charts: [ReportChart]) -> [String] {
         guard strides.settings.contains(where: { $0.curves.contains { !$0.points.isEmpty || $0.automatic != nil } })
         else { return [] }
-        guard strides.hasSweep else { return strideOneAgainstAutomatic(strides) }
+        let swept = strides.settings.filter(\.isSweep), unswept = strides.settings.filter { !$0.isSweep }
+        guard !swept.isEmpty else { return strideOneAgainstAutomatic(unswept) }
+        return sweep(swept, charts: charts) + (unswept.isEmpty ? [] : [""] + strideOneAgainstAutomatic(unswept))
+    }
+
+    /// The settings that swept the strides: the best one per backend, against stride 1, the
+    /// automatic stride and the serial loop.
+    static func sweep(_ settings: [StrideFigures.Setting], charts: [ReportChart]) -> [String] {
         var table = MarkdownTable([
             ("setting", .left), ("backend", .left), ("best stride", .right), ("ns/iteration at best", .right),
             ("at stride 1", .right), ("best vs stride 1", .right), ("automatic stride", .right),
             ("automatic chose", .right), ("automatic vs best", .right),
             ("serial loop", .right), ("best vs serial loop", .right),
         ])
-        for setting in strides.settings {
+        for setting in settings {
             for curve in setting.curves {
                 guard let best = curve.best else { continue }
                 let one = curve.strideOne
@@ -179,15 +186,16 @@ enum MarkdownReport {
         }
     }
 
-    /// Without a sweep of fixed strides (the quick and smoke suites) there is no best stride:
-    /// stride 1 beside the automatic stride, and the serial loop, is what was measured.
-    static func strideOneAgainstAutomatic(_ strides: StrideFigures) -> [String] {
+    /// Without a sweep of fixed strides (the smoke suite, and the quick suite's empty and 1 µs
+    /// bodies) there is no best stride: stride 1 beside the automatic stride, and the serial loop,
+    /// is what was measured.
+    static func strideOneAgainstAutomatic(_ settings: [StrideFigures.Setting]) -> [String] {
         var table = MarkdownTable([
             ("setting", .left), ("backend", .left), ("at stride 1", .right), ("automatic stride", .right),
             ("automatic chose", .right), ("automatic vs stride 1", .right),
             ("serial loop", .right), ("faster of the two vs serial loop", .right),
         ])
-        for setting in strides.settings {
+        for setting in settings {
             for curve in setting.curves where curve.strideOne != nil || curve.automatic != nil {
                 let one = curve.strideOne?.nanosecondsPerIteration
                 let faster = [one, curve.automatic].compactMap { $0 }.min()
@@ -201,7 +209,7 @@ enum MarkdownReport {
                 ])
             }
         }
-        let ranStrideOne = strides.settings.contains { $0.curves.contains { $0.strideOne != nil } }
+        let ranStrideOne = settings.contains { $0.curves.contains { $0.strideOne != nil } }
         return [
             "## Apply: " + (ranStrideOne ? "stride 1 against the automatic stride" : "the automatic stride"), "",
             "ns per iteration (median ns per apply ÷ iterations), system allocator. This suite runs "

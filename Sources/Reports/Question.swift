@@ -44,8 +44,51 @@ struct Question: Sendable {
 extension Question {
     /// The questions of report.md's first screen, in the order people ask them.
     static let firstScreen: [Question] = [
-        sharedState, taskGroupOrConcurrentPerform, hopCost, asyncLetOrJoin, nioAsGlobalExecutor,
+        sharedState, taskCost, smallBodyStride, taskGroupOrConcurrentPerform, hopCost, asyncLetOrJoin,
+        nioAsGlobalExecutor,
     ]
+
+    /// Every backend that runs tasks (all but `none`), in the registry's order.
+    static let runtimes = BackendName.builtIn.filter { $0 != .none }
+
+    static let taskCost = Question(
+        text: "What does an empty task cost on each runtime?",
+        parts: [
+            Part(
+                condition: "submitted from outside the pool, run and counted",
+                contenders: runtimes.map { Contender(label: $0.rawValue, spec: .spawn(.outside, on: $0)) }),
+            Part(
+                condition: "`Task { }` created and awaited, on the runtime's executors",
+                contenders: runtimes.map { Contender(label: $0.rawValue, spec: .swiftAsync(.task, on: $0)) }),
+        ],
+        measuredBy: "bench run --suite quick --workload spawn --workload swift-async")
+
+    /// The stride for a small body, on libdispatch (`concurrentPerform`) and on work-stealing,
+    /// the fastest pool in the full suite's stride curves: each stride the quick suite sweeps,
+    /// per iteration, beside the plain loop the parallel one must beat.
+    static let smallBodyStride: Question = {
+        func part(body: String, _ backend: BackendName, _ name: String) -> Part {
+            let strides = ["1", "8", "64", "512"].map { stride in
+                Contender(
+                    label: "stride \(stride)", spec: .applyStride(body: body, stride: stride, on: backend),
+                    perUnit: .iteration)
+            }
+            let automatic = Contender(
+                label: "the automatic stride", spec: .applyStride(body: body, stride: "auto", on: backend),
+                perUnit: .iteration)
+            let serial = Contender(label: "a plain loop", spec: .applySerial(body: body), perUnit: .iteration)
+            return Part(condition: "\(name), \(body) body, per iteration", contenders: strides + [automatic, serial])
+        }
+        return Question(
+            text: "What stride for a small loop body?",
+            parts: [
+                part(body: "100ns", .libdispatch, "concurrentPerform"),
+                part(body: "100ns", .workStealing, "work-stealing apply"),
+                part(body: "10ns", .libdispatch, "concurrentPerform"),
+                part(body: "10ns", .workStealing, "work-stealing apply"),
+            ],
+            measuredBy: "bench run --suite quick --workload apply-stride --workload apply-serial")
+    }()
 
     static let sharedState: Question = {
         func contenders(_ setting: QueueVsLockSetting) -> [Contender] {
@@ -95,7 +138,7 @@ extension Question {
         parts: [
             Part(
                 condition: "a hop between two actors, p50 (p99)",
-                contenders: BackendName.builtIn.filter { $0 != .none }.map { backend in
+                contenders: runtimes.map { backend in
                     Contender(
                         label: backend == .swiftConcurrency ? "default actors" : "\(backend)'s serial executors",
                         spec: .swiftAsync(.actorHop, on: backend))
@@ -104,7 +147,7 @@ extension Question {
         measuredBy: "bench run --suite quick --workload swift-async --filter actor-hop")
 
     static let asyncLetOrJoin: Question = {
-        let fib: [(ParameterName, String)] = [(.fib, "25")]
+        let fib: [(ParameterName, String)] = [(.fib, "20")]
         func asyncLet(on backend: BackendName) -> CaseSpec {
             CaseSpec(.forkJoin, on: backend, fib + [(.form, "async-let"), (.cutoff, "1")])
         }
@@ -112,7 +155,7 @@ extension Question {
             text: "Divide and conquer: async let or a work-stealing join?",
             parts: [
                 Part(
-                    condition: "fib(25), split at every call",
+                    condition: "fib(20), split at every call",
                     contenders: [
                         Contender(label: "async let", spec: asyncLet(on: .swiftConcurrency)),
                         Contender(label: "async let on work-stealing", spec: asyncLet(on: .workStealing)),

@@ -20,6 +20,13 @@ public enum Suite: String, Sendable, Codable, CaseIterable, CustomStringConverti
         }
     }
 
+    /// Allocators a case runs under unless the user says otherwise. The quick suite answers the
+    /// questions people bring first, within minutes, and "which allocator?" is a question of its
+    /// own that doubles every case: it runs under the system allocator alone, and its report says
+    /// how to add jemalloc. The smoke suite keeps both (CI checks allocations under jemalloc), and
+    /// the full suite compares them.
+    public var defaultAllocators: [Allocator] { self == .quick ? [.system] : Allocator.allCases }
+
     /// Samples per process unless the user says otherwise: enough for a steady median per
     /// process, the rest of the time spent on more processes.
     public var defaultSamples: Int { self == .full ? 10 : 5 }

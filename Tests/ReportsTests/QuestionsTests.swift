@@ -96,6 +96,31 @@ struct QuestionsTests {
     }
 }
 
+extension QuestionsTests {
+    @Test("a small body's stride: each stride and the plain loop per iteration, the best named with its margin")
+    func smallBodyStride() throws {
+        let loop = { (stride: String, nanoseconds: Double) in
+            Fixture.measured(
+                "apply-stride", "libdispatch", [("body", "100ns"), ("stride", stride), ("iterations", "100000")],
+                samples: Fixture.constant(nanoseconds))
+        }
+        let text = try report([
+            loop("1", 30_000_000), loop("8", 7_000_000), loop("64", 5_500_000), loop("512", 5_600_000),
+            loop("auto", 8_000_000),
+            Fixture.measured(
+                "apply-serial", BenchmarkCase.noBackend, [("body", "100ns"), ("iterations", "100000")],
+                samples: Fixture.constant(10_000_000)),
+        ])
+        #expect(text.contains("- **What stride for a small loop body?**"), "\(text)")
+        // Constant samples: intervals narrow enough that even 55 against 56 ns is clear.
+        #expect(
+            text.contains(
+                "  - concurrentPerform, 100ns body, per iteration: **stride 64** is clearly fastest at 55 ns, "
+                    + "1.02× ahead of stride 512 (56 ns); then stride 8 (70 ns), the automatic stride (80 ns), "
+                    + "a plain loop (100 ns), stride 1 (300 ns)"), "\(text)")
+    }
+}
+
 /// A question citing a case the quick suite does not generate would read "not measured" forever:
 /// every contender's case is one the quick suite generates, on a backend it runs (or "none").
 @Suite("report.md's questions cite the quick suite's cases")

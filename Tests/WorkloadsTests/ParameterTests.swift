@@ -106,14 +106,17 @@ struct ParameterTests {
 
     @Test(
         """
-        the quick suite stays small: at most 4 apply-stride sets, 2 apply-serial, 4 spawn, 1 thread-spawn, \
-        28 semaphore cases, 3 group sets
+        the quick suite stays small: the system allocator alone, at most 14 apply-stride sets, 4 apply-serial, \
+        4 spawn, 1 thread-spawn, 28 semaphore cases, 3 group sets
         """)
     func quickSuiteBudget() {
-        // Every set is a case per backend and allocator (10), each about a second over 3
-        // processes; the whole quick suite of every family must stay under 3 minutes.
-        #expect(ApplyStride().parameterSets(for: .quick).count <= 4)
-        #expect(ApplySerial().parameterSets(for: .quick).count <= 2)
+        // Every set is a case per backend, each about a second over 4 processes; the whole quick
+        // suite of every family must stay within about 4 minutes. The allocator would double it.
+        #expect(Suite.quick.defaultAllocators == [.system])
+        // Stride 1 and automatic for the empty and 1 µs bodies; 4 strides and automatic for 10
+        // and 100 ns, enough to name the best stride of a small body.
+        #expect(ApplyStride().parameterSets(for: .quick).count <= 14)
+        #expect(ApplySerial().parameterSets(for: .quick).count <= 4)
         #expect(Spawn().parameterSets(for: .quick).count <= 4)
         #expect(ThreadSpawn().parameterSets(for: .quick).count == 1)
         // 7 guards in 3 settings (1 thread, 2 threads, 2 per CPU): 4 cases under "none" and 3
