@@ -86,7 +86,7 @@ every number in it is computed from [results.json](results.json).
 | processes per case | $(fact "processes per case"), samples of at least $(fact "minimum sample time") |
 
 Figures from another machine, or from this one under load, will differ: run the suite yourself
-(\`swift run -c release bench run --suite quick\` takes under 3 minutes) and read your own
+(\`swift run -c release bench run --suite quick\` takes about 4 minutes) and read your own
 report.md.
 
 ## What is here

@@ -33,7 +33,8 @@ struct CountAllocationsCLITests {
         let outcome = try await ChildProcess.run(
             executable: BenchCLITests.bench,
             arguments: [
-                "run", "--suite", "quick", "--filter",
+                // Both allocators: the quick suite runs the system allocator alone unless asked.
+                "run", "--suite", "quick", "--allocator", "system", "--allocator", "jemalloc", "--filter",
                 "^object-alloc/|^malloc-free/none/size=64/|"
                     + "^queue-vs-lock/fifo-dispatch/"
                     + "guard=queue-sync,threads=1,resource=counter,critical=0ns,outside=0ns/system",
