@@ -21,8 +21,10 @@ extension LibdispatchSuite {
     @Suite("dispatch_workqueue.c: work waiting behind workers blocked where the pool cannot see")
     struct LibdispatchBlockingWorkqueueSuite {
         @Test("with every worker asleep, a further block runs within 3 s", arguments: Implementation.allCases)
-        func everyWorkerAsleep(_ implementation: Implementation) {
-            with(implementation) { api in
+        func everyWorkerAsleep(_ implementation: Implementation) async throws {
+            try await LibdispatchSuite.alone(
+                implementation, test: "LibdispatchBlockingWorkqueueSuite/everyWorkerAsleep"
+            ) { api in
                 let sleepers = api.workers, asleep = Atomic<Int>(0), wake = Atomic<Bool>(false), group = api.makeGroup()
                 for _ in 0..<sleepers {
                     api.async(api.global(.default), group: group) {
@@ -55,8 +57,10 @@ extension LibdispatchSuite {
         @Test(
             "a block queued behind sleeping blocks on the global queue starts within 3 s",
             arguments: Implementation.allCases)
-        func behindFixedSleeps(_ implementation: Implementation) {
-            with(implementation) { api in
+        func behindFixedSleeps(_ implementation: Implementation) async throws {
+            try await LibdispatchSuite.alone(
+                implementation, test: "LibdispatchBlockingWorkqueueSuite/behindFixedSleeps"
+            ) { api in
                 let group = api.makeGroup(), started = Latch(), start = MonotonicInstant.now
                 let done = Atomic<Bool>(false)
                 for _ in 0..<api.workers {
@@ -87,8 +91,10 @@ extension LibdispatchSuite {
         @Test(
             "a block waiting on a pthread condition for a block it submitted, the other workers spinning, finishes",
             arguments: Implementation.allCases)
-        func waitOnPlainCondition(_ implementation: Implementation) {
-            with(implementation) { api in
+        func waitOnPlainCondition(_ implementation: Implementation) async throws {
+            try await LibdispatchSuite.alone(
+                implementation, test: "LibdispatchBlockingWorkqueueSuite/waitOnPlainCondition"
+            ) { api in
                 let spinners = api.workers - 1, spinning = Atomic<Int>(0), holds = Atomic<Bool>(false),
                     giveUp = Atomic<Bool>(false)
                 let group = api.makeGroup()
