@@ -25,6 +25,9 @@ public struct FidelityBound: Sendable, Equatable, CustomStringConvertible {
     /// The smallest suite figure allowed next to `direct`.
     public func floor(forDirect direct: Double) -> Double { min(direct / ratio, direct - slackNanoseconds) }
 
+    /// Whether `ratio` (suite / direct) is within the ratio alone, 0.8–1.25×, without the slack.
+    public func ratioAllows(_ ratio: Double) -> Bool { ratio <= self.ratio && ratio >= 1 / self.ratio }
+
     public func allows(suite: Double, direct: Double) -> Bool {
         (floor(forDirect: direct)...limit(forDirect: direct)).contains(suite)
     }

@@ -31,9 +31,9 @@ public enum FidelityReport {
         case .noFigure: return "no verdict: \(row.missing ?? "a figure is missing")"
         case .within:
             // A ratio outside 0.8–1.25× that the slack lets through says so, lest "1.54×" read as a slip.
-            let ratio = row.ratio!, bound = row.bound
+            let bound = row.bound
             verdict =
-                ratio <= bound.ratio && ratio >= 1 / bound.ratio
+                bound.ratioAllows(row.ratio!)
                 ? "within bound"
                 : "within bound: \(Figures.value(abs(row.suite!.value - row.direct!.value))) ns apart, "
                     + "inside the \(Figures.value(bound.slackNanoseconds)) ns slack"

@@ -66,9 +66,6 @@ struct StrideFigures {
 
     let settings: [Setting]
 
-    /// Whether any setting swept the strides.
-    var hasSweep: Bool { settings.contains(where: \.isSweep) }
-
     init(_ cases: [MeasuredCase]) {
         let system = cases.filter { $0.benchmarkCase.allocator == .system }
         var serial: [[Parameter]: Double] = [:]

@@ -33,7 +33,7 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
     /// since a sitting moves both of them together (`Faster`).
     public let comparisonInterval: RepeatInterval
     /// Processes (values) behind the figure.
-    public let processes: Int
+    public var processes: Int { values.count }
     /// The processes' values, ascending: what a rank comparison reads (`Faster`), where processes
     /// fall into modes and no interval over their logarithms separates two cases.
     public let values: [Double]
@@ -72,7 +72,6 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
             freedom += prior.weight
         }
         value = exp(SampleStatistics.percentile(logs.sorted(), 0.5))
-        processes = logs.count
         self.values = values.sorted()
         ownSpread = own
         degreesOfFreedom = freedom
@@ -97,19 +96,17 @@ extension CaseEstimate {
     public func scaled(by factor: Double) -> CaseEstimate {
         CaseEstimate(
             value: value * factor, repeatInterval: repeatInterval.scaled(by: factor),
-            comparisonInterval: comparisonInterval.scaled(by: factor), processes: processes,
-            values: values.map { $0 * factor }, spread: spread, ownSpread: ownSpread,
-            degreesOfFreedom: degreesOfFreedom)
+            comparisonInterval: comparisonInterval.scaled(by: factor), values: values.map { $0 * factor },
+            spread: spread, ownSpread: ownSpread, degreesOfFreedom: degreesOfFreedom)
     }
 
     private init(
-        value: Double, repeatInterval: RepeatInterval, comparisonInterval: RepeatInterval, processes: Int,
-        values: [Double], spread: Double, ownSpread: Double?, degreesOfFreedom: Double
+        value: Double, repeatInterval: RepeatInterval, comparisonInterval: RepeatInterval, values: [Double],
+        spread: Double, ownSpread: Double?, degreesOfFreedom: Double
     ) {
         self.value = value
         self.repeatInterval = repeatInterval
         self.comparisonInterval = comparisonInterval
-        self.processes = processes
         self.values = values
         self.spread = spread
         self.ownSpread = ownSpread
