@@ -104,6 +104,11 @@ extension Claim {
                 return Judgement(
                     .inconclusive, lines,
                     "they differ by less than their processes' spread allows: a repeat run could order them either way")
+            case .dependsOnMode:
+                return Judgement(
+                    .inconclusive, lines,
+                    "which is faster depends on the mode a process falls into: compared mode by mode, "
+                        + "each wins in one")
             }
         }
     }

@@ -30,7 +30,8 @@ public struct Evidence: Sendable {
         var timing: String {
             let interval = estimate.repeatInterval
             let repeatRun = Figures.interval(interval)
-            return "\(label): \(Figures.value(estimate.value)) ns (a repeat: \(repeatRun))"
+            let modes = estimate.modes.isEmpty ? "" : "; modes: \(Figures.modes(estimate.modes))"
+            return "\(label): \(Figures.value(estimate.value)) ns (a repeat: \(repeatRun))\(modes)"
         }
     }
 
@@ -60,43 +61,68 @@ public struct Evidence: Sendable {
 
 /// Which of two figures of the same run is smaller: an answer only where a repeat run would give
 /// the same one. Two ways to know, either enough:
+/// - their processes interleave too little for chance: Mann–Whitney's exact rank test at 5%
+///   (`RankTest`), one value per process, no assumption about their distribution. With 4 against
+///   4 processes it takes every process of one below every process of the other (2 / C(8, 4) =
+///   2.9%); with 5 against 5, one process out of place is allowed;
 /// - their comparison intervals (`CaseEstimate.comparisonInterval`: the repeat interval without
-///   the sitting's spread, which moves both cases of a run together) do not overlap;
-/// - every process of one is below every process of the other, with processes enough on each
-///   side that this happens by chance less than 5 times in 100 when neither is faster
-///   (Mann–Whitney's exact test at its extreme: 2 / C(m + n, m); 4 against 4 processes, or 5
-///   against 3). An interval over the logarithms assumes one mode; a case whose processes fall
-///   into a fast and a slow mode has a wide one, which would call a case nine times slower in
-///   every process "a tie".
+///   the sitting's spread, which moves both cases of a run together) do not overlap, where
+///   neither case's processes fall into modes.
+///
+/// A case whose processes fall into modes (`CaseEstimate.modes`) has no interval that says
+/// anything: one over both modes would call a case nine times slower in every process "a tie",
+/// and its median moves to whichever mode has more processes in a given run. Unless the rank
+/// test decides, such a case is compared like with like, mode by mode: fast mode against fast
+/// mode and slow against slow when both have as many modes, every mode of one against the other
+/// otherwise. The same answer from every pairing is the answer; a clear answer each way is
+/// `dependsOnMode` (say both); anything else is `neither`.
 /// The claims, the report's answers and its tables all decide by it.
 public enum Faster: Equatable, Sendable {
     case first, second, neither
+    /// One mode of the first is faster, another slower: which is faster depends on the mode a
+    /// process falls into.
+    case dependsOnMode
 
     public init(_ first: CaseEstimate, _ second: CaseEstimate) {
-        if first.comparisonInterval.upper < second.comparisonInterval.lower {
+        if RankTest.isFaster(first.values, than: second.values, level: Self.level) {
             self = .first
-        } else if second.comparisonInterval.upper < first.comparisonInterval.lower {
+        } else if RankTest.isFaster(second.values, than: first.values, level: Self.level) {
             self = .second
-        } else if Self.separated(first.values, below: second.values) {
-            self = .first
-        } else if Self.separated(second.values, below: first.values) {
-            self = .second
+        } else if first.modes.isEmpty && second.modes.isEmpty {
+            self = Self.byIntervals(first, second)
         } else {
-            self = .neither
+            let mine = first.modes.isEmpty ? [first] : first.modes.map(\.estimate)
+            let theirs = second.modes.isEmpty ? [second] : second.modes.map(\.estimate)
+            let pairs =
+                mine.count == theirs.count
+                ? Array(zip(mine, theirs)) : mine.flatMap { one in theirs.map { (one, $0) } }
+            let verdicts = Set(pairs.map { Self.byIntervals($0, $1) })
+            if verdicts == [.first] {
+                self = .first
+            } else if verdicts == [.second] {
+                self = .second
+            } else if verdicts.contains(.first) && verdicts.contains(.second) {
+                self = .dependsOnMode
+            } else {
+                self = .neither
+            }
         }
     }
 
-    /// The chance level a separation must beat.
+    /// The rank test's level.
     static let level = 0.05
 
-    /// True when every value of `lower` is below every value of `upper` (both ascending) and the
-    /// counts make that rare by chance: 2 / C(m + n, m) < `level`.
-    static func separated(_ lower: [Double], below upper: [Double]) -> Bool {
-        guard let highest = lower.last, let lowest = upper.first, highest < lowest else { return false }
-        return 2 / binomial(lower.count + upper.count, lower.count) < level
+    /// Two cases of one mode each, by their comparison intervals.
+    private static func byIntervals(_ first: CaseEstimate, _ second: CaseEstimate) -> Faster {
+        if first.comparisonInterval.upper < second.comparisonInterval.lower {
+            .first
+        } else if second.comparisonInterval.upper < first.comparisonInterval.lower {
+            .second
+        } else {
+            .neither
+        }
     }
 
-    static func binomial(_ n: Int, _ k: Int) -> Double {
-        (0..<k).reduce(1.0) { product, i in product * Double(n - i) / Double(i + 1) }
-    }
+    /// Whether the answer is that one is faster.
+    public var isClear: Bool { self == .first || self == .second }
 }

@@ -104,7 +104,7 @@ public struct Agreement: Sendable {
             else { continue }
             let systemID = other.benchmarkCase.id
             let verdict = Faster(mine, theirs)
-            guard verdict != .neither else { continue }
+            guard verdict.isClear else { continue }
             let (winner, loser) =
                 verdict == .first ? (measured.benchmarkCase.id, systemID) : (systemID, measured.benchmarkCase.id)
             let text = "\(winner) clearly faster than under the other allocator"
@@ -135,7 +135,7 @@ public struct Agreement: Sendable {
         switch Faster(winner, loser) {
         case .first: return .holds
         case .second: return .reversed
-        case .neither: return .tie
+        case .neither, .dependsOnMode: return .tie
         }
     }
 }

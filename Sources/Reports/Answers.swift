@@ -118,7 +118,7 @@ struct Answers {
             switch Faster(mine, theirs) {
             case .first: faster += 1
             case .second: slower += 1
-            case .neither: neither += 1
+            case .neither, .dependsOnMode: neither += 1
             }
         }
         let total = faster + slower + neither

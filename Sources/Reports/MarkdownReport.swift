@@ -183,6 +183,7 @@ enum MarkdownReport {
         case .neither: ", a tie"
         case .first: ", clearly slower"
         case .second: ", clearly faster"
+        case .dependsOnMode: ", depends on the mode"
         }
     }
 
@@ -248,7 +249,9 @@ enum MarkdownReport {
                 + "and the drift of a whole run. “× best” is a figure over the best's, "
                 + "with “a tie” where a repeat run could order the two either way: their processes' spread is wider "
                 + "than the difference, and not every process of one is faster than every process of the other "
-                + "(the run's drift moves both alike and does not count there). "
+                + "(the run's drift moves both alike and does not count there), "
+                + "and “depends on the mode” where the processes of one fall into modes (listed under its table) "
+                + "and one mode is faster than the other case, another slower. "
                 + "Counters are per operation, the median over the processes; "
                 + "“unavailable” where this case could not measure one.", "",
         ]
@@ -308,7 +311,7 @@ enum MarkdownReport {
             let ratio =
                 isBest
                 ? "—"
-                : Figures.ratio(estimate.value / best.value) + (standing.tiesWithBest(estimate) ? ", a tie" : "")
+                : Figures.ratio(estimate.value / best.value) + standing.againstBest(estimate)
             let records = measured.result.records
             let samples =
                 Set(records.map(\.nanosecondsPerOperation.count)).count == 1
@@ -327,7 +330,22 @@ enum MarkdownReport {
         }
         var notes: [String] = []
         for note in figures.compactMap({ catalogue[$0]?.note }) where !notes.contains(note) { notes.append(note) }
-        return table.lines + (notes.isEmpty ? [] : [""] + notes)
+        let split = standing.ranked.filter { !$0.estimate.modes.isEmpty }
+        let modes =
+            split.isEmpty
+            ? []
+            : [
+                "",
+                "Processes in modes (neighbours at least \(Figures.ratio(ProcessMode.separation)) apart, "
+                    + "nothing between): compared with the others mode by mode.",
+            ]
+                + split.map { measured, estimate in
+                    ModeDescription.line(
+                        measured,
+                        label: family.contender(measured.benchmarkCase) + " (\(measured.benchmarkCase.allocator))",
+                        estimate: estimate)
+                }
+        return table.lines + (notes.isEmpty ? [] : [""] + notes) + modes
     }
 
     /// The workload figure a ranking ranks by; nil when it ranks by time.

@@ -47,24 +47,38 @@ enum QuestionAnswer {
             }
         }.sorted { $0.estimate.value < $1.estimate.value }
         guard let best = ranked.first else { return "nothing measured" }
-        func shown(_ entry: (label: String, estimate: CaseEstimate)) -> String {
-            "\(entry.label) (\(Figures.nanoseconds(entry.estimate.value)))"
+        func figure(_ entry: (label: String, estimate: CaseEstimate)) -> String {
+            let modes = entry.estimate.modes.isEmpty ? "" : "; modes: \(Figures.modes(entry.estimate.modes))"
+            return "(\(Figures.nanoseconds(entry.estimate.value))\(modes))"
         }
+        func shown(_ entry: (label: String, estimate: CaseEstimate)) -> String { "\(entry.label) \(figure(entry))" }
         guard ranked.count > 1 else { return "only \(shown(best)) was measured" }
-        // Those whose interval overlaps the best's, wherever they rank: a wide interval further
-        // down can reach the best's when a closer, narrower one does not.
-        let leaders = ranked.filter { Faster(best.estimate, $0.estimate) == .neither }
-        let rest = ranked.filter { entry in !leaders.contains { $0.label == entry.label } }
+        // Those not clearly behind the best, wherever they rank (a wide interval further down can
+        // reach the best's when a closer, narrower one does not), and those within `closeEnough`
+        // of it: a difference of a few percent is no reason to choose, and it would flip between
+        // "clearly" and "a tie" from one run to the next.
+        let verdicts = ranked.map { Faster(best.estimate, $0.estimate) }
+        let leading = ranked.indices.filter { index in
+            verdicts[index] != .first || ranked[index].estimate.value <= best.estimate.value * (1 + closeEnough)
+        }
+        let leaders = leading.map { ranked[$0] }
+        let rest = ranked.indices.filter { !leading.contains($0) }.map { ranked[$0] }
         if leaders.count == 1 {
             let runnerUp = ranked[1]
             return "**\(best.label)** is clearly fastest at \(Figures.nanoseconds(best.estimate.value)), "
                 + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(shown(runnerUp))"
                 + (rest.count > 1 ? "; then " + rest.dropFirst().map(shown).joined(separator: ", ") : "")
         }
-        return Answers.leaders(leaders.map { "**\($0.label)** (\(Figures.nanoseconds($0.estimate.value)))" })
-            + " cannot be told apart in this run (their processes spread wider than they differ)"
+        let why =
+            leading.contains { verdicts[$0] == .dependsOnMode }
+            ? "which is faster depends on the mode a process falls into"
+            : "any of them: within \(Int(closeEnough * 100))% of each other, or closer than their processes' spread"
+        return Answers.leaders(leaders.map { "**\($0.label)** \(figure($0))" }) + " lead together, \(why)"
             + (rest.isEmpty ? "" : "; clearly slower than \(best.label): " + rest.map(shown).joined(separator: ", "))
     }
+
+    /// Contenders within this fraction of the best lead with it, however clearly they differ.
+    static let closeEnough = 0.05
 
     /// "default actors 45 ns (61 ns), fifo-dispatch's serial executors 170 ns (356 ns), …", by p50.
     static func latencyLine(_ part: Question.Part, prefix: String, cases: [MeasuredCase]) -> String {

@@ -19,6 +19,19 @@ struct Ranking: Sendable {
     /// And what "ahead" means: "faster", "smaller".
     let better: String
 
+    /// One process's value of the figure: its median sample, or the workload's figure.
+    func value(of record: CaseRecord) -> Double? {
+        switch figure {
+        case .time: RunEstimates.medianNanoseconds(record)
+        case .workloadFigure(let name): record.workloadMetrics?[name]?.value
+        }
+    }
+
+    /// The figure as the report writes it: a time in its unit, anything else as a number.
+    func shown(_ value: Double) -> String {
+        figure == .time ? Figures.nanoseconds(value) : Figures.value(value)
+    }
+
     static let time = Ranking(figure: .time, heading: "ns/op", best: "fastest", better: "faster")
 
     /// The families ranked by one of their own figures. footprint measures memory per waiting unit

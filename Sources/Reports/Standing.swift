@@ -25,9 +25,20 @@ struct Standing {
         ranked.count >= 2 ? ranked[1].estimate.value / ranked[0].estimate.value : nil
     }
 
-    /// Whether `estimate` cannot be told apart from the best (their intervals overlap).
+    /// Whether `estimate` is not clearly behind the best: a tie, or a case whose modes order the
+    /// two either way.
     func tiesWithBest(_ estimate: CaseEstimate) -> Bool {
         guard let best else { return false }
-        return Faster(best, estimate) == .neither
+        return !Faster(best, estimate).isClear
+    }
+
+    /// ", a tie", ", depends on the mode" or nothing (clearly behind) after a ratio to the best.
+    func againstBest(_ estimate: CaseEstimate) -> String {
+        guard let best else { return "" }
+        switch Faster(best, estimate) {
+        case .first, .second: return ""
+        case .neither: return ", a tie"
+        case .dependsOnMode: return ", depends on the mode"
+        }
     }
 }

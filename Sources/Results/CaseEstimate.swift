@@ -24,6 +24,8 @@ import Glibc
 ///   often the interval holds is measured (`bench agreement`, README "How far a figure holds");
 /// - comparing two cases of one run uses the same interval without σ (`comparisonInterval`): the
 ///   run's drift moves both alike.
+/// Where the processes fall into groups far apart (`ProcessMode`), the figure and interval over
+/// all of them describe neither group: `modes` holds each group estimated alone.
 public struct CaseEstimate: Sendable, Codable, Equatable {
     /// The median of the processes' values (the geometric mean of the middle two for an even count).
     public let value: Double
@@ -44,6 +46,9 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
     public let ownSpread: Double?
     /// Degrees of freedom of `spread`: the processes' own (k − 1) plus the prior's weight.
     public let degreesOfFreedom: Double
+    /// The groups the processes fall into when some ran far from the others (`ProcessMode`),
+    /// fastest first; empty when they form one.
+    public let modes: [ProcessMode]
 
     /// The level of `repeatInterval`.
     public static let level = 0.95
@@ -61,6 +66,10 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
     /// - Returns: nil when `values` is empty or holds a value that is not positive and finite
     ///   (a logarithm needs it; a zero figure, like zero system calls, has no spread to speak of).
     public init?(values: [Double], prior: SpreadPrior?, sittingSpread: Double = CaseEstimate.sittingSpread) {
+        self.init(values: values, prior: prior, sittingSpread: sittingSpread, findingModes: true)
+    }
+
+    private init?(values: [Double], prior: SpreadPrior?, sittingSpread: Double, findingModes: Bool) {
         guard !values.isEmpty, values.allSatisfy({ $0 > 0 && $0.isFinite }) else { return nil }
         let logs = values.map { log($0) }
         let k = Double(logs.count)
@@ -73,6 +82,16 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
         }
         value = exp(SampleStatistics.percentile(logs.sorted(), 0.5))
         self.values = values.sorted()
+        let groups = findingModes ? ProcessMode.groups(values) : []
+        modes =
+            groups.count < 2
+            ? []
+            : groups.map { group in
+                ProcessMode(
+                    estimate: CaseEstimate(
+                        values: group, prior: prior, sittingSpread: sittingSpread, findingModes: false)!,
+                    ofProcesses: values.count)
+            }
         ownSpread = own
         degreesOfFreedom = freedom
         guard freedom > 0 else {
@@ -97,12 +116,13 @@ extension CaseEstimate {
         CaseEstimate(
             value: value * factor, repeatInterval: repeatInterval.scaled(by: factor),
             comparisonInterval: comparisonInterval.scaled(by: factor), values: values.map { $0 * factor },
-            spread: spread, ownSpread: ownSpread, degreesOfFreedom: degreesOfFreedom)
+            spread: spread, ownSpread: ownSpread, degreesOfFreedom: degreesOfFreedom,
+            modes: modes.map { ProcessMode(estimate: $0.estimate.scaled(by: factor), ofProcesses: $0.ofProcesses) })
     }
 
     private init(
         value: Double, repeatInterval: RepeatInterval, comparisonInterval: RepeatInterval, values: [Double],
-        spread: Double, ownSpread: Double?, degreesOfFreedom: Double
+        spread: Double, ownSpread: Double?, degreesOfFreedom: Double, modes: [ProcessMode]
     ) {
         self.value = value
         self.repeatInterval = repeatInterval
@@ -111,6 +131,7 @@ extension CaseEstimate {
         self.spread = spread
         self.ownSpread = ownSpread
         self.degreesOfFreedom = degreesOfFreedom
+        self.modes = modes
     }
 
     /// The standard deviation of `values`' logarithms (the spread of these processes alone), or

@@ -2,9 +2,9 @@ import Claims
 import Results
 import Testing
 
-/// `Faster` decides by intervals, or by every process of one case lying below every process of
-/// the other when there are processes enough for that to be rare by chance.
-@Suite("Faster: intervals, or processes wholly separated")
+/// `Faster` decides by the rank test, by intervals where neither case has modes, and mode by
+/// mode where one has.
+@Suite("Faster: ranks, intervals, and modes compared like with like")
 struct FasterTests {
     static func estimate(_ values: [Double]) throws -> CaseEstimate {
         try #require(CaseEstimate(values: values, prior: nil, sittingSpread: 0))
@@ -24,6 +24,7 @@ struct FasterTests {
         // A fast and a slow mode: the interval over logarithms is wide enough to reach 48 ns.
         let bimodal = try Self.estimate([108, 160, 1_200, 1_717])
         #expect(bimodal.comparisonInterval.lower < 50, "the premise: the intervals overlap: \(bimodal)")
+        #expect(bimodal.modes.count == 2, "the premise: two modes")
         #expect(Faster(best, bimodal) == .first && Faster(bimodal, best) == .second)
     }
 
@@ -33,5 +34,32 @@ struct FasterTests {
         let bimodal = try Self.estimate([108, 900, 1_717])
         #expect(bimodal.comparisonInterval.lower < 50, "the premise: the intervals overlap: \(bimodal)")
         #expect(Faster(best, bimodal) == .neither)
+    }
+
+    @Test("with 5 processes against 5, one process out of place still decides; with 4 against 4 it does not")
+    func oneOutOfPlace() throws {
+        // Wide enough apart in spread that the intervals overlap: the rank test alone decides.
+        let fast = try Self.estimate([100, 101, 102, 103, 112.5]), slow = try Self.estimate([104, 110, 113, 114, 115])
+        #expect(fast.comparisonInterval.upper > slow.comparisonInterval.lower, "the premise: the intervals overlap")
+        #expect(Faster(fast, slow) == .first && Faster(slow, fast) == .second)
+        let fewer = try Self.estimate([100, 101, 102, 112.5]), fewerSlow = try Self.estimate([104, 110, 113, 114])
+        #expect(fewer.comparisonInterval.upper > fewerSlow.comparisonInterval.lower)
+        #expect(Faster(fewer, fewerSlow) == .neither)
+    }
+
+    @Test("a case with a mode faster and a mode slower than another depends on the mode")
+    func dependsOnMode() throws {
+        let split = try Self.estimate([10, 10.1, 10.2, 1_000, 1_010, 990])
+        let steady = try Self.estimate([100, 101, 99, 100.5, 100.2, 99.8])
+        #expect(split.modes.map(\.processes) == [3, 3])
+        #expect(Faster(split, steady) == .dependsOnMode && Faster(steady, split) == .dependsOnMode)
+        #expect(!Faster(split, steady).isClear)
+    }
+
+    @Test("two cases with two modes each compare fast mode with fast mode and slow with slow")
+    func likeWithLike() throws {
+        let a = try Self.estimate([10, 10.05, 1_000, 1_005]), b = try Self.estimate([20, 20.1, 2_000, 2_010])
+        #expect(a.modes.count == 2 && b.modes.count == 2, "the premise: two modes each")
+        #expect(Faster(a, b) == .first && Faster(b, a) == .second)
     }
 }

@@ -45,20 +45,24 @@ struct QuestionsTests {
                     + "then DispatchQueue.sync (70 ns)."), "\(text)")
         #expect(
             text.contains(
-                "  - 2 threads, empty sections: **Mutex** (45 ns) and **actor** (49 ns) cannot be told apart in this "
-                    + "run (their processes spread wider than they differ) (not measured: DispatchQueue.sync)."),
+                "  - 2 threads, empty sections: **Mutex** (45 ns) and **actor** (49 ns) lead together, any of them: "
+                    + "within 5% of each other, or closer than their processes' spread "
+                    + "(not measured: DispatchQueue.sync)."),
             "\(text)")
-        // A wide interval further down that reaches the best's is a leader too; the rest are slower.
+        // A case whose modes (one process each) reach either side of the best leads with it, its
+        // modes shown; the rest are slower.
+        let modes = try report([
+            Self.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5)),
+            Self.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70)),
+            Self.guarded(
+                "actor", "none", threads: "1",
+                samples: Array(repeating: 4, count: 10) + Array(repeating: 1_000, count: 10)),
+        ])
         #expect(
-            try report([
-                Self.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5)),
-                Self.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70)),
-                Self.guarded(
-                    "actor", "none", threads: "1",
-                    samples: Array(repeating: 4, count: 10) + Array(repeating: 1_000, count: 10)),
-            ]).contains(
-                "**Mutex** (5 ns) and **actor** (63.2 ns) cannot be told apart in this run (their processes spread "
-                    + "wider than they differ); clearly slower than Mutex: DispatchQueue.sync (70 ns)."))
+            modes.contains(
+                "**Mutex** (5 ns) and **actor** (63.2 ns; modes: 4 ns in 1 of 2 processes, 1000 ns in 1) lead "
+                    + "together, any of them: within 5% of each other, or closer than their processes' spread; "
+                    + "clearly slower than Mutex: DispatchQueue.sync (70 ns)."), "\(modes)")
         #expect(text.contains("  - 2 threads per CPU, 100 ns sections 1 µs apart: not measured in this run."))
         #expect(
             text.contains(
@@ -112,12 +116,22 @@ extension QuestionsTests {
                 samples: Fixture.constant(10_000_000)),
         ])
         #expect(text.contains("- **What stride for a small loop body?**"), "\(text)")
-        // Constant samples: intervals narrow enough that even 55 against 56 ns is clear.
+        // Constant samples: 55 against 56 ns is clear, but within 5%: no reason to choose.
         #expect(
             text.contains(
-                "  - concurrentPerform, 100ns body, per iteration: **stride 64** is clearly fastest at 55 ns, "
-                    + "1.02× ahead of stride 512 (56 ns); then stride 8 (70 ns), the automatic stride (80 ns), "
+                "  - concurrentPerform, 100ns body, per iteration: **stride 64** (55 ns) and **stride 512** (56 ns) "
+                    + "lead together, any of them: within 5% of each other, or closer than their processes' spread; "
+                    + "clearly slower than stride 64: stride 8 (70 ns), the automatic stride (80 ns), "
                     + "a plain loop (100 ns), stride 1 (300 ns)"), "\(text)")
+        // 9% apart, the best is named with its margin.
+        let apart = try report([
+            loop("1", 30_000_000), loop("64", 5_500_000), loop("512", 6_000_000), loop("auto", 8_000_000),
+        ])
+        #expect(
+            apart.contains(
+                "  - concurrentPerform, 100ns body, per iteration: **stride 64** is clearly fastest at 55 ns, "
+                    + "1.09× ahead of stride 512 (60 ns); then the automatic stride (80 ns), stride 1 (300 ns)"),
+            "\(apart)")
     }
 }
 

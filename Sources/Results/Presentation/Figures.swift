@@ -47,6 +47,17 @@ public enum Figures {
         interval.upper.isFinite ? self.interval(interval.lower, interval.upper) : "unbounded (one process)"
     }
 
+    /// A case's modes, fastest first: "16.4 ns in 3 of 4 processes, 2.52 µs in 1";
+    /// `format` writes a figure (by default, as a time).
+    public static func modes(
+        _ modes: [ProcessMode], format: (Double) -> String = { Figures.nanoseconds($0) }
+    ) -> String {
+        modes.enumerated().map { index, mode in
+            "\(format(mode.estimate.value)) in \(mode.processes)"
+                + (index == 0 ? " of \(mode.ofProcesses) processes" : "")
+        }.joined(separator: ", ")
+    }
+
     /// A ratio, "1.00×", "2.35×", "15.2×", "123×".
     public static func ratio(_ ratio: Double) -> String {
         if ratio >= 100 { return "\(Int(ratio.rounded()))×" }

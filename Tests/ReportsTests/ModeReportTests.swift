@@ -1,0 +1,64 @@
+import Reports
+import Results
+import Testing
+
+/// A case whose processes fall into modes: the family table lists each mode with its share and
+/// the counters that differ, and "× best" says when the order depends on the mode.
+@Suite("report.md: processes in modes")
+struct ModeReportTests {
+    /// A case with one process per entry of `processes`: (ns per operation, context switches per operation).
+    static func measured(_ guarding: String, _ backend: String, _ processes: [(Double, Double)]) -> CaseResult {
+        let benchmarkCase = BenchmarkCase(
+            workload: "queue-vs-lock", backend: backend,
+            parameters: [
+                Parameter("guard", guarding), Parameter("threads", "2"), Parameter("resource", "counter"),
+                Parameter("critical", "0ns"), Parameter("outside", "0ns"),
+            ], allocator: .system)
+        var result = CaseResult(benchmarkCase: benchmarkCase)
+        result.records = processes.enumerated().map { repetition, process in
+            CaseRecord(
+                caseID: benchmarkCase.id, repetition: repetition, batch: 10,
+                nanosecondsPerOperation: Array(repeating: process.0, count: 5),
+                metricsPerOperation: ["context-switches": process.1, "task-clock": process.0 * 0.9],
+                unavailable: [:], workloadMetrics: nil, cpus: [0, 1])
+        }
+        return result
+    }
+
+    static func report(_ cases: [CaseResult]) throws -> String {
+        let run = RunResults(
+            environment: Fixture.environment, counterAvailability: [:], suite: .quick, repetitions: 4,
+            sampleTimeNanoseconds: 5_000_000, cases: cases)
+        return try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }?.contents)
+    }
+
+    @Test("each mode's figure, share and differing counters under the table; the order depends on the mode")
+    func modes() throws {
+        let text = try Self.report([
+            // Fast when both threads share a CPU, slow with a context switch per section when not.
+            Self.measured("queue-sync", "fifo-dispatch", [(11, 0.001), (12, 0.001), (12.5, 0.001), (2_500, 2)]),
+            Self.measured("swift-mutex", "none", [(30, 0.001), (30.5, 0.001), (31, 0.001), (31.5, 0.001)]),
+            // Two more steady cases: the run's typical spread, which a one-process mode borrows.
+            Self.measured("pthread-mutex", "none", [(40, 0.001), (40.5, 0.001), (41, 0.001), (41.5, 0.001)]),
+            Self.measured("actor", "none", [(60, 0.001), (61, 0.001), (62, 0.001), (63, 0.001)]),
+        ])
+        #expect(
+            text.contains(
+                "- fifo-dispatch · queue-sync (system): 12 ns in 3 of 4 processes (share 30%–95%), "
+                    + "2.5 µs in 1 of 4 processes (share 5%–70%); the modes differ in context-switches "
+                    + "(0.001, 2 per operation), task-clock (10.8, 2250 per operation)."),
+            "\(text)")
+        // The split case ranks first by its median, but swift-mutex is faster than its slow mode.
+        #expect(text.contains("| fifo-dispatch · queue-sync | system | 12.2 |"), "\(text)")
+        #expect(text.contains("×, depends on the mode |"), "\(text)")
+    }
+
+    @Test("a case whose processes form one group gets no mode list")
+    func noModes() throws {
+        let text = try Self.report([
+            Self.measured("queue-sync", "fifo-dispatch", [(11, 0.001), (12, 0.001), (13, 0.001), (14, 0.001)]),
+            Self.measured("swift-mutex", "none", [(30, 0.001), (30.5, 0.001), (31, 0.001), (31.5, 0.001)]),
+        ])
+        #expect(!text.contains("Processes in modes"))
+    }
+}
