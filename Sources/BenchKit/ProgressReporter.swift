@@ -34,6 +34,13 @@ final class ProgressReporter: @unchecked Sendable {
             } else {
                 write("[\(index)/\(total)] \(id) #\(repetition + 1): \(outcome)\n")
             }
+        case .addingProcesses(let cases, let budget):
+            let seconds = Int(budget.components.seconds)
+            write(
+                (interactive ? "\r\u{1B}[2K" : "")
+                    + "modes: \(cases) case\(cases == 1 ? "" : "s") split between modes; adding processes for up to "
+                    + "\(seconds) s, until each mode's share is known to ±\(Int(MeasuredRun.settledShare * 100)) points "
+                    + "(--mode-budget)\n")
         }
     }
 

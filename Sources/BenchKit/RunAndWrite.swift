@@ -21,9 +21,10 @@ enum RunAndWrite {
     ///   interruption, with what finished written.
     ///   With `resuming` (the journal of `directory`, same plan), the run continues it: its
     ///   finished repetitions are kept, with the calibration they were measured with.
+    ///   `modeBudget`: time for more processes where a case's processes fell into modes.
     static func run(
         _ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
-        label: String, profiling: Profiling? = nil, resuming: RunJournal? = nil
+        label: String, profiling: Profiling? = nil, resuming: RunJournal? = nil, modeBudget: Duration = .zero
     ) async throws -> RunAnalysis {
         try measurement.requireCounting(besides: [ChildProcess.ownExecutable()], label: label)
         let journal: ResultsJournal
@@ -38,7 +39,8 @@ enum RunAndWrite {
         // same body cost (children measuring for themselves disagree widely; Benchmarks/README.md,
         // "Body costs"). A resumed run keeps the calibration its first part was measured with.
         let calibration = resuming?.header.run.calibration ?? WorkloadCalibration.measure()
-        let engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
+        var engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
+        engine.modeBudget = modeBudget
         let progress = ProgressReporter()
         if let resuming {
             print(

@@ -36,6 +36,17 @@ struct RunCommand: ParsableCommand {
         help: "Child processes per case (default: 3 for the smoke suite, 4 for the quick suite, 5 for the full suite).")
     var repetitions: Int?
 
+    @Option(
+        name: .customLong("mode-budget"), parsing: .unconditional,
+        help: ArgumentHelp(
+            """
+            Seconds to spend, after every case's repetitions, on more processes for the cases whose processes \
+            fell into modes (a fast and a slow group, twice apart or more), until each mode's share is known to \
+            ±15 points or the time is spent (default: 0 for the smoke suite, 20 for the quick suite, 120 for \
+            the full suite; 0 adds none).
+            """, valueName: "seconds"))
+    var modeBudget: Int?
+
     @OptionGroup var measurement: MeasurementOptions
 
     @OptionGroup var output: RunOutput
@@ -62,6 +73,9 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         guard repetitionsPerCase >= 1 else {
             throw ValidationError("--repetitions must be at least 1, got \(repetitionsPerCase)")
+        }
+        if let modeBudget, modeBudget < 0 {
+            throw ValidationError("--mode-budget is in seconds and cannot be negative, got \(modeBudget)")
         }
         if resume != nil, output.out != nil {
             throw ValidationError("--resume DIR continues the run in DIR: it takes no --out")
@@ -121,7 +135,8 @@ struct RunCommand: ParsableCommand {
         }
         let analysis = try await RunAndWrite.run(
             plan, suite: selection.chosenSuite, measurement: measurement, output: output,
-            directory: directory, label: "bench", profiling: profiling, resuming: resuming)
+            directory: directory, label: "bench", profiling: profiling, resuming: resuming,
+            modeBudget: .seconds(modeBudget ?? selection.chosenSuite.defaultModeBudgetSeconds))
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {

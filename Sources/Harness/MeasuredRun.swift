@@ -16,6 +16,9 @@ public struct MeasuredRun: Sendable {
     public let metrics: [Metric]
     /// The optional tools the run looked for, and what it found (`RunResults.tools`).
     public let tools: [String: String]
+    /// How long a plain run may spend, after every case's repetitions, on more processes for the
+    /// cases whose processes fell into modes (`ProcessMode`): zero for none.
+    public var modeBudget: Duration = .zero
 
     public init(
         plan: RunPlan, launcher: CaseLauncher, suite: Suite, sampleTime: Duration, metrics: [Metric],
@@ -60,12 +63,76 @@ public struct MeasuredRun: Sendable {
             .one(build.executable), planned: plan.cases.count * plan.repetitions, started: started,
             resuming: resuming, journal: journal, progress: progress
         ) { runner, progress, cases in
-            try await runner.run(
-                Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
-                on: .one(build.executable), into: &cases, journal: journal, progress: progress,
-                skipping: { finished.contains(JournalEntry.Key(caseID: $0.id, repetition: $1)) })
+            var seconds = [Double](repeating: 0, count: plan.cases.count)
+            guard
+                try await runner.run(
+                    Runner.Round(cases: plan.cases.indices, repetitions: 0..<plan.repetitions), of: plan,
+                    on: .one(build.executable), into: &cases,
+                    elapsed: { seconds[$0] = max(seconds[$0], $1.inSeconds) }, journal: journal, progress: progress,
+                    skipping: { finished.contains(JournalEntry.Key(caseID: $0.id, repetition: $1)) })
+            else { return false }
+            return try await settleModes(
+                runner, build: build, cases: &cases, secondsPerProcess: seconds, journal: journal, progress: progress)
         }
         return results(measured.cases[0], of: build, executable: nil, measured)
+    }
+
+    /// A mode's share is known to this many points either way (Wilson's interval) before more
+    /// processes stop being added to its case.
+    public static let settledShare = 0.15
+    /// Processes added to each unsettled case per round: two, so that a round moves every case
+    /// while the budget lasts.
+    static let processesPerModeRound = 2
+
+    /// The cases (indices) whose processes fell into modes with a share not yet known to
+    /// ±`settledShare`, how many; and those of them that get `processesPerModeRound` more in the
+    /// next round: the cheapest first, each only if it fits in `secondsLeft`.
+    static func casesToSettle(_ cases: [CaseResult], secondsPerProcess: [Double], secondsLeft: Double)
+        -> (unsettled: Int, chosen: [Int])
+    {
+        let estimates = RunEstimates(cases)
+        let unsettled = cases.indices.filter { index in
+            estimates[cases[index].benchmarkCase.id]?.modes.contains { $0.shareUncertainty > settledShare } ?? false
+        }
+        var left = secondsLeft
+        var chosen: [Int] = []
+        for index in unsettled.sorted(by: { secondsPerProcess[$0] < secondsPerProcess[$1] }) {
+            let cost = secondsPerProcess[index] * Double(processesPerModeRound)
+            guard cost <= left else { continue }
+            left -= cost
+            chosen.append(index)
+        }
+        return (unsettled.count, chosen.sorted())
+    }
+
+    /// Adds processes, `processesPerModeRound` per round, to the cases whose processes fell into
+    /// modes whose shares are not yet known to ±`settledShare`, while `modeBudget` lasts: the
+    /// cheapest first (`secondsPerProcess`, each case's slowest process so far), and only those
+    /// whose round fits what is left. Returns false when the run was interrupted.
+    private func settleModes(
+        _ runner: Runner, build: BuildUnderTest, cases: inout [[CaseResult]], secondsPerProcess: [Double],
+        journal: ResultsJournal, progress: (Runner.Event) -> Void
+    ) async throws -> Bool {
+        guard modeBudget > .zero else { return true }
+        let clock = ContinuousClock(), deadline = clock.now + modeBudget
+        var next = plan.repetitions
+        var announced = false
+        while true {
+            let (unsettled, chosen) = Self.casesToSettle(
+                cases[0], secondsPerProcess: secondsPerProcess, secondsLeft: (deadline - clock.now).inSeconds)
+            guard !chosen.isEmpty else { return true }
+            if !announced {
+                progress(.addingProcesses(cases: unsettled, budget: modeBudget))
+                announced = true
+            }
+            let round = Runner.Round(cases: chosen, repetitions: next..<(next + Self.processesPerModeRound))
+            guard
+                try await runner.run(
+                    round, of: plan, on: .one(build.executable), into: &cases, journal: journal,
+                    progress: progress)
+            else { return false }
+            next += Self.processesPerModeRound
+        }
     }
 
     /// Every case on two builds, pair by pair (`bench ab`): one results file each, naming its

@@ -20,6 +20,9 @@ public struct Runner: Sendable {
     public enum Event: Sendable {
         case started(index: Int, total: Int, id: String, repetition: Int)
         case finished(index: Int, total: Int, id: String, repetition: Int, outcome: String)
+        /// After every case's repetitions: `cases` cases whose processes fell into modes get more
+        /// processes, for at most `budget` (`MeasuredRun.modeBudget`).
+        case addingProcesses(cases: Int, budget: Duration)
     }
 
     /// What the executables under test are: one, or the two builds of a paired run.

@@ -31,6 +31,18 @@ public enum Suite: String, Sendable, Codable, CaseIterable, CustomStringConverti
     /// process, the rest of the time spent on more processes.
     public var defaultSamples: Int { self == .full ? 10 : 5 }
 
+    /// Seconds a run may spend, after every case's repetitions, adding processes to the cases
+    /// whose processes fell into modes, until each mode's share is known (`MeasuredRun.modeBudget`):
+    /// none for the smoke suite, which checks the machinery; a tenth of the quick suite's time;
+    /// two minutes of the full suite's.
+    public var defaultModeBudgetSeconds: Int {
+        switch self {
+        case .smoke: 0
+        case .quick: 20
+        case .full: 120
+        }
+    }
+
     public var description: String { rawValue }
 
     /// Minimum duration of one sample, in milliseconds, unless the user says otherwise. The quick
