@@ -35,12 +35,11 @@ final class ProgressReporter: @unchecked Sendable {
                 write("[\(index)/\(total)] \(id) #\(repetition + 1): \(outcome)\n")
             }
         case .addingProcesses(let cases, let budget):
-            let seconds = Int(budget.components.seconds)
+            let seconds = Int(budget.components.seconds), points = Int(MeasuredRun.settledShare * 100)
             write(
                 (interactive ? "\r\u{1B}[2K" : "")
                     + "modes: \(cases) case\(cases == 1 ? "" : "s") split between modes; adding processes for up to "
-                    + "\(seconds) s, until each mode's share is known to ±\(Int(MeasuredRun.settledShare * 100)) points "
-                    + "(--mode-budget)\n")
+                    + "\(seconds) s, until each mode's share is known to ±\(points) points (--mode-budget)\n")
         }
     }
 
