@@ -90,6 +90,14 @@ struct ReportCommand: ParsableCommand {
     @Flag(help: "Write into an --out that already holds files: bench's files in it are removed first.")
     var overwrite = false
 
+    @Flag(
+        help:
+            """
+            Every counter and figure as a column of report.md's family tables. By default a table has at most \
+            8 columns: the counters that differ most between its contenders, the others named under it.
+            """)
+    var allColumns = false
+
     func validate() throws {
         guard !files.isEmpty else {
             throw ValidationError("give a results.json, or several for a report across machines")
@@ -134,8 +142,9 @@ struct ReportCommand: ParsableCommand {
                 try OutputDirectory.prepareForRun(directory, overwrite: true)
             }
             written = try ResultsWriter.write(
-                run, to: directory,
-                includingResultsJSON: fromJournal || !CommandFiles.sameFile(results, directory + "/results.json"))
+                RunAnalysis(run), to: directory,
+                includingResultsJSON: fromJournal || !CommandFiles.sameFile(results, directory + "/results.json"),
+                allColumns: allColumns)
         } catch {
             throw Self.failure("cannot write the report to \(directory): \(error)")
         }

@@ -43,7 +43,7 @@ struct RunCommand: ParsableCommand {
             Seconds to spend, after every case's repetitions, on more processes for the cases whose processes \
             fell into modes (a fast and a slow group, twice apart or more), until each mode's share is known to \
             ±15 points or the time is spent (default: 0 for the smoke suite, 20 for the quick suite, 120 for \
-            the full suite; 0 adds none).
+            the full suite, and 0 with --repetitions, which then holds for every case; 0 adds none).
             """, valueName: "seconds"))
     var modeBudget: Int?
 
@@ -136,7 +136,8 @@ struct RunCommand: ParsableCommand {
         let analysis = try await RunAndWrite.run(
             plan, suite: selection.chosenSuite, measurement: measurement, output: output,
             directory: directory, label: "bench", profiling: profiling, resuming: resuming,
-            modeBudget: .seconds(modeBudget ?? selection.chosenSuite.defaultModeBudgetSeconds))
+            modeBudget: .seconds(
+                modeBudget ?? (repetitions == nil ? selection.chosenSuite.defaultModeBudgetSeconds : 0)))
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {

@@ -1,3 +1,4 @@
+import CaseCatalogue
 import Claims
 import Fidelity
 import Results
@@ -11,7 +12,7 @@ import Results
 enum MarkdownReport {
     static func render(
         _ run: RunResults, cases: [MeasuredCase], families: [Family], strides: StrideFigures,
-        charts: [ReportChart], verdicts: [ClaimVerdict]
+        charts: [ReportChart], verdicts: [ClaimVerdict], allColumns: Bool = false
     ) -> String {
         var lines = ["# RuntimeBench report", ""]
         if let interrupted = run.interrupted {
@@ -44,7 +45,7 @@ enum MarkdownReport {
         if let fidelity = FidelityReport.markdownLines(FidelityRow.rows(in: run.cases)) { lines += [""] + fidelity }
         lines += [""] + environment(run)
         lines += [""] + striding(strides, charts: charts.filter { $0.section == .stride })
-        lines += [""] + familyTables(run, families: families, charts: charts)
+        lines += [""] + familyTables(run, families: families, charts: charts, allColumns: allColumns)
         if let profiles = run.profiles, !profiles.isEmpty { lines += [""] + profileSection(profiles) }
         lines += [""] + failures(cases)
         return lines.joined(separator: "\n") + "\n"
@@ -231,7 +232,9 @@ enum MarkdownReport {
         charts.flatMap { ["![\($0.title)](\($0.file))", ""] }
     }
 
-    static func familyTables(_ run: RunResults, families: [Family], charts: [ReportChart]) -> [String] {
+    static func familyTables(_ run: RunResults, families: [Family], charts: [ReportChart], allColumns: Bool)
+        -> [String]
+    {
         // The counters the run's metrics ask a column for; one no case could measure gets no
         // column, and the report names it and its reason instead.
         let catalogue = MetricCatalogue(run)
@@ -262,8 +265,18 @@ enum MarkdownReport {
             ]
         }
         lines += ["Families: " + families.map { "[\($0.workload)](#\($0.workload))" }.joined(separator: " · "), ""]
+        let showAllocator = Set(run.cases.map(\.benchmarkCase.allocator)).count > 1
         for family in families {
             lines += ["### \(family.workload)", ""]
+            // Said once here rather than as a column of "unavailable" in every table below.
+            let cases = family.parameterSets.flatMap(\.cases)
+            let unmeasured = shown.filter { counter in !cases.contains { $0.counter(counter.name) != nil } }
+            if !unmeasured.isEmpty {
+                let reasons = unmeasured.map { counter in
+                    "\(counter.heading) (\(cases.lazy.compactMap { $0.unavailableReason(counter.name) }.first ?? "not recorded"))"
+                }
+                lines += ["Not measured for any case of this family: " + reasons.joined(separator: "; ") + ".", ""]
+            }
             if !family.contenderParameters.isEmpty {
                 lines += [
                     "Contenders are backends and what "
@@ -274,42 +287,64 @@ enum MarkdownReport {
             for set in family.parameterSets {
                 lines +=
                     ["#### \(family.workload): \(set.title)", ""]
-                    + table(set, family: family, counters: shown, catalogue: catalogue) + [""]
+                    + table(
+                        set, family: family, counters: shown, catalogue: catalogue, showAllocator: showAllocator,
+                        allColumns: allColumns) + [""]
             }
         }
         return lines
     }
 
-    /// The rows of one parameter set with samples, best first: the figure the family ranks by,
-    /// the counters, then the workload's other figures, each headed as `catalogue` describes it
-    /// and with its note under the table.
-    static func table(_ set: Family.ParameterSet, family: Family, counters: [Metric], catalogue: MetricCatalogue)
-        -> [String]
-    {
+    /// The rows of one parameter set with samples, best first: the figure the family ranks by
+    /// (per iteration for a loop, as the stride section and the questions give it), then at most
+    /// `maximumColumns` columns in all unless `allColumns`: the counters and the workload's own
+    /// figures that differ most between the contenders fill what the fixed columns leave, and the
+    /// others are named under the table. A column no contender of the set measured is left out.
+    static func table(
+        _ set: Family.ParameterSet, family: Family, counters: [Metric], catalogue: MetricCatalogue,
+        showAllocator: Bool, allColumns: Bool
+    ) -> [String] {
         let standing = Standing(set.cases)
         guard let best = standing.best else {
             return ["No case of this set has samples; see “Failed and not applicable”."]
         }
         let ranking = family.ranking
+        let iterations = perIteration(set, family: family)
+        let scale = 1 / (iterations ?? 1)
         let figures = Set(standing.ranked.flatMap(\.measured.workloadMetricNames))
             .subtracting(Self.figureName(ranking).map { [$0] } ?? []).sorted()  // already the ranked column
-        var columns: [(String, MarkdownTable.Alignment)] = [
-            ("contender", .left), ("allocator", .left), (ranking.heading, .right),
-            ("a repeat run", .right), ("× best", .right),
+        var fixed: [(String, MarkdownTable.Alignment)] = [("contender", .left)]
+        if showAllocator { fixed.append(("allocator", .left)) }
+        fixed += [
+            (iterations == nil ? ranking.heading : "ns/iteration", .right), ("a repeat run", .right),
+            ("× best", .right),
         ]
-        if ranking.figure != .time { columns += [("ns/op", .right)] }
-        columns += [("processes × samples", .right)]
-        columns += counters.map { ($0.heading, .right) }
-        columns += figures.map { name in
-            if let described = catalogue[name] { return (described.heading, .right) }
-            let unit = standing.ranked.lazy.compactMap { $0.measured.workloadMetric(name)?.unit }.first
-            return ("\(name) (\(unit?.rawValue ?? ""))", .right)
+        if ranking.figure != .time { fixed += [("ns/op", .right)] }
+        fixed += [("processes × samples", .right)]
+        // Every optional column: its heading, each ranked row's value, and its note.
+        var optional: [(heading: String, values: [Double?], note: String?)] = counters.map { counter in
+            (counter.heading, standing.ranked.map { $0.measured.counter(counter.name) }, nil)
         }
-        var table = MarkdownTable(columns)
-        for (measured, estimate) in standing.ranked {
-            let isBest = measured.benchmarkCase == standing.ranked[0].measured.benchmarkCase
+        optional += figures.map { name in
+            let heading: String
+            if let described = catalogue[name] {
+                heading = described.heading
+            } else {
+                let unit = standing.ranked.lazy.compactMap { $0.measured.workloadMetric(name)?.unit }.first
+                heading = "\(name) (\(unit?.rawValue ?? ""))"
+            }
+            return (heading, standing.ranked.map { $0.measured.workloadMetric(name)?.value }, catalogue[name]?.note)
+        }
+        optional = optional.filter { $0.values.contains { $0 != nil } }
+        let room = allColumns ? optional.count : max(2, maximumColumns - fixed.count)
+        let kept = Set(
+            optional.indices.sorted { spread(optional[$0].values) > spread(optional[$1].values) }.prefix(room))
+        let shown = optional.indices.filter(kept.contains).map { optional[$0] }
+        let left = optional.indices.filter { !kept.contains($0) }.map { optional[$0].heading }
+        var table = MarkdownTable(fixed + shown.map { ($0.heading, .right) })
+        for (row, (measured, estimate)) in standing.ranked.enumerated() {
             let ratio =
-                isBest
+                row == 0
                 ? "—"
                 : Figures.ratio(estimate.value / best.value) + standing.againstBest(estimate)
             let records = measured.result.records
@@ -317,19 +352,27 @@ enum MarkdownReport {
                 Set(records.map(\.nanosecondsPerOperation.count)).count == 1
                 ? "\(records.count) × \(records[0].nanosecondsPerOperation.count)"
                 : "\(records.count) × \(records.map { "\($0.nanosecondsPerOperation.count)" }.joined(separator: "/"))"
-            var row = [
-                family.contender(measured.benchmarkCase), measured.benchmarkCase.allocator.rawValue,
-                Figures.value(estimate.value),
-                Figures.interval(estimate.repeatInterval), ratio,
+            var cells = [family.contender(measured.benchmarkCase)]
+            if showAllocator { cells.append(measured.benchmarkCase.allocator.rawValue) }
+            cells += [
+                Figures.value(estimate.value * scale),
+                Figures.interval(estimate.repeatInterval.lower * scale, estimate.repeatInterval.upper * scale), ratio,
             ]
-            if ranking.figure != .time { row.append(measured.estimate.map { Figures.value($0.value) } ?? "—") }
-            row.append(samples)
-            row += counters.map { measured.counter($0.name).map(Figures.value) ?? "unavailable" }
-            row += figures.map { measured.workloadMetric($0).map { Figures.value($0.value) } ?? "unavailable" }
-            table.rows.append(row)
+            if ranking.figure != .time { cells.append(measured.estimate.map { Figures.value($0.value) } ?? "—") }
+            cells.append(samples)
+            cells += shown.map { $0.values[row].map(Figures.value) ?? "unavailable" }
+            table.rows.append(cells)
         }
         var notes: [String] = []
-        for note in figures.compactMap({ catalogue[$0]?.note }) where !notes.contains(note) { notes.append(note) }
+        if iterations != nil {
+            notes.append("Times per iteration; counters per operation, that is per loop of the set's iterations.")
+        }
+        for note in shown.compactMap(\.note) where !notes.contains(note) { notes.append(note) }
+        if !left.isEmpty {
+            notes.append(
+                "Also measured, closer between the contenders: " + left.joined(separator: ", ")
+                    + " (`bench report --all-columns` shows them here; results.csv has every one).")
+        }
         let split = standing.ranked.filter { !$0.estimate.modes.isEmpty }
         let modes =
             split.isEmpty
@@ -343,10 +386,37 @@ enum MarkdownReport {
                     ModeDescription.line(
                         measured,
                         label: family.contender(measured.benchmarkCase) + " (\(measured.benchmarkCase.allocator))",
-                        estimate: estimate)
+                        estimate: estimate, scale: scale)
                 }
         return table.lines + (notes.isEmpty ? [] : [""] + notes) + modes
     }
+
+    /// Columns of a family table by default: what a screen shows without scrolling.
+    static let maximumColumns = 8
+
+    /// How far apart a column's values are, largest over smallest: a column that reads the same
+    /// for every contender says the least. Below `rare` per operation a count is noise (a page
+    /// fault in a hundred loops against none), so the smallest counts as at least that.
+    static func spread(_ values: [Double?]) -> Double {
+        let present = values.compactMap { $0 }.filter(\.isFinite)
+        guard let high = present.max(), let low = present.min(), high > rare else { return 1 }
+        return high / max(low, rare)
+    }
+
+    /// Events per operation too rare to tell contenders apart by.
+    static let rare = 0.05
+
+    /// The iterations of one loop, where the family times whole loops of them (apply-stride,
+    /// apply-serial): its tables then read per iteration, as the stride section does.
+    static func perIteration(_ set: Family.ParameterSet, family: Family) -> Double? {
+        guard Self.loopFamilies.contains(family.workload),
+            let text = set.parameters.first(where: { $0.name == ParameterName.iterations.rawValue })?.value,
+            let iterations = Double(text), iterations > 0
+        else { return nil }
+        return iterations
+    }
+
+    static let loopFamilies: Set = [WorkloadName.applyStride.rawValue, WorkloadName.applySerial.rawValue]
 
     /// The workload figure a ranking ranks by; nil when it ranks by time.
     static func figureName(_ ranking: Ranking) -> String? {

@@ -15,12 +15,13 @@ enum ModeDescription {
     /// "- fifo-dispatch · queue-sync (system): 11.6 ns in 3 of 4 processes (share 30%–95%), 2.52 µs
     /// in 1 of 4 processes (share 5%–70%); the modes differ in context-switches (0.0011, 1.93 per
     /// operation), …"
-    /// `estimate` is the case's figure by its family's `ranking`.
-    static func line(_ measured: MeasuredCase, label: String, estimate: CaseEstimate) -> String {
+    /// `estimate` is the case's figure by its family's `ranking`; `scale` turns it into the
+    /// table's unit (per iteration for a loop).
+    static func line(_ measured: MeasuredCase, label: String, estimate: CaseEstimate, scale: Double = 1) -> String {
         let modes = estimate.modes.map { mode in
             let share = mode.shareInterval
             return
-                "\(measured.ranking.shown(mode.estimate.value)) in \(mode.processes) of \(mode.ofProcesses) processes "
+                "\(measured.ranking.shown(mode.estimate.value * scale)) in \(mode.processes) of \(mode.ofProcesses) processes "
                 + "(share \(percent(share.lowerBound))–\(percent(share.upperBound)))"
         }
         let differing = differingCounters(measured.result, modes: estimate.modes, value: measured.ranking.value)

@@ -28,7 +28,7 @@ extension MarkdownReport: OutputFormat {
                 contents: render(
                     input.run, cases: input.cases, families: input.families,
                     strides: input.strides, charts: input.charts,
-                    verdicts: input.analysis.verdicts))
+                    verdicts: input.analysis.verdicts, allColumns: input.allColumns))
         ]
     }
 }

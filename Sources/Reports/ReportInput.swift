@@ -10,11 +10,15 @@ public struct ReportInput {
     let families: [Family]
     let strides: StrideFigures
     let charts: [ReportChart]
+    /// Every counter and figure as a column of the family tables, not only those that differ most
+    /// (`bench report --all-columns`).
+    public let allColumns: Bool
 
     public var run: RunResults { analysis.run }
 
-    init(_ analysis: RunAnalysis) {
+    init(_ analysis: RunAnalysis, allColumns: Bool = false) {
         self.analysis = analysis
+        self.allColumns = allColumns
         cases = MeasuredCase.all(analysis.run, estimates: analysis.estimates)
         families = Family.arrange(cases)
         strides = StrideFigures(cases)

@@ -62,8 +62,13 @@ public enum ResultsWriter {
 
     /// Every output of an analysed run: every case's figure is estimated once (`RunAnalysis`),
     /// arranged once (`ReportInput`), and read by every format.
-    public static func outputs(of analysis: RunAnalysis, includingResultsJSON: Bool = true) throws -> [Output] {
-        try render(formats.filter { includingResultsJSON || $0 != ResultsJSON.self }, ReportInput(analysis))
+    /// `allColumns`: every counter a column of the family tables (`ReportInput.allColumns`).
+    public static func outputs(of analysis: RunAnalysis, includingResultsJSON: Bool = true, allColumns: Bool = false)
+        throws -> [Output]
+    {
+        try render(
+            formats.filter { includingResultsJSON || $0 != ResultsJSON.self },
+            ReportInput(analysis, allColumns: allColumns))
     }
 
     /// Each format's outputs, in order; two that write one path throw `CollidingOutputs`.
@@ -92,10 +97,11 @@ public enum ResultsWriter {
 
     /// `write` for a run already analysed (`bench run` prints from the same analysis).
     @discardableResult
-    public static func write(_ analysis: RunAnalysis, to directory: String, includingResultsJSON: Bool = true) throws
-        -> [String]
-    {
-        try write(outputs(of: analysis, includingResultsJSON: includingResultsJSON), to: directory)
+    public static func write(
+        _ analysis: RunAnalysis, to directory: String, includingResultsJSON: Bool = true, allColumns: Bool = false
+    ) throws -> [String] {
+        try write(
+            outputs(of: analysis, includingResultsJSON: includingResultsJSON, allColumns: allColumns), to: directory)
     }
 
     /// A report across machines (`MachineReport`), written as a run's outputs are.

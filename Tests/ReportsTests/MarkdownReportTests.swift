@@ -29,14 +29,18 @@ struct MarkdownReportTests {
         #expect(
             try Self.table(after: "#### spawn: pattern=outside") == [
                 "| contender | allocator | ns/op | a repeat run | × best | processes × samples | CPU ns/op "
-                    + "| syscalls/op | bytes allocated/op |",
-                "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-                "| work-stealing | system | 50 | 43.2–57.8 | — | 2 × 10 | 48 | 0 | unavailable |",
-                "| pthread-mutex | system | 51 | 43.7–59.4 | 1.02×, a tie | 2 × 10 | unavailable | unavailable "
-                    + "| unavailable |",
-                "| work-stealing | jemalloc | 60 | 51.9–69.4 | 1.20× | 2 × 10 | 58 | 0 | 64 |",
-                "| libdispatch | system | 200 | 173–231 | 4.00× | 2 × 10 | 210 | 0.5 | unavailable |",
+                    + "| syscalls/op |",
+                "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+                "| work-stealing | system | 50 | 43.2–57.8 | — | 2 × 10 | 48 | 0 |",
+                "| pthread-mutex | system | 51 | 43.7–59.4 | 1.02×, a tie | 2 × 10 | unavailable | unavailable |",
+                "| work-stealing | jemalloc | 60 | 51.9–69.4 | 1.20× | 2 × 10 | 58 | 0 |",
+                "| libdispatch | system | 200 | 173–231 | 4.00× | 2 × 10 | 210 | 0.5 |",
             ])
+        // At most 8 columns: the counter that differs least between the contenders is named below.
+        #expect(
+            Self.report.contains(
+                "Also measured, closer between the contenders: bytes allocated/op (`bench report --all-columns` "
+                    + "shows them here; results.csv has every one)."))
     }
 
     @Test("contender parameters join the backend: a lock that needs no backend sits beside a backend's serial queue")
@@ -323,5 +327,26 @@ struct MarkdownReportTests {
         #expect(report.contains("at an unknown commit (not run from a git checkout)."), "\(report.prefix(600))")
         #expect(report.contains("| processes per case | 2 planned (interrupted) |"))
         #expect(!report.contains("at unavailable"))
+    }
+}
+
+extension MarkdownReportTests {
+    @Test("a loop's table reads per iteration, as the stride section does, and says its counters are per loop")
+    func perIteration() throws {
+        let rows = try Self.table(after: "#### apply-stride: body=0ns, stride=4, iterations=1000")
+        #expect(rows.first?.hasPrefix("| contender | allocator | ns/iteration | a repeat run |") == true, "\(rows)")
+        #expect(rows.contains { $0.hasPrefix("| work-stealing | system | 10 |") }, "\(rows)")
+        #expect(Self.report.contains("Times per iteration; counters per operation, that is per loop"))
+    }
+
+    @Test("--all-columns: every counter a column, none named below the table")
+    func allColumns() throws {
+        let outputs = try ResultsWriter.outputs(of: RunAnalysis(Fixture.run), allColumns: true)
+        let report = try #require(outputs.first { $0.path == "report.md" }?.contents)
+        #expect(
+            report.contains(
+                "| contender | allocator | ns/op | a repeat run | × best | processes × samples | CPU ns/op "
+                    + "| syscalls/op | bytes allocated/op |"), "\(report)")
+        #expect(!report.contains("Also measured, closer between the contenders"))
     }
 }

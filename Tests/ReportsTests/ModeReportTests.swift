@@ -49,7 +49,7 @@ struct ModeReportTests {
                     + "(0.001, 2 per operation), task-clock (10.8, 2250 per operation)."),
             "\(text)")
         // The split case ranks first by its median, but swift-mutex is faster than its slow mode.
-        #expect(text.contains("| fifo-dispatch · queue-sync | system | 12.2 |"), "\(text)")
+        #expect(text.contains("| fifo-dispatch · queue-sync | 12.2 |"), "\(text)")
         #expect(text.contains("×, depends on the mode |"), "\(text)")
     }
 
