@@ -273,7 +273,8 @@ enum MarkdownReport {
             let unmeasured = shown.filter { counter in !cases.contains { $0.counter(counter.name) != nil } }
             if !unmeasured.isEmpty {
                 let reasons = unmeasured.map { counter in
-                    "\(counter.heading) (\(cases.lazy.compactMap { $0.unavailableReason(counter.name) }.first ?? "not recorded"))"
+                    let why = cases.lazy.compactMap { $0.unavailableReason(counter.name) }.first ?? "not recorded"
+                    return "\(counter.heading) (\(why))"
                 }
                 lines += ["Not measured for any case of this family: " + reasons.joined(separator: "; ") + ".", ""]
             }

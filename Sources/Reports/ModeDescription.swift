@@ -20,8 +20,8 @@ enum ModeDescription {
     static func line(_ measured: MeasuredCase, label: String, estimate: CaseEstimate, scale: Double = 1) -> String {
         let modes = estimate.modes.map { mode in
             let share = mode.shareInterval
-            return
-                "\(measured.ranking.shown(mode.estimate.value * scale)) in \(mode.processes) of \(mode.ofProcesses) processes "
+            let figure = measured.ranking.shown(mode.estimate.value * scale)
+            return "\(figure) in \(mode.processes) of \(mode.ofProcesses) processes "
                 + "(share \(percent(share.lowerBound))–\(percent(share.upperBound)))"
         }
         let differing = differingCounters(measured.result, modes: estimate.modes, value: measured.ranking.value)
