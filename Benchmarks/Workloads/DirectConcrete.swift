@@ -124,30 +124,48 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     }
 }
 
-/// The chain of the `direct` reference: each link a closure made once that submits itself again,
-/// the last one signalling the measuring thread on one of the runtime's semaphores.
+/// The chain of the `direct` reference: each link one `FunctionBlock` made once that submits
+/// itself again, as the suite's chain does (`ChainLinks`), the last one signalling the measuring
+/// thread on one of the runtime's semaphores.
 ///
-/// `@unchecked Sendable`: `link` is written in `init`, before any link can run, and in `cut()`,
+/// The block is the runtime's plain fastest submission: a function and its context, nothing
+/// allocated or retained per link. It was a closure kept in a `var` and capturing `self`
+/// strongly: every link copied it (a retain and a release of its context, from whichever CPU ran
+/// the link) and retained `self` again, which made this reference 3–5 times the suite's figure on
+/// our pools (issue 49), a reference that validated nothing.
+///
+/// `@unchecked Sendable`: the cell is written in `init`, before any link can run, and in `cut()`,
 /// once every link has run; the rest is immutable or atomic.
-final class DirectChain<R: ConcurrencyRuntime>: @unchecked Sendable {
+final class DirectChain<R: ConcurrencyRuntime>: ChainStep, @unchecked Sendable {
     private let runtime: R
     private let linksLeft = Atomic<Int>(0)
     private let linksRun = Atomic<Int>(0)
     private let done: R.Semaphore
-    private var link: (@Sendable () -> Void)?
+    private let cell: UnsafeMutablePointer<Unmanaged<ChainStep>?>
+    private let block: FunctionBlock
 
     init(runtime: R) {
         self.runtime = runtime
         done = runtime.makeSemaphore(value: 0)
-        link = { [self] in step() }
+        let cell = UnsafeMutablePointer<Unmanaged<ChainStep>?>.allocate(capacity: 1)
+        cell.initialize(to: nil)
+        self.cell = cell
+        let shared = UncheckedPointer(cell)
+        block = FunctionBlock(
+            context: UnsafeMutableRawPointer(cell), ChainStep.function,
+            closure: { shared.pointer.pointee?._withUnsafeGuaranteedRef { $0.step() } })
+        super.init()
+        cell.pointee = Unmanaged.passRetained(self)
     }
 
-    private func step() {
+    deinit { cell.deallocate() }
+
+    override func step() {
         // relaxed: consecutive links are ordered by the submission between them, and the
         // semaphore publishes the last one to the measuring thread.
         linksRun.wrappingAdd(1, ordering: .relaxed)
         if linksLeft.wrappingSubtract(1, ordering: .relaxed).newValue > 0 {
-            runtime.async(link.unsafelyUnwrapped)
+            runtime.async(block)
         } else {
             done.signal()
         }
@@ -156,7 +174,7 @@ final class DirectChain<R: ConcurrencyRuntime>: @unchecked Sendable {
     func run(_ count: Int) throws {
         guard count > 0 else { return }
         linksLeft.store(count, ordering: .relaxed)
-        runtime.async(link.unsafelyUnwrapped)
+        runtime.async(block)
         guard done.wait(timeout: .seconds(60)) == .success else {
             throw WorkloadError.verificationFailed("a chain of \(count) links did not finish within 60 seconds")
         }
@@ -167,45 +185,48 @@ final class DirectChain<R: ConcurrencyRuntime>: @unchecked Sendable {
         return ran == performed ? nil : "\(ran) links ran, \(performed) were submitted"
     }
 
-    /// Breaks the cycle between this object and its link.
-    func cut() { link = nil }
+    /// Lets this object go: the cell held it while links could run.
+    func cut() {
+        let owner = cell.pointee
+        cell.pointee = nil
+        owner?.release()
+    }
 }
 
-/// The `outside` and `group-fan-out` references: one empty task, a closure made once, submitted
-/// from the measuring thread; each counts itself.
+/// The `outside` and `group-fan-out` references: one empty task, made once, submitted from the
+/// measuring thread; each counts itself. The `outside` task is a `FunctionBlock`, as the suite's
+/// is (`SpawnFromOutside`): a closure made per run and capturing this object cost a retain and a
+/// release per task, and read about twice the suite's figure (issue 49).
 final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
     private let runtime: R
     private let group: R.Group
-    private let done: R.Semaphore
-    private let left = Atomic<Int>(0)
-    private let arrived = Atomic<Int>(0)
+    private let tally: TaskTally
+    private let task: FunctionBlock
 
     init(runtime: R) {
         self.runtime = runtime
         group = runtime.makeGroup()
-        done = runtime.makeSemaphore(value: 0)
+        let done = runtime.makeSemaphore(value: 0)
+        tally = TaskTally(signal: { done.signal() }, wait: { done.wait(timeout: $0) == .success })
+        task = tally.block
     }
 
-    /// `count` tasks with `async`; the last of them wakes the measuring thread (acquiring and
-    /// releasing: every task's count reaches the one that signals).
+    /// `count` tasks with `async`; the last of them wakes the measuring thread.
     func runOutside(_ count: Int) throws {
         guard count > 0 else { return }
-        left.store(count, ordering: .relaxed)
-        let task: @Sendable () -> Void = { [self] in
-            arrived.wrappingAdd(1, ordering: .relaxed)
-            if left.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { done.signal() }
-        }
+        tally.left.store(count, ordering: .relaxed)
         for _ in 0..<count { runtime.async(task) }
-        guard done.wait(timeout: .seconds(60)) == .success else {
+        guard tally.wait(.seconds(60)) else {
             throw WorkloadError.verificationFailed(
-                "\(count - left.load(ordering: .relaxed)) of \(count) tasks ran within 60 seconds")
+                "\(count - tally.left.load(ordering: .relaxed)) of \(count) tasks ran within 60 seconds")
         }
     }
 
     /// Rounds of 2 × workers tasks with `async(group:)`, each round waited for.
     func runFanOut(_ count: Int) {
         let width = 2 * max(1, runtime.workers)
-        let task: @Sendable () -> Void = { [self] in arrived.wrappingAdd(1, ordering: .relaxed) }
+        let tally = tally
+        let task: @Sendable () -> Void = { tally.arrived.wrappingAdd(1, ordering: .relaxed) }
         for wave in Swift.stride(from: count, to: 0, by: -width) {
             for _ in 0..<min(width, wave) { runtime.async(group: group, task) }
             group.wait()
@@ -213,7 +234,36 @@ final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
     }
 
     func problem(after performed: Int) -> String? {
-        let ran = arrived.load(ordering: .relaxed)
+        let ran = tally.arrived.load(ordering: .relaxed)
         return ran == performed ? nil : "\(ran) tasks ran, \(performed) were submitted"
+    }
+}
+
+/// What the `outside` reference's tasks count, outside generic code, so that a task can be a C
+/// function: `block` reaches this object unretained (`DirectTasks` holds it while tasks run).
+final class TaskTally: Sendable {
+    let left = Atomic<Int>(0)
+    let arrived = Atomic<Int>(0)
+    private let signal: @Sendable () -> Void
+    let wait: @Sendable (Duration) -> Bool
+
+    init(signal: @escaping @Sendable () -> Void, wait: @escaping @Sendable (Duration) -> Bool) {
+        self.signal = signal
+        self.wait = wait
+    }
+
+    /// One task: counts itself; the last wakes the measuring thread (acquiring and releasing:
+    /// every task's count reaches the one that signals).
+    func arrive() {
+        arrived.wrappingAdd(1, ordering: .relaxed)
+        if left.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { signal() }
+    }
+
+    var block: FunctionBlock {
+        FunctionBlock(context: Unmanaged.passUnretained(self).toOpaque(), Self.function, closure: { [self] in arrive() })
+    }
+
+    private static let function: WorkFunction = { context in
+        Unmanaged<TaskTally>.fromOpaque(context.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.arrive() }
     }
 }

@@ -38,9 +38,9 @@ final class SpawnChain<R: ConcurrencyRuntime>: MeasuredOperation {
 }
 
 /// What a link's C function reaches through its context: a C function cannot be formed in
-/// generic code, so it calls `step` here and the override in `ChainLinks` does the rest.
+/// generic code, so it calls `step` here and the override (`ChainLinks`, `DirectChain`) does the rest.
 class ChainStep: @unchecked Sendable {
-    func step() { preconditionFailure("ChainStep.step is overridden by ChainLinks") }
+    func step() { preconditionFailure("ChainStep.step is overridden by ChainLinks and DirectChain") }
 
     /// A link's C function. Its context is a cell holding the `ChainLinks` (nil once cut).
     /// `_withUnsafeGuaranteedRef`: the cell owns the object while links run, so the call needs no
