@@ -5,9 +5,10 @@ import Results
 /// The report's charts, each an SVG file under charts/ with the section of the report that links
 /// it: stride curves (one per body cost), thread scaling of queue-vs-lock (one per setting and
 /// backend: the locks that need no backend beside that backend's queue and semaphore guards),
-/// and percentile charts for every figure a workload reports as percentiles (hand-off latency,
-/// notify latency). System allocator throughout, as each chart's subtitle says. Line charts
-/// carry each point's case, figure, comparison interval (drawn as a band) and processes.
+/// percentile charts for every figure a workload reports as percentiles (hand-off latency,
+/// notify latency), and the first screen's answers (`QuestionCharts`). System allocator
+/// throughout, as each chart's subtitle says. Points carry their case, figure, comparison
+/// interval (drawn as a band) and processes.
 struct ReportChart {
     enum Section: Equatable { case stride, family(String) }
 
@@ -20,8 +21,9 @@ struct ReportChart {
     static let scalingWorkload = WorkloadName.queueVsLock.rawValue
     static let threadsParameter = ParameterName.threads.rawValue
 
-    static func all(families: [Family], strides: StrideFigures, cpus: Int) -> [ReportChart] {
+    static func all(families: [Family], strides: StrideFigures, cases: [MeasuredCase], cpus: Int) -> [ReportChart] {
         strideCharts(strides) + families.flatMap { scalingCharts($0, cpus: cpus) + percentileCharts($0) }
+            + QuestionCharts.all(cases)
     }
 
     /// Every chart of a run's report draws the system allocator's cases: said under each title.

@@ -107,10 +107,25 @@ struct ChartsTests {
         #expect(reading.text("axis-label").first?.hasPrefix("handoff_ns, ns (log scale") == true)
     }
 
+    @Test("a first-screen answer drawn: a row per measured contender, best first, each with its band")
+    func questionChart() throws {
+        let svg = try #require(
+            Self.outputs.first { $0.key.hasPrefix("charts/question-what-does-an-empty-task-cost-on-each--submitted") }?
+                .value, "\(Self.outputs.keys.sorted())")
+        let reading = try Self.parse(svg)
+        // The crashed swift-concurrency case has no figure: no row.
+        #expect(reading.text("row-label") == ["work-stealing", "pthread-mutex", "libdispatch"])
+        #expect(reading.text("title") == ["What does an empty task cost on each runtime?"])
+        #expect(reading.text("subtitle") == ["submitted from outside the pool, run and counted; system allocator"])
+        #expect(svg.components(separatedBy: "class=\"band c0\"").count - 1 == 3)
+        #expect(svg.contains("data-case=\"spawn/libdispatch/pattern=outside/system\""))
+        #expect(reading.text("axis-label") == ["ns per operation, median (log scale)"])
+    }
+
     @Test("every chart draws its own background and follows a dark colour scheme")
     func colourSchemes() throws {
         let charts = Self.outputs.filter { $0.key.hasPrefix("charts/") }
-        #expect(charts.count == 3)
+        #expect(charts.count == 5, "\(charts.keys.sorted())")
         for (path, svg) in charts {
             _ = try Self.parse(svg)
             #expect(svg.contains("class=\"background\" fill=\"#FFFFFF\""), "\(path)")

@@ -23,7 +23,7 @@ struct HTMLReportTests {
     func chartsInline() throws {
         let markdown = try #require(Fixture.outputs["report.md"])
         let images = markdown.split(separator: "\n").filter { $0.hasPrefix("![") && $0.contains("(charts/") }
-        #expect(images.count == 3)
+        #expect(images.count == 5)
         #expect(Self.page.components(separatedBy: "<figure class=\"chart\"").count - 1 == images.count)
         for number in 1...images.count {
             #expect(Self.page.contains("<svg") && Self.page.contains("id=\"chart-\(number)-title\""))
@@ -148,7 +148,7 @@ struct HTMLReportTests {
         let points = page.matches(of: /class="c\d+ point"/).count
         #expect(points > 0)
         #expect(body["data-points"] == "\(points)")
-        #expect(body["data-charts"] == "3")
+        #expect(body["data-charts"] == "5")
         let seen = body["data-self-test"] ?? ""
         #expect(seen.contains("hidden=1; shown-again=true"), "\(seen)")
         #expect(seen.contains("comparison interval") && seen.contains("2 processes"), "\(seen)")
