@@ -40,7 +40,13 @@ public enum HistoryReport {
                     : ", on \(histories.count) machines: each machine's runs are a "
                         + "series of their own, so one machine's faster CPU is never read as a change in another's."))
         for (history, analysis) in zip(histories, analyses) {
-            let drawn = history.trends.compactMap { trend in chart(trend, history: history, analysis: analysis) }
+            // Each run's cases by id, once per series: every trend's points look up their case in each run.
+            let cases = history.runs.map { run in
+                Dictionary(run.results.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            let drawn = history.trends.compactMap { trend in
+                chart(trend, history: history, cases: cases, analysis: analysis)
+            }
             charts += drawn.map(\.chart)
             lines +=
                 [""]
@@ -153,10 +159,13 @@ public enum HistoryReport {
     /// The trend's chart: its values by run with each run's repeat interval as a band (a run's
     /// figure against the others' is a question of repeat runs, not of cases within one run), and
     /// a marker at each change point.
-    static func chart(_ trend: RunHistory.Trend, history: RunHistory, analysis: Analysis) -> (
+    /// `cases`: each run's cases by id, in `history.runs` order.
+    static func chart(
+        _ trend: RunHistory.Trend, history: RunHistory, cases: [[String: CaseResult]], analysis: Analysis
+    ) -> (
         trend: String, chart: ReportChart
     )? {
-        let measured = history.runs.map { run in run.results.cases.first { $0.benchmarkCase.id == trend.caseID } }
+        let measured = cases.map { $0[trend.caseID] }
         let points = trend.values.enumerated().compactMap { index, value -> LineChart.Point? in
             guard let value else { return nil }
             let run = history.runs[index]
