@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs the optional system packages RuntimeBench loads at run time:
+# Installs the optional system packages RuntimeBench loads at run time, and one its tests use:
 #   libpapi-dev      hardware counters through PAPI (cycles, instructions, cache misses)
 #   libjemalloc-dev  the jemalloc allocator dimension (LD_PRELOAD of libjemalloc.so.2)
 #   linux-perf       `bench profile`: perf record and perf script
 #   python3-venv     the virtual environment below
+#   chromium         tests only: HTMLReportTests opens report.html in headless Chromium and checks
+#                    that its script ran without an error (without it that test is skipped, saying
+#                    why); report.html itself needs no browser to be written
 # and, with pip in a virtual environment at /opt/runtimebench/venv (where bench looks for it):
 #   apache-otava     `bench history`: change points over a series of runs (pinned: bench reads
 #                    its JSON output)
@@ -18,14 +21,14 @@
 # Idempotent: packages already installed are left alone. Needs root (apt-get).
 set -euo pipefail
 
-packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv)
+packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv chromium)
 case "${1:-}" in
     "") ;;
     --peers)
         packages+=(librust-rayon-dev)
         command -v cargo >/dev/null 2>&1 || packages+=(cargo)
         ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$1' (--peers or nothing)" >&2; exit 64 ;;
 esac
 

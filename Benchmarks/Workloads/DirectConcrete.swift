@@ -260,7 +260,8 @@ final class TaskTally: Sendable {
     }
 
     var block: FunctionBlock {
-        FunctionBlock(context: Unmanaged.passUnretained(self).toOpaque(), Self.function, closure: { [self] in arrive() })
+        FunctionBlock(
+            context: Unmanaged.passUnretained(self).toOpaque(), Self.function, closure: { [self] in arrive() })
     }
 
     private static let function: WorkFunction = { context in

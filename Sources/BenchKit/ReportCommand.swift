@@ -23,7 +23,11 @@ struct ReportCommand: ParsableCommand {
                                       its counters, the best stride per body cost, a
                                       table per family and parameter set, failures;
                                       links the charts
-              charts/*.svg            stride curves, thread scaling, latency percentiles
+              charts/*.svg            stride curves, thread scaling, latency percentiles,
+                                      the first screen's answers
+              report.html             report.md as one page that loads nothing: charts
+                                      inline (hover a point, click a legend entry),
+                                      tables sorted by a click on their header
               results.csv             tidy: one row per case and metric
               jmh-result.json         JMH's JSON layout, for JMH visualizers
               smaller-is-better.json  {name, unit, value} list for CI dashboards

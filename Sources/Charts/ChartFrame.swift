@@ -8,20 +8,25 @@ struct ChartFrame {
     let width: Double
     let height: Double
     let left: Double
-    let top = 48.0
+    /// Below the title, and the subtitle when there is one.
+    let top: Double
     let right: Double
     let bottom: Double
 
     /// - Parameters:
     ///   - title: the chart's title (the canvas is at least as wide).
+    ///   - subtitle: a line under the title (what holds for every point: the allocator).
     ///   - legend: the legend's entries (they set its width; the plot takes what is left).
     ///   - leftLabels: the longest text left of the plot (tick labels or row names).
     ///   - rows: the plot's height grows with this many category rows (0: a fixed height).
-    init(title: String, legend: [String], leftLabelCharacters: Int, rows: Int = 0) {
+    init(title: String, subtitle: String? = nil, legend: [String], leftLabelCharacters: Int, rows: Int = 0) {
+        top = subtitle == nil ? 48 : 64
         let legendWidth = legend.isEmpty ? 0 : Double(legend.map(\.count).max()!) * Self.characterWidth + 44
         left = max(72, Double(leftLabelCharacters) * Self.characterWidth + 40)
-        // The title (15 px, bold: about 9 px a character) must fit on one line.
-        width = max(720, left + 460 + legendWidth, left + Double(title.count) * 9 + 24)
+        // The title (15 px, bold: about 9 px a character) and the subtitle must fit on one line each.
+        width = max(
+            720, left + 460 + legendWidth, left + Double(title.count) * 9 + 24,
+            left + Double(subtitle?.count ?? 0) * Self.characterWidth + 24)
         right = width - legendWidth - 24
         let legendHeight = Double(legend.count) * Self.legendRowHeight + top + 60
         let plotHeight = rows > 0 ? Double(rows) * 30 + 20 : 320
@@ -30,7 +35,7 @@ struct ChartFrame {
     }
 
     /// The whole document: style, background, title, then `content` (axes, series, legend).
-    func document(title: String, description: String, content: [SVGElement]) -> String {
+    func document(title: String, subtitle: String? = nil, description: String, content: [SVGElement]) -> String {
         let root = SVGElement(
             "svg",
             [
@@ -49,7 +54,11 @@ struct ChartFrame {
                         ("height", "100%"),
                     ]),
                 SVGElement("text", [("class", "title"), ("x", coordinate(left)), ("y", "28")], text: title),
-            ] + content)
+            ]
+                + (subtitle.map {
+                    [SVGElement("text", [("class", "subtitle"), ("x", coordinate(left)), ("y", "48")], text: $0)]
+                }
+                    ?? []) + content)
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + root.render() + "\n"
     }
 
@@ -113,8 +122,21 @@ struct ChartFrame {
     /// How a legend entry's swatch is drawn: as its series is.
     enum Swatch { case marker, line, reference }
 
-    /// The legend, right of the plot: one row per entry, its swatch, and its name.
-    func legend(_ entries: [(name: String, swatch: Swatch)]) -> SVGElement {
+    /// A legend entry that explains a way of drawing rather than naming a series: what a band
+    /// spans, what a marker shape means. Drawn in a neutral grey, and not a series to toggle.
+    enum Note {
+        case band(String)
+        case shape(ChartStyle.Marker, String)
+
+        var text: String {
+            switch self {
+            case .band(let text), .shape(_, let text): text
+            }
+        }
+    }
+
+    /// The legend, right of the plot: one row per entry, its swatch, and its name; then the notes.
+    func legend(_ entries: [(name: String, swatch: Swatch)], notes: [Note] = []) -> SVGElement {
         let x = right + 24
         let rows = entries.enumerated().map { index, entry -> SVGElement in
             let (name, kind) = entry
@@ -136,6 +158,26 @@ struct ChartFrame {
                     SVGElement("text", [("x", coordinate(x + 32)), ("y", coordinate(y + 4))], text: name)
                 ])
         }
-        return SVGElement("g", [("class", "legend")], children: rows)
+        let explained = notes.enumerated().map { offset, note -> SVGElement in
+            let y = top + 8 + Double(entries.count + offset) * Self.legendRowHeight
+            let swatch: SVGElement
+            switch note {
+            case .band:
+                swatch = SVGElement(
+                    "path",
+                    [
+                        ("class", "band \(ChartStyle.neutralClass)"),
+                        ("d", "M\(coordinate(x)),\(coordinate(y - 6))h24v12h-24Z"),
+                    ])
+            case .shape(let shape, _):
+                swatch = ChartStyle.markerElement(colourClass: ChartStyle.neutralClass, shape: shape, x: x + 12, y: y)
+            }
+            return SVGElement(
+                "g", [("class", "legend-note")],
+                children: [
+                    swatch, SVGElement("text", [("x", coordinate(x + 32)), ("y", coordinate(y + 4))], text: note.text),
+                ])
+        }
+        return SVGElement("g", [("class", "legend")], children: rows + explained)
     }
 }

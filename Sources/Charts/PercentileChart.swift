@@ -15,6 +15,8 @@ public struct PercentileChart: Sendable {
     }
 
     public let title: String
+    /// A line under the title: what holds for every row ("system allocator").
+    public let subtitle: String?
     /// What the axis shows and in which unit, e.g. "hand-off latency, ns (log scale)".
     public let axisLabel: String
     public let scale: Scale.Kind
@@ -22,8 +24,12 @@ public struct PercentileChart: Sendable {
     public let marks: [String]
     public let rows: [Row]
 
-    public init(title: String, axisLabel: String, scale: Scale.Kind = .logarithmic, marks: [String], rows: [Row]) {
+    public init(
+        title: String, subtitle: String? = nil, axisLabel: String, scale: Scale.Kind = .logarithmic, marks: [String],
+        rows: [Row]
+    ) {
         self.title = title
+        self.subtitle = subtitle
         self.axisLabel = axisLabel
         self.scale = scale
         self.marks = marks
@@ -36,7 +42,8 @@ public struct PercentileChart: Sendable {
         let values = rows.flatMap { $0.values.compactMap { $0 } }
         precondition(!values.isEmpty, "a percentile chart needs at least one value")
         let frame = ChartFrame(
-            title: title, legend: marks, leftLabelCharacters: rows.map(\.name.count).max() ?? 3, rows: rows.count)
+            title: title, subtitle: subtitle, legend: marks, leftLabelCharacters: rows.map(\.name.count).max() ?? 3,
+            rows: rows.count)
         let axis = Scale(scale, covering: values, pixels: frame.left...frame.right, inverted: false)
         var content = [frame.xAxis(axis, ticks: axis.ticks().map { ($0, tickLabel($0)) }, label: axisLabel)]
         let step = (frame.bottom - frame.top) / Double(max(rows.count, 1))
@@ -67,14 +74,18 @@ public struct PercentileChart: Sendable {
                 guard let value else { continue }
                 children.append(
                     ChartStyle.markerElement(
-                        mark, x: axis.position(value), y: y, size: 9,
+                        mark, x: axis.position(value), y: y, size: 9, extraClass: "point",
+                        attributes: [
+                            ("data-series", marks[mark]), ("data-case", row.name),
+                            ("data-figure", "\(marks[mark]) \(tickLabel(value))"),
+                        ],
                         tooltip: "\(row.name) \(marks[mark]): \(tickLabel(value))"))
             }
             content.append(SVGElement("g", [("class", "series"), ("data-series", row.name)], children: children))
         }
         content.append(frame.legend(marks.map { ($0, .marker) }))
         return frame.document(
-            title: title,
+            title: title, subtitle: subtitle,
             description:
                 "\(marks.joined(separator: " and ")) of \(axisLabel) for \(rows.map(\.name).joined(separator: ", "))",
             content: content)

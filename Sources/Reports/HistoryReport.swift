@@ -40,7 +40,13 @@ public enum HistoryReport {
                     : ", on \(histories.count) machines: each machine's runs are a "
                         + "series of their own, so one machine's faster CPU is never read as a change in another's."))
         for (history, analysis) in zip(histories, analyses) {
-            let drawn = history.trends.compactMap { trend in chart(trend, history: history, analysis: analysis) }
+            // Each run's cases by id, once per series: every trend's points look up their case in each run.
+            let cases = history.runs.map { run in
+                Dictionary(run.results.cases.map { ($0.benchmarkCase.id, $0) }, uniquingKeysWith: { first, _ in first })
+            }
+            let drawn = history.trends.compactMap { trend in
+                chart(trend, history: history, cases: cases, analysis: analysis)
+            }
             charts += drawn.map(\.chart)
             lines +=
                 [""]
@@ -150,24 +156,30 @@ public enum HistoryReport {
         return "0." + digits
     }
 
-    /// The trend's chart: its values by run, the repeat interval's bounds, and a marker at each change point.
-    static func chart(_ trend: RunHistory.Trend, history: RunHistory, analysis: Analysis) -> (
+    /// The trend's chart: its values by run with each run's repeat interval as a band (a run's
+    /// figure against the others' is a question of repeat runs, not of cases within one run), and
+    /// a marker at each change point.
+    /// `cases`: each run's cases by id, in `history.runs` order.
+    static func chart(
+        _ trend: RunHistory.Trend, history: RunHistory, cases: [[String: CaseResult]], analysis: Analysis
+    ) -> (
         trend: String, chart: ReportChart
     )? {
-        let points = trend.values.enumerated().compactMap { index, value in value.map { (x: Double(index + 1), y: $0) }
+        let measured = cases.map { $0[trend.caseID] }
+        let points = trend.values.enumerated().compactMap { index, value -> LineChart.Point? in
+            guard let value else { return nil }
+            let run = history.runs[index]
+            let interval = trend.intervals[index]
+            let processes = measured[index].map { $0.records.count }
+            return LineChart.Point(
+                x: Double(index + 1), y: value, interval: interval.map { ($0.lower, $0.upper) },
+                note: LineChart.Note(
+                    subject: "\(trend.caseID), run \(index + 1) (\(run.commit.prefix(12)), \(run.started))",
+                    figure: "\(Figures.value(value)) \(trend.heading)",
+                    interval: interval.map { "repeat interval " + Figures.interval($0) }, processes: processes))
         }
         guard points.count >= 2, points.allSatisfy({ $0.y > 0 }) else { return nil }
         var series = [LineChart.Series(name: trend.heading, points: points)]
-        let lows = trend.intervals.enumerated().compactMap { index, interval in
-            interval.map { (x: Double(index + 1), y: $0.lower) }
-        }
-        let highs = trend.intervals.enumerated().compactMap { index, interval in
-            interval.flatMap { $0.upper.isFinite ? (x: Double(index + 1), y: $0.upper) : nil }
-        }
-        if lows.count >= 2, lows.allSatisfy({ $0.y > 0 }) {
-            series.append(LineChart.Series(name: "repeat interval, low", points: lows))
-        }
-        if highs.count >= 2 { series.append(LineChart.Series(name: "repeat interval, high", points: highs)) }
         if case .found(let found) = analysis {
             let marks = found.filter { $0.trend == trend.name }.compactMap { point in
                 trend.values[point.run].map { (x: Double(point.run + 1), y: $0) }
@@ -175,9 +187,12 @@ public enum HistoryReport {
             if !marks.isEmpty { series.append(LineChart.Series(name: "change point", points: marks)) }
         }
         let title = "\(trend.caseID): \(trend.heading) by run, \(history.label)"
+        let allocator = measured.lazy.compactMap { $0?.benchmarkCase.allocator.rawValue }.first
         let chart = LineChart(
-            title: title, x: .init(label: "run, oldest first", scale: .linear),
-            y: .init(label: "\(trend.heading) (log scale)", scale: .logarithmic), series: series)
+            title: title, subtitle: allocator.map { "\($0) allocator" },
+            x: .init(label: "run, oldest first", scale: .linear),
+            y: .init(label: "\(trend.heading) (log scale)", scale: .logarithmic), series: series,
+            bandLegend: "band: repeat interval (95%)")
         let stem = "trend-\(history.label)-\(trend.caseID)" + (trend.metric == .figure ? "" : "-\(trend.metric)")
         return (
             trend.name,

@@ -5,7 +5,8 @@ import Results
 /// draws one per backend (or contender) with a series per machine. Stride curves: per body cost
 /// and backend, ns per iteration by stride. Thread scaling of queue-vs-lock: per setting and
 /// contender, ns per critical section by contending threads, each machine's thread counts
-/// resolved on its own CPUs. System allocator throughout.
+/// resolved on its own CPUs. System allocator throughout, as each subtitle says; the bands are
+/// repeat intervals, since the points of one chart come from different runs.
 enum MachineCharts {
     static func all(_ comparison: MachineComparison) -> [ReportChart] {
         strideCharts(comparison) + scalingCharts(comparison)
@@ -35,14 +36,21 @@ enum MachineCharts {
                 let series = curves[backend]!.map { entry in
                     LineChart.Series(
                         name: entry.label,
-                        points: entry.curve.points.map { (Double($0.stride), $0.nanosecondsPerIteration) })
+                        points: entry.curve.points.map { one in
+                            guard let estimate = one.estimate, estimate.value > 0 else {
+                                return LineChart.Point(x: Double(one.stride), y: one.nanosecondsPerIteration)
+                            }
+                            return ReportChart.point(
+                                x: Double(one.stride), estimate, factor: one.nanosecondsPerIteration / estimate.value,
+                                caseID: "\(entry.label): \(one.caseID)", per: "iteration", band: .repeat)
+                        })
                 }
                 let title = "apply-stride, \(setting.title), \(backend): ns per iteration by stride, per machine"
                 let chart = LineChart(
-                    title: title,
+                    title: title, subtitle: ReportChart.allocatorSubtitle,
                     x: .init(label: "stride: iterations per block (log scale)", scale: .logarithmic),
                     y: .init(label: "ns per iteration, median (log scale)", scale: .logarithmic),
-                    series: series)
+                    series: series, bandLegend: ReportChart.Band.repeat.legend)
                 return ReportChart(
                     file: ReportChart.fileName("\(setting.stem)-\(backend)"), title: title, section: .stride,
                     svg: chart.svg())
@@ -53,7 +61,7 @@ enum MachineCharts {
     static func scalingCharts(_ comparison: MachineComparison) -> [ReportChart] {
         // (setting, contender) → per machine, its (threads, ns) points.
         var keys: [(setting: [Parameter], contender: String)] = []
-        var points: [String: [String: [(x: Double, y: Double)]]] = [:]
+        var points: [String: [String: [LineChart.Point]]] = [:]
         func key(_ setting: [Parameter], _ contender: String) -> String {
             setting.map { "\($0.name)=\($0.value)" }.joined(separator: ", ") + " · " + contender
         }
@@ -66,13 +74,16 @@ enum MachineCharts {
                         guard
                             let count = measured.benchmarkCase.parameter(ReportChart.threadsParameter).flatMap(
                                 ThreadCount.init),
-                            let median = measured.estimate?.value
+                            let estimate = measured.estimate
                         else { continue }
                         let contender = family.contender(measured.benchmarkCase)
                         let name = key(setting, contender)
                         if points[name] == nil { keys.append((setting, contender)) }
                         points[name, default: [:]][machine.label, default: []].append(
-                            (Double(count.resolved(cpus: cpus)), median))
+                            ReportChart.point(
+                                x: Double(count.resolved(cpus: cpus)), estimate,
+                                caseID: "\(machine.label): \(measured.benchmarkCase.id)", per: "critical section",
+                                band: .repeat))
                     }
                 }
             }
@@ -90,10 +101,10 @@ enum MachineCharts {
             let title =
                 "\(ReportChart.scalingWorkload), \(settingText), \(contender): ns per section by threads, per machine"
             let chart = LineChart(
-                title: title,
+                title: title, subtitle: ReportChart.allocatorSubtitle,
                 x: .init(label: "contending threads", scale: .linear),
                 y: .init(label: "ns per critical section, median (log scale)", scale: .logarithmic),
-                series: series)
+                series: series, bandLegend: ReportChart.Band.repeat.legend)
             let stem = "scaling-" + setting.map { "\($0.name)-\($0.value)" }.joined(separator: "-") + "-\(contender)"
             return ReportChart(
                 file: ReportChart.fileName(stem), title: title, section: .family(ReportChart.scalingWorkload),

@@ -35,17 +35,8 @@ enum QuestionAnswer {
     /// "**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then DispatchQueue.sync (67 ns)";
     /// with a tie, the leaders with their figures and those clearly slower than the best.
     static func timeLine(_ part: Question.Part, cases: [MeasuredCase]) -> String {
-        let ranked = part.contenders.compactMap { contender -> (label: String, estimate: CaseEstimate)? in
-            guard let measured = find(contender, in: cases), let estimate = measured.estimate else { return nil }
-            switch contender.perUnit {
-            case .operation: return (contender.label, estimate)
-            case .iteration:
-                guard let text = measured.benchmarkCase.parameter("iterations"), let iterations = Double(text),
-                    iterations > 0
-                else { return nil }
-                return (contender.label, estimate.scaled(by: 1 / iterations))
-            }
-        }.sorted { $0.estimate.value < $1.estimate.value }
+        let ranked = figures(part, cases: cases).map { (label: $0.contender.label, estimate: $0.estimate) }
+            .sorted { $0.estimate.value < $1.estimate.value }
         guard let best = ranked.first else { return "nothing measured" }
         func figure(_ entry: (label: String, estimate: CaseEstimate)) -> String {
             let modes = entry.estimate.modes.isEmpty ? "" : "; modes: \(Figures.modes(entry.estimate.modes))"
@@ -79,6 +70,24 @@ enum QuestionAnswer {
 
     /// Contenders within this fraction of the best lead with it, however clearly they differ.
     static let closeEnough = 0.05
+
+    /// Each measured contender of `part` in the question's order, with its case and its figure
+    /// per unit (per iteration for a loop): what the answer line ranks and the question's chart draws.
+    static func figures(_ part: Question.Part, cases: [MeasuredCase]) -> [(
+        contender: Question.Contender, measured: MeasuredCase, estimate: CaseEstimate
+    )] {
+        part.contenders.compactMap { contender in
+            guard let measured = find(contender, in: cases), let estimate = measured.estimate else { return nil }
+            switch contender.perUnit {
+            case .operation: return (contender, measured, estimate)
+            case .iteration:
+                guard let text = measured.benchmarkCase.parameter("iterations"), let iterations = Double(text),
+                    iterations > 0
+                else { return nil }
+                return (contender, measured, estimate.scaled(by: 1 / iterations))
+            }
+        }
+    }
 
     /// "default actors 45 ns (61 ns), fifo-dispatch's serial executors 170 ns (356 ns), …", by p50.
     static func latencyLine(_ part: Question.Part, prefix: String, cases: [MeasuredCase]) -> String {

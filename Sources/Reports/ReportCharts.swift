@@ -5,8 +5,10 @@ import Results
 /// The report's charts, each an SVG file under charts/ with the section of the report that links
 /// it: stride curves (one per body cost), thread scaling of queue-vs-lock (one per setting and
 /// backend: the locks that need no backend beside that backend's queue and semaphore guards),
-/// and percentile charts for every figure a workload reports as percentiles (hand-off latency,
-/// notify latency). System allocator throughout.
+/// percentile charts for every figure a workload reports as percentiles (hand-off latency,
+/// notify latency), and the first screen's answers (`QuestionCharts`). System allocator
+/// throughout, as each chart's subtitle says. Points carry their case, figure, comparison
+/// interval (drawn as a band) and processes.
 struct ReportChart {
     enum Section: Equatable { case stride, family(String) }
 
@@ -19,30 +21,87 @@ struct ReportChart {
     static let scalingWorkload = WorkloadName.queueVsLock.rawValue
     static let threadsParameter = ParameterName.threads.rawValue
 
-    static func all(families: [Family], strides: StrideFigures, cpus: Int) -> [ReportChart] {
+    static func all(families: [Family], strides: StrideFigures, cases: [MeasuredCase], cpus: Int) -> [ReportChart] {
         strideCharts(strides) + families.flatMap { scalingCharts($0, cpus: cpus) + percentileCharts($0) }
+            + QuestionCharts.all(cases)
+    }
+
+    /// Every chart of a run's report draws the system allocator's cases: said under each title.
+    static let allocatorSubtitle = "\(Allocator.system.rawValue) allocator"
+    /// Which interval a chart's bands draw. Cases of one run are compared with the comparison
+    /// interval (`Faster` reads the same); runs on different machines or days with the repeat
+    /// interval, which allows for a whole sitting moving.
+    enum Band {
+        case comparison, `repeat`
+
+        var name: String {
+            switch self {
+            case .comparison: "comparison interval"
+            case .repeat: "repeat interval"
+            }
+        }
+
+        var legend: String { "band: \(name) (95%)" }
+
+        func of(_ estimate: CaseEstimate) -> RepeatInterval {
+            switch self {
+            case .comparison: estimate.comparisonInterval
+            case .repeat: estimate.repeatInterval
+            }
+        }
+    }
+
+    /// A chart point for a case: its figure (times `factor`: per iteration from per apply), its
+    /// `band` interval, and what a reader hovering it is told.
+    static func point(
+        x: Double, _ estimate: CaseEstimate, factor: Double = 1, caseID: String, per unit: String,
+        band: Band = .comparison
+    ) -> LineChart.Point {
+        let scaled = factor == 1 ? estimate : estimate.scaled(by: factor)
+        let interval = band.of(scaled)
+        return LineChart.Point(
+            x: x, y: scaled.value, interval: (interval.lower, interval.upper),
+            note: LineChart.Note(
+                subject: caseID, figure: "\(Figures.nanoseconds(scaled.value)) per \(unit)",
+                interval: "\(band.name) " + Figures.interval(interval) + (interval.upper.isFinite ? " ns" : ""),
+                processes: scaled.processes))
     }
 
     static func strideCharts(_ strides: StrideFigures) -> [ReportChart] {
         // A curve needs two strides: with stride 1 alone (and the automatic one) the table says it all.
         strides.settings.filter(\.isSweep).compactMap { setting in
-            let series = setting.curves.filter { !$0.points.isEmpty }.map { curve in
-                LineChart.Series(
-                    name: curve.backend, points: curve.points.map { (Double($0.stride), $0.nanosecondsPerIteration) })
-            }
-            // The automatic stride as one marker per backend, where it landed: at the stride it chose.
-            let automatic = setting.curves.compactMap { curve -> LineChart.Series? in
-                guard let time = curve.automatic, let stride = curve.automaticStride, stride >= 1 else { return nil }
-                return LineChart.Series(name: "\(curve.backend), automatic", points: [(stride, time)])
+            let series = setting.curves.compactMap { curve -> LineChart.Series? in
+                let points = curve.points.map { one -> LineChart.Point in
+                    guard let estimate = one.estimate, estimate.value > 0 else {
+                        return LineChart.Point(x: Double(one.stride), y: one.nanosecondsPerIteration)
+                    }
+                    return point(
+                        x: Double(one.stride), estimate, factor: one.nanosecondsPerIteration / estimate.value,
+                        caseID: one.caseID, per: "iteration")
+                }
+                // The automatic stride in its backend's colour, where it landed: at the stride it chose.
+                var automatic: [LineChart.Point] = []
+                if let time = curve.automatic, let stride = curve.automaticStride, stride >= 1 {
+                    if let estimate = curve.automaticEstimate, let caseID = curve.automaticCaseID, estimate.value > 0 {
+                        automatic = [
+                            point(x: stride, estimate, factor: time / estimate.value, caseID: caseID, per: "iteration")
+                        ]
+                    } else {
+                        automatic = [LineChart.Point(x: stride, y: time)]
+                    }
+                }
+                guard !points.isEmpty || !automatic.isEmpty else { return nil }
+                return LineChart.Series(name: curve.backend, points: points, separatePoints: automatic)
             }
             guard !series.isEmpty else { return nil }
             let reference = setting.serialLoop.map { [LineChart.Series(name: "serial loop", reference: $0)] } ?? []
             let title = "apply-stride, \(setting.title): ns per iteration by stride"
             let chart = LineChart(
-                title: title,
+                title: title, subtitle: allocatorSubtitle,
                 x: .init(label: "stride: iterations per block (log scale)", scale: .logarithmic),
                 y: .init(label: "ns per iteration, median (log scale)", scale: .logarithmic),
-                series: series + automatic + reference)
+                series: series + reference, bandLegend: Band.comparison.legend,
+                separateLegend: "automatic stride, at the stride it chose")
             return ReportChart(file: fileName(setting.fileStem), title: title, section: .stride, svg: chart.svg())
         }
     }
@@ -87,11 +146,11 @@ struct ReportChart {
         cpus: Int
     ) -> ReportChart? {
         var names: [String] = []
-        var points: [String: [(x: Double, y: Double)]] = [:]
+        var points: [String: [LineChart.Point]] = [:]
         var ticks: [Double: String] = [:]
         for measured in cases {
             guard let count = measured.benchmarkCase.parameter(threadsParameter).flatMap(ThreadCount.init),
-                let median = measured.estimate?.value
+                let estimate = measured.estimate
             else { continue }
             let threads = count.resolved(cpus: cpus)
             ticks[Double(threads)] =
@@ -101,18 +160,20 @@ struct ReportChart {
                 }
             let name = family.contender(measured.benchmarkCase)
             if points[name] == nil { names.append(name) }
-            points[name, default: []].append((Double(threads), median))
+            points[name, default: []].append(
+                point(x: Double(threads), estimate, caseID: measured.benchmarkCase.id, per: "critical section"))
         }
         guard ticks.count >= 2 else { return nil }
         let settingText = setting.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
         let title = "\(family.workload), \(settingText)\(backend.map { ", \($0)" } ?? ""): ns per section by threads"
         let chart = LineChart(
-            title: title,
+            title: title, subtitle: allocatorSubtitle,
             x: .init(
                 label: "contending threads (this machine: \(cpus) CPUs)", scale: .linear,
                 ticks: ticks.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }),
             y: .init(label: "ns per critical section, median (log scale)", scale: .logarithmic),
-            series: names.map { LineChart.Series(name: $0, points: points[$0]!.sorted { $0.x < $1.x }) })
+            series: names.map { LineChart.Series(name: $0, points: points[$0]!.sorted { $0.x < $1.x }) },
+            bandLegend: Band.comparison.legend)
         let stem =
             "scaling-" + setting.map { "\($0.name)-\($0.value)" }.joined(separator: "-")
             + (backend.map { "-\($0)" } ?? "")
@@ -143,7 +204,8 @@ struct ReportChart {
                 guard !rows.isEmpty, rows.allSatisfy({ $0.values.allSatisfy { ($0 ?? 1) > 0 } }) else { return nil }
                 let title = "\(family.workload), \(set.title): \(figure) percentiles"
                 let chart = PercentileChart(
-                    title: title, axisLabel: "\(figure), \(unit) (log scale; median of the processes' percentiles)",
+                    title: title, subtitle: allocatorSubtitle,
+                    axisLabel: "\(figure), \(unit) (log scale; median of the processes' percentiles)",
                     marks: marks, rows: rows)
                 let stem =
                     "\(family.workload)-" + set.parameters.map { "\($0.name)-\($0.value)" }.joined(separator: "-")

@@ -22,6 +22,7 @@ public struct ReportInput {
         cases = MeasuredCase.all(analysis.run, estimates: analysis.estimates)
         families = Family.arrange(cases)
         strides = StrideFigures(cases)
-        charts = ReportChart.all(families: families, strides: strides, cpus: analysis.run.environment.cpusAtOnce)
+        charts = ReportChart.all(
+            families: families, strides: strides, cases: cases, cpus: analysis.run.environment.cpusAtOnce)
     }
 }

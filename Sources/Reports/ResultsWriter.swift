@@ -34,7 +34,7 @@ public enum ResultsWriter {
 
     /// This package's formats, in the order they are written: results.json first.
     static let builtIn: [any OutputFormat.Type] = [
-        ResultsJSON.self, ResultsCSV.self, MarkdownReport.self, ReportChart.self, JMHExport.self,
+        ResultsJSON.self, ResultsCSV.self, MarkdownReport.self, ReportChart.self, HTMLReport.self, JMHExport.self,
         SmallerIsBetterExport.self,
         GoogleBenchmarkExport.self, InfluxLineProtocolExport.self,
     ]

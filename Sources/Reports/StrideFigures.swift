@@ -26,6 +26,8 @@ struct StrideFigures {
         let nanosecondsPerIteration: Double
         /// The case's figure and intervals (one value per process), for telling points apart.
         let estimate: CaseEstimate?
+        /// The case, as a chart's point names it.
+        let caseID: String
     }
 
     /// One backend at one body cost (one set of the other parameters).
@@ -37,6 +39,8 @@ struct StrideFigures {
         let automaticStride: Double?
         /// The automatic stride's case estimate.
         let automaticEstimate: CaseEstimate?
+        /// The automatic stride's case, as a chart's point names it.
+        let automaticCaseID: String?
 
         var best: Point? { points.min { $0.nanosecondsPerIteration < $1.nanosecondsPerIteration } }
         var strideOne: Point? { points.first { $0.stride == 1 } }
@@ -95,7 +99,7 @@ struct StrideFigures {
                 return Curve(
                     backend: backend, points: points, automatic: automaticCase.flatMap(Self.perIteration),
                     automaticStride: automaticCase?.workloadMetric(Self.iterationsPerPiece)?.value,
-                    automaticEstimate: automaticCase?.estimate)
+                    automaticEstimate: automaticCase?.estimate, automaticCaseID: automaticCase?.benchmarkCase.id)
             }
             // The serial loop with the same parameters, whichever of them it declares.
             let baseline = serial.first { candidate in candidate.key.allSatisfy { key.contains($0) } }?.value
@@ -117,7 +121,8 @@ struct StrideFigures {
         else { return nil }
         if let stride = Int(label) {
             return Point(
-                stride: stride, label: label, nanosecondsPerIteration: perIteration, estimate: measured.estimate)
+                stride: stride, label: label, nanosecondsPerIteration: perIteration, estimate: measured.estimate,
+                caseID: measured.benchmarkCase.id)
         }
         guard label == perWorker, let used = measured.workloadMetric(iterationsPerPiece)?.value, used >= 1 else {
             return nil
@@ -125,6 +130,6 @@ struct StrideFigures {
         let stride = Int(used.rounded())
         return Point(
             stride: stride, label: "\(perWorker) (\(stride))", nanosecondsPerIteration: perIteration,
-            estimate: measured.estimate)
+            estimate: measured.estimate, caseID: measured.benchmarkCase.id)
     }
 }

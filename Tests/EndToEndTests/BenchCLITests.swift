@@ -67,7 +67,7 @@ struct BenchCLITests {
             journal.split(separator: "\n").count == 1 + run.cases.count * 2,
             "the header, then one journal line per case and repetition")
         // The reports are written at the end of the run, and the run says where.
-        for file in ["report.md", "jmh-result.json", "smaller-is-better.json"] {
+        for file in ["report.md", "report.html", "jmh-result.json", "smaller-is-better.json"] {
             #expect(Self.read(out + "/" + file) != nil, "no \(file)")
         }
         #expect(
@@ -157,7 +157,9 @@ struct BenchCLITests {
     func reportHelp() async throws {
         let outcome = try await bench(["report", "--help"])
         #expect(outcome.ending == .exited(0))
-        for phrase in ["report.md", "charts/", "jmh-result.json", "smaller-is-better.json", "Exit status"] {
+        for phrase in [
+            "report.md", "report.html", "charts/", "jmh-result.json", "smaller-is-better.json", "Exit status",
+        ] {
             #expect(outcome.standardOutput.contains(phrase), "\(phrase) missing from: \(outcome.standardOutput)")
         }
     }

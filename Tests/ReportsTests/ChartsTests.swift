@@ -59,13 +59,23 @@ struct ChartsTests {
 
     @Test(
         """
-        stride curve: one line per backend, the automatic stride where it chose (when it says), the serial loop, \
-        log axes labelled with units
+        stride curve: one line per backend, the automatic stride a star in its backend's colour where it chose \
+        (when it says), the serial loop, log axes labelled with units, the allocator under the title
         """)
     func strideCurve() throws {
-        let reading = try Self.parse(try #require(Self.outputs["charts/stride-body-0ns-iterations-1000.svg"]))
-        #expect(reading.series == ["libdispatch", "work-stealing", "work-stealing, automatic", "serial loop"])
+        let svg = try #require(Self.outputs["charts/stride-body-0ns-iterations-1000.svg"])
+        let reading = try Self.parse(svg)
+        #expect(reading.series == ["libdispatch", "work-stealing", "serial loop"])
         #expect(reading.legend == reading.series)
+        #expect(reading.text("subtitle") == ["system allocator"])
+        // Notes after the series: what the band is and what the star is, neither a series of its own.
+        #expect(
+            reading.texts.suffix(2).map(\.text) == [
+                "band: comparison interval (95%)", "automatic stride, at the stride it chose",
+            ])
+        // Two fixed strides per backend and work-stealing's automatic one, each with its case.
+        #expect(svg.components(separatedBy: "data-case=\"apply-stride/").count - 1 == 5)
+        #expect(svg.contains("data-case=\"apply-stride/work-stealing/body=0ns,stride=auto,iterations=1000/system\""))
         #expect(
             reading.text("axis-label") == [
                 "stride: iterations per block (log scale)", "ns per iteration, median (log scale)",
@@ -97,15 +107,61 @@ struct ChartsTests {
         #expect(reading.text("axis-label").first?.hasPrefix("handoff_ns, ns (log scale") == true)
     }
 
+    @Test("a first-screen answer drawn: a row per measured contender, best first, each with its band")
+    func questionChart() throws {
+        let svg = try #require(
+            Self.outputs.first { $0.key.hasPrefix("charts/question-what-does-an-empty-task-cost-on-each--submitted") }?
+                .value, "\(Self.outputs.keys.sorted())")
+        let reading = try Self.parse(svg)
+        // The crashed swift-concurrency case has no figure: no row.
+        #expect(reading.text("row-label") == ["work-stealing", "pthread-mutex", "libdispatch"])
+        #expect(reading.text("title") == ["What does an empty task cost on each runtime?"])
+        #expect(reading.text("subtitle") == ["submitted from outside the pool, run and counted; system allocator"])
+        #expect(svg.components(separatedBy: "class=\"band c0\"").count - 1 == 3)
+        #expect(svg.contains("data-case=\"spawn/libdispatch/pattern=outside/system\""))
+        #expect(reading.text("axis-label") == ["ns per operation, median (log scale)"])
+    }
+
     @Test("every chart draws its own background and follows a dark colour scheme")
     func colourSchemes() throws {
         let charts = Self.outputs.filter { $0.key.hasPrefix("charts/") }
-        #expect(charts.count == 3)
+        #expect(charts.count == 5, "\(charts.keys.sorted())")
         for (path, svg) in charts {
             _ = try Self.parse(svg)
             #expect(svg.contains("class=\"background\" fill=\"#FFFFFF\""), "\(path)")
             #expect(svg.contains("@media (prefers-color-scheme: dark)"), "\(path)")
         }
+    }
+
+    @Test("every point carries its case, figure, comparison interval and processes; the band spans the interval")
+    func pointData() throws {
+        let svg = try #require(
+            Self.outputs["charts/scaling-resource-counter-critical-0ns-outside-0ns-libdispatch.svg"])
+        // pthread-mutex at 1 thread: 15 ns constant in both processes.
+        #expect(svg.contains("data-case=\"queue-vs-lock/none/guard=pthread-mutex,threads=1,"))
+        #expect(svg.contains("data-figure=\"15 ns per critical section\""))
+        #expect(svg.contains("data-interval=\"comparison interval "))
+        #expect(svg.contains("data-processes=\"2\""))
+        // One band per series with two or more points, in that series' colour.
+        #expect(svg.components(separatedBy: "class=\"band c0\"").count - 1 == 1)
+        #expect(svg.components(separatedBy: "class=\"band c1\"").count - 1 == 1)
+    }
+
+    @Test("series stay apart by colour and marker shape, 13 of them as a full stride chart has")
+    func distinctSeries() throws {
+        // Every series at the same points, so two markers are drawn alike exactly when their shapes are:
+        // with 4 shapes and 8 colours, series 8 was series 0's twin.
+        let series = (0..<13).map { LineChart.Series(name: "s\($0)", points: [(1, 1), (2, 2)]) }
+        let svg = LineChart(
+            title: "t", x: .init(label: "x", scale: .linear), y: .init(label: "y", scale: .linear), series: series
+        ).svg()
+        var looks: Set<String> = []
+        for index in 0..<13 {
+            let group = try #require(svg.range(of: "data-series=\"s\(index)\">"))
+            let marker = try #require(svg[group.upperBound...].firstMatch(of: /<(\w+ [^>]*)class="(c\d+) point"/))
+            looks.insert("\(marker.1) \(marker.2)")
+        }
+        #expect(looks.count == 13)
     }
 
     @Test("text is escaped: a series named with markup stays text")

@@ -303,7 +303,7 @@ struct MarkdownReportTests {
             guard line.hasPrefix("!["), let open = line.lastIndex(of: "(") else { return nil }
             return String(line[line.index(after: open)..<line.index(before: line.endIndex)])
         }
-        #expect(linked.count == 3, "\(linked)")
+        #expect(linked.count == 5, "\(linked)")  // stride, scaling, hand-off, two first-screen answers
         for path in linked { #expect(Self.outputs[path] != nil, "\(path) is linked but not written") }
     }
 

@@ -153,6 +153,11 @@ struct RunHistoryTests {
         let chart = try #require(
             outputs.first { $0.path == "charts/trend-m1-spawn-work-stealing-pattern-chain-system.svg" }?.contents)
         #expect(chart.contains(">change point<"))
+        // The repeat interval is a band around the figure's line, not two series of its own.
+        #expect(chart.contains("class=\"band c0\"") && chart.contains(">band: repeat interval (95%)<"))
+        #expect(!chart.contains("repeat interval, low") && !chart.contains("repeat interval, high"))
+        #expect(chart.contains("data-case=\"\(Self.chain), run 3 (222222222222,"))
+        #expect(chart.contains(">system allocator<"))
         let missing = HistoryReport.outputs(
             [history], analyses: [.notComputed("otava not found")], directory: "/out", minimumChange: 0.05)
         #expect(missing[0].contents.contains("Not computed: otava not found. Otava's input is otava-M1.csv"))
