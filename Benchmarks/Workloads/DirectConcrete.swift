@@ -134,31 +134,18 @@ final class ConcreteDirectOperation<R: ConcurrencyRuntime>: MeasuredOperation {
 /// the link) and retained `self` again, which made this reference 3–5 times the suite's figure on
 /// our pools (issue 49), a reference that validated nothing.
 ///
-/// `@unchecked Sendable`: the cell is written in `init`, before any link can run, and in `cut()`,
-/// once every link has run; the rest is immutable or atomic.
+/// `@unchecked Sendable`: as `ChainStep`; the rest is immutable or atomic.
 final class DirectChain<R: ConcurrencyRuntime>: ChainStep, @unchecked Sendable {
     private let runtime: R
     private let linksLeft = Atomic<Int>(0)
     private let linksRun = Atomic<Int>(0)
     private let done: R.Semaphore
-    private let cell: UnsafeMutablePointer<Unmanaged<ChainStep>?>
-    private let block: FunctionBlock
 
     init(runtime: R) {
         self.runtime = runtime
         done = runtime.makeSemaphore(value: 0)
-        let cell = UnsafeMutablePointer<Unmanaged<ChainStep>?>.allocate(capacity: 1)
-        cell.initialize(to: nil)
-        self.cell = cell
-        let shared = UncheckedPointer(cell)
-        block = FunctionBlock(
-            context: UnsafeMutableRawPointer(cell), ChainStep.function,
-            closure: { shared.pointer.pointee?._withUnsafeGuaranteedRef { $0.step() } })
         super.init()
-        cell.pointee = Unmanaged.passRetained(self)
     }
-
-    deinit { cell.deallocate() }
 
     override func step() {
         // relaxed: consecutive links are ordered by the submission between them, and the
@@ -183,13 +170,6 @@ final class DirectChain<R: ConcurrencyRuntime>: ChainStep, @unchecked Sendable {
     func problem(after performed: Int) -> String? {
         let ran = linksRun.load(ordering: .relaxed)
         return ran == performed ? nil : "\(ran) links ran, \(performed) were submitted"
-    }
-
-    /// Lets this object go: the cell held it while links could run.
-    func cut() {
-        let owner = cell.pointee
-        cell.pointee = nil
-        owner?.release()
     }
 }
 

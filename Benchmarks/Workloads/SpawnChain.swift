@@ -37,32 +37,60 @@ final class SpawnChain<R: ConcurrencyRuntime>: MeasuredOperation {
     }
 }
 
-/// What a link's C function reaches through its context: a C function cannot be formed in
-/// generic code, so it calls `step` here and the override (`ChainLinks`, `DirectChain`) does the rest.
+/// A chain's link and what it reaches: a C function cannot be formed in generic code, so the link
+/// calls `step` here and the override (`ChainLinks`, `DirectChain`) does the rest.
+///
+/// The link reaches the object through a cell of raw memory, not a reference, so both of its
+/// forms are trivial values and `block` is a constant made once: a link then submits the next
+/// without retaining or releasing anything of ours (a `var` block would be copied, closure and
+/// all, by every link: a retain and a release from both CPUs). The cell owns the object from the
+/// end of `init` until `cut()`.
+///
+/// `@unchecked Sendable`: the cell is written in `init`, before any link can run, and in `cut()`,
+/// once every link is known to have run.
 class ChainStep: @unchecked Sendable {
+    private let cell: UnsafeMutablePointer<Unmanaged<ChainStep>?>
+    /// The link, submitted again by every link but the last.
+    let block: FunctionBlock
+
+    /// A subclass initializes its own properties first: the cell then takes the whole object.
+    init() {
+        let cell = UnsafeMutablePointer<Unmanaged<ChainStep>?>.allocate(capacity: 1)
+        cell.initialize(to: nil)
+        self.cell = cell
+        let shared = UncheckedPointer(cell)
+        block = FunctionBlock(
+            context: UnsafeMutableRawPointer(cell), Self.function,
+            closure: { shared.pointer.pointee?._withUnsafeGuaranteedRef { $0.step() } })
+        cell.pointee = Unmanaged.passRetained(self)
+    }
+
+    deinit { cell.deallocate() }
+
     func step() { preconditionFailure("ChainStep.step is overridden by ChainLinks and DirectChain") }
 
-    /// A link's C function. Its context is a cell holding the `ChainLinks` (nil once cut).
+    /// Lets this object go: a link that still runs afterwards (only a wrong backend's) finds the
+    /// cell empty and does nothing.
+    func cut() {
+        let owner = cell.pointee
+        cell.pointee = nil
+        owner?.release()
+    }
+
+    /// A link's C function. Its context is the cell (nil once cut).
     /// `_withUnsafeGuaranteedRef`: the cell owns the object while links run, so the call needs no
     /// retain and release of its own, which every link would pay from whichever CPU ran it, the
     /// object's count bouncing between the CPUs (Benchmarks/README.md, "What the references
     /// found").
-    static let function: WorkFunction = { context in
+    private static let function: WorkFunction = { context in
         context.unsafelyUnwrapped.assumingMemoryBound(to: Unmanaged<ChainStep>?.self).pointee?._withUnsafeGuaranteedRef
         { $0.step() }
     }
 }
 
-/// The state a chain's links share, and the link itself.
+/// The state the suite's chain shares: what is left to run, and the latch the last link opens.
 ///
-/// The link reaches this object through a cell of raw memory, not a reference, so both of its
-/// forms are trivial values and `block` can be a constant made before `self` exists: a link then
-/// submits the next without retaining or releasing anything of ours (a `var` block would be
-/// copied, closure and all, by every link: a retain and a release from both CPUs). The cell owns
-/// this object until `cut()`.
-///
-/// `@unchecked Sendable`: the cell is written in `init`, before any link can run, and in `cut()`,
-/// once every link is known to have run; the rest is immutable or atomic.
+/// `@unchecked Sendable`: as `ChainStep`; the rest is immutable or atomic.
 final class ChainLinks<R: ConcurrencyRuntime>: ChainStep, @unchecked Sendable {
     private let runtime: R
     /// Links still to run in this `run`. A read-modify-write, not a load and a store, so a chain
@@ -70,24 +98,12 @@ final class ChainLinks<R: ConcurrencyRuntime>: ChainStep, @unchecked Sendable {
     /// arrives, one arrival too many, which `finish()` reports).
     let linksLeft = Atomic<Int>(0)
     private let latch: CountdownLatch
-    private let cell: UnsafeMutablePointer<Unmanaged<ChainStep>?>
-    let block: FunctionBlock
 
     init(runtime: R, latch: CountdownLatch) {
         self.runtime = runtime
         self.latch = latch
-        let cell = UnsafeMutablePointer<Unmanaged<ChainStep>?>.allocate(capacity: 1)
-        cell.initialize(to: nil)
-        self.cell = cell
-        let shared = UncheckedPointer(cell)
-        block = FunctionBlock(
-            context: UnsafeMutableRawPointer(cell), ChainStep.function,
-            closure: { shared.pointer.pointee?._withUnsafeGuaranteedRef { $0.step() } })
         super.init()
-        cell.pointee = Unmanaged.passRetained(self)
     }
-
-    deinit { cell.deallocate() }
 
     override func step() {
         // relaxed: consecutive links are ordered by the submission between them; the latch
@@ -97,13 +113,5 @@ final class ChainLinks<R: ConcurrencyRuntime>: ChainStep, @unchecked Sendable {
         } else {
             latch.arrive()
         }
-    }
-
-    /// Lets this object go: a link that still runs afterwards (only a wrong backend's) finds the
-    /// cell empty and does nothing.
-    func cut() {
-        let owner = cell.pointee
-        cell.pointee = nil
-        owner?.release()
     }
 }

@@ -32,7 +32,8 @@ public struct SVGElement: Sendable, Equatable {
         return lines.joined(separator: "\n")
     }
 
-    /// XML-escapes the five special characters (quotes too, for attribute values).
+    /// Escapes the five special characters (quotes too, for attribute values), for XML and HTML
+    /// alike: the apostrophe as `&#39;`, which HTML 4 lacks a name for.
     public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.count)
@@ -42,7 +43,7 @@ public struct SVGElement: Sendable, Equatable {
             case "<": escaped += "&lt;"
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
+            case "'": escaped += "&#39;"
             default: escaped.append(character)
             }
         }

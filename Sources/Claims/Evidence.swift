@@ -84,10 +84,9 @@ public enum Faster: Equatable, Sendable {
     case dependsOnMode
 
     public init(_ first: CaseEstimate, _ second: CaseEstimate) {
-        if RankTest.isFaster(first.values, than: second.values, level: Self.level) {
-            self = .first
-        } else if RankTest.isFaster(second.values, than: first.values, level: Self.level) {
-            self = .second
+        let ranks = RankTest.compare(first.values, second.values)
+        if ranks.pValue < Self.level {
+            self = ranks.firstIsLower ? .first : .second
         } else if first.modes.isEmpty && second.modes.isEmpty {
             self = Self.byIntervals(first, second)
         } else {

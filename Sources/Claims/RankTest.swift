@@ -1,5 +1,3 @@
-import Results
-
 /// Mann–Whitney's exact rank test between two cases' processes: how often, were neither case
 /// faster, their values would interleave as little as they do. It counts one value per process
 /// and assumes nothing of their distribution, so it stays valid where processes fall into modes
@@ -10,11 +8,12 @@ import Results
 /// is equally likely; the number of orderings with U = u, N(u; m, n), follows from where the
 /// largest value sits: N(u; m, n) = N(u − n; m − 1, n) + N(u; m, n − 1).
 enum RankTest {
-    /// The two-sided chance, were neither faster, of a U as far from its middle as `first`
-    /// against `second`'s: 2 · P(U ≤ min(u, mn − u)), at most 1.
-    static func pValue(_ first: [Double], _ second: [Double]) -> Double {
+    /// Which of `first` and `second` has the lower values, and the two-sided chance, were
+    /// neither faster, of a U as far from its middle as theirs: 2 · P(U ≤ min(u, mn − u)), at
+    /// most 1.
+    static func compare(_ first: [Double], _ second: [Double]) -> (pValue: Double, firstIsLower: Bool) {
         let m = first.count, n = second.count
-        guard m > 0, n > 0 else { return 1 }
+        guard m > 0, n > 0 else { return (1, false) }
         var u = 0.0
         for a in first {
             for b in second {
@@ -25,14 +24,7 @@ enum RankTest {
         let counts = orderings(m, n)
         let total = counts.reduce(0, +)
         let tail = counts[0...min(lowTail, counts.count - 1)].reduce(0, +)
-        return min(1, 2 * tail / total)
-    }
-
-    /// Whether `first` is faster (its values lower) with a two-sided chance below `level`.
-    static func isFaster(_ first: [Double], than second: [Double], level: Double) -> Bool {
-        guard SampleStatistics.percentile(first.sorted(), 0.5) < SampleStatistics.percentile(second.sorted(), 0.5)
-        else { return false }
-        return pValue(first, second) < level
+        return (min(1, 2 * tail / total), u < Double(m * n) / 2)
     }
 
     /// N(u; m, n) for u = 0 … mn, as doubles (C(m + n, m) passes Int's range near 70 processes).

@@ -1,3 +1,5 @@
+import Charts
+
 /// The Markdown that report.md is written in, as HTML: ATX headings (with GitHub's anchors, which
 /// report.md's own links use), paragraphs, nested `-` lists, pipe tables with their alignment,
 /// fenced code blocks, code spans, `**strong**`, `*emphasis*`, links, and images, which the caller
@@ -343,21 +345,7 @@ struct MarkdownHTML {
     }
 
     /// Escaped for HTML element text and for a double- or single-quoted attribute value alike.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { SVGElement.escape(text) }
 }
 
 extension StringProtocol {

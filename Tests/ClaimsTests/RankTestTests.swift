@@ -18,10 +18,10 @@ struct RankTestTests {
 
     @Test("processes wholly apart: 2 / C(m + n, m); one pair out of place doubles the count of the tail")
     func pValues() {
-        #expect(abs(RankTest.pValue([1, 2, 3, 4], [5, 6, 7, 8]) - 2.0 / 70) < 1e-12)
-        #expect(abs(RankTest.pValue([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]) - 2.0 / 252) < 1e-12)
+        #expect(abs(RankTest.compare([1, 2, 3, 4], [5, 6, 7, 8]).pValue - 2.0 / 70) < 1e-12)
+        #expect(abs(RankTest.compare([1, 2, 3, 4, 5], [6, 7, 8, 9, 10]).pValue - 2.0 / 252) < 1e-12)
         // U = 1: P(U ≤ 1) = (1 + 1) / 252.
-        #expect(abs(RankTest.pValue([1, 2, 3, 4, 6], [5, 7, 8, 9, 10]) - 4.0 / 252) < 1e-12)
-        #expect(RankTest.pValue([1, 3, 5, 7], [2, 4, 6, 8]) > 0.5)
+        #expect(abs(RankTest.compare([1, 2, 3, 4, 6], [5, 7, 8, 9, 10]).pValue - 4.0 / 252) < 1e-12)
+        #expect(RankTest.compare([1, 3, 5, 7], [2, 4, 6, 8]).pValue > 0.5)
     }
 }
