@@ -11,7 +11,7 @@ struct MeasurementOptions: ParsableArguments {
         parsing: .unconditional,
         help:
             """
-            Samples per child process (default: 5 for the smoke and quick suites, \
+            Samples per child process (default: 5 for the smoke suite, 4 for the quick suite, \
             10 for the full suite, 20 for `bench ab`).
             """)
     var samples: Int?

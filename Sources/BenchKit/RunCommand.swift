@@ -33,7 +33,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Child processes per case (default: 3 for the smoke suite, 4 for the quick suite, 5 for the full suite).")
+        help: "Child processes per case (default: 3 for the smoke suite, 5 for the quick and full suites).")
     var repetitions: Int?
 
     @Option(

@@ -13,8 +13,8 @@ struct Answers {
         let compared: Int
         /// Contender → the margins (runner-up / fastest) of the sets it clearly won.
         let wins: [(contender: String, margins: [Double])]
-        /// The sets where the best's interval overlaps the runner-up's, grouped by who leads
-        /// together (every contender whose interval overlaps the best's), most frequent first.
+        /// The sets without a clear best, grouped by who leads together (every contender that
+        /// leads with the best, `Standing.leads`), most frequent first.
         let ties: [(leaders: [String], sets: Int)]
 
         var tieCount: Int { ties.reduce(0) { $0 + $1.sets } }
@@ -35,7 +35,8 @@ struct Answers {
                 compared += 1
                 guard standing.isClear else {
                     let leaders =
-                        [standing.ranked[0]] + standing.ranked.dropFirst().filter { standing.tiesWithBest($0.estimate) }
+                        [standing.ranked[0]]
+                        + standing.ranked.dropFirst().filter { standing.leadsWithBest($0.estimate) }
                     let names = leaders.map { family.contender($0.measured.benchmarkCase) }
                     if ties[names] == nil { tieOrder.append(names) }
                     ties[names, default: 0] += 1
@@ -79,8 +80,8 @@ struct Answers {
                 parts.append(
                     answer.wins.isEmpty
                         ? "no contender is clearly \(answer.ranking.best) in any: \(who) "
-                            + "(their processes spread wider than they differ, "
-                            + "so a repeat run could order them either way)"
+                            + "(within \(Int(Standing.closeEnough * 100))% of each other, or their processes "
+                            + "spread wider than they differ, so a repeat run could order them either way)"
                         : "a tie in \(answer.tieCount) (\(who))")
             }
             if answer.ranking.figure != .time { parts.append("ranked by \(answer.ranking.heading), not time") }

@@ -137,7 +137,7 @@ extension Question {
         text: "What does an actor hop cost on each executor?",
         parts: [
             Part(
-                condition: "a hop between two actors, p50 (p99)",
+                condition: "a hop between two actors, its median latency",
                 contenders: runtimes.map { backend in
                     Contender(
                         label: backend == .swiftConcurrency ? "default actors" : "\(backend)'s serial executors",

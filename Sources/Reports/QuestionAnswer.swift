@@ -35,41 +35,55 @@ enum QuestionAnswer {
     /// "**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then DispatchQueue.sync (67 ns)";
     /// with a tie, the leaders with their figures and those clearly slower than the best.
     static func timeLine(_ part: Question.Part, cases: [MeasuredCase]) -> String {
-        let ranked = figures(part, cases: cases).map { (label: $0.contender.label, estimate: $0.estimate) }
-            .sorted { $0.estimate.value < $1.estimate.value }
-        guard let best = ranked.first else { return "nothing measured" }
-        func figure(_ entry: (label: String, estimate: CaseEstimate)) -> String {
-            let modes = entry.estimate.modes.isEmpty ? "" : "; modes: \(Figures.modes(entry.estimate.modes))"
-            return "(\(Figures.nanoseconds(entry.estimate.value))\(modes))"
+        let entries = figures(part, cases: cases).map { entry in
+            Entry(
+                label: entry.contender.label, estimate: entry.estimate,
+                detail: entry.estimate.modes.isEmpty ? "" : "; modes: \(Figures.modes(entry.estimate.modes))")
         }
-        func shown(_ entry: (label: String, estimate: CaseEstimate)) -> String { "\(entry.label) \(figure(entry))" }
-        guard ranked.count > 1 else { return "only \(shown(best)) was measured" }
-        // Those not clearly behind the best, wherever they rank (a wide interval further down can
-        // reach the best's when a closer, narrower one does not), and those within `closeEnough`
-        // of it: a difference of a few percent is no reason to choose, and it would flip between
-        // "clearly" and "a tie" from one run to the next.
-        let verdicts = ranked.map { Faster(best.estimate, $0.estimate) }
-        let leading = ranked.indices.filter { index in
-            verdicts[index] != .first || ranked[index].estimate.value <= best.estimate.value * (1 + closeEnough)
-        }
-        let leaders = leading.map { ranked[$0] }
-        let rest = ranked.indices.filter { !leading.contains($0) }.map { ranked[$0] }
-        if leaders.count == 1 {
-            let runnerUp = ranked[1]
-            return "**\(best.label)** is clearly fastest at \(Figures.nanoseconds(best.estimate.value)), "
-                + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(shown(runnerUp))"
-                + (rest.count > 1 ? "; then " + rest.dropFirst().map(shown).joined(separator: ", ") : "")
+        return rankedLine(entries, clearly: "clearly fastest")
+    }
+
+    /// One contender of an answer: its figure, and what is said beside it in parentheses.
+    struct Entry {
+        let label: String
+        let estimate: CaseEstimate
+        /// After the figure, e.g. "; modes: …".
+        let detail: String
+
+        var shown: String { "\(label) \(figure)" }
+        var figure: String { "(\(Figures.nanoseconds(estimate.value))\(detail))" }
+    }
+
+    /// The answer line for contenders ranked by their estimates: the clear best with its margin
+    /// and the rest, or the leaders together and the rest.
+    ///
+    /// Leaders are those that lead with the best (`Standing.leads`), wherever they rank: a wide
+    /// interval further down can reach the best's when a closer, narrower one does not. They are
+    /// named in the question's order, every one of them, so the same set reads the same in a
+    /// repeat run whichever of them came first this time.
+    static func rankedLine(_ entries: [Entry], clearly: String) -> String {
+        let order = entries.indices.sorted { entries[$0].estimate.value < entries[$1].estimate.value }
+        guard let first = order.first else { return "nothing measured" }
+        let best = entries[first]
+        guard order.count > 1 else { return "only \(best.shown) was measured" }
+        let verdicts = entries.map { Faster(best.estimate, $0.estimate) }
+        let leading = entries.indices.filter { Standing.leads(entries[$0].estimate, withBest: best.estimate) }
+        let rest = order.filter { !leading.contains($0) }.map { entries[$0] }
+        if leading.count == 1 {
+            let runnerUp = entries[order[1]]
+            return "**\(best.label)** is \(clearly) at \(Figures.nanoseconds(best.estimate.value)), "
+                + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(runnerUp.shown)"
+                + (rest.count > 1 ? "; then " + rest.dropFirst().map(\.shown).joined(separator: ", ") : "")
         }
         let why =
             leading.contains { verdicts[$0] == .dependsOnMode }
             ? "which is faster depends on the mode a process falls into"
-            : "any of them: within \(Int(closeEnough * 100))% of each other, or closer than their processes' spread"
-        return Answers.leaders(leaders.map { "**\($0.label)** \(figure($0))" }) + " lead together, \(why)"
-            + (rest.isEmpty ? "" : "; clearly slower than \(best.label): " + rest.map(shown).joined(separator: ", "))
+            : "any of them: within \(Int(Standing.closeEnough * 100))% of each other, "
+                + "or closer than their processes' spread"
+        let named = leading.map { "**\(entries[$0].label)** \(entries[$0].figure)" }
+        return named.dropLast().joined(separator: ", ") + " and " + named.last! + " lead together, \(why)"
+            + (rest.isEmpty ? "" : "; clearly slower than \(best.label): " + rest.map(\.shown).joined(separator: ", "))
     }
-
-    /// Contenders within this fraction of the best lead with it, however clearly they differ.
-    static let closeEnough = 0.05
 
     /// Each measured contender of `part` in the question's order, with its case and its figure
     /// per unit (per iteration for a loop): what the answer line ranks and the question's chart draws.
@@ -89,17 +103,17 @@ enum QuestionAnswer {
         }
     }
 
-    /// "default actors 45 ns (61 ns), fifo-dispatch's serial executors 170 ns (356 ns), …", by p50.
+    /// "**default actors** is clearly lowest at 45 ns, 3.78× ahead of fifo-dispatch's serial
+    /// executors (170 ns; p99 356 ns)", by p50: each process's p50 is one value, compared as a
+    /// time is, the p99 beside it.
     static func latencyLine(_ part: Question.Part, prefix: String, cases: [MeasuredCase]) -> String {
-        let ranked = part.contenders.compactMap { contender -> (label: String, p50: Double, p99: Double?)? in
-            guard let measured = find(contender, in: cases), let p50 = measured.workloadMetric("\(prefix).p50")
-            else { return nil }
-            return (contender.label, p50.value, measured.workloadMetric("\(prefix).p99")?.value)
-        }.sorted { $0.p50 < $1.p50 }
-        guard !ranked.isEmpty else { return "nothing measured" }
-        return ranked.map { entry in
-            "\(entry.label) \(Figures.nanoseconds(entry.p50))"
-                + (entry.p99.map { " (\(Figures.nanoseconds($0)))" } ?? "")
-        }.joined(separator: ", ")
+        let found = part.contenders.compactMap { contender in find(contender, in: cases).map { (contender, $0) } }
+        let estimates = RunEstimates(found.map(\.1.result)) { $0.workloadMetrics?["\(prefix).p50"]?.value }
+        let entries = found.compactMap { contender, measured -> Entry? in
+            guard let estimate = estimates[measured.benchmarkCase.id] else { return nil }
+            let p99 = measured.workloadMetric("\(prefix).p99").map { "; p99 \(Figures.nanoseconds($0.value))" }
+            return Entry(label: contender.label, estimate: estimate, detail: p99 ?? "")
+        }
+        return rankedLine(entries, clearly: "clearly lowest")
     }
 }

@@ -2,8 +2,9 @@ import Claims
 import Results
 
 /// The contenders of one parameter set, best first by their family's figure (`Ranking`), and
-/// whether the best is clearly so: its comparison interval lies wholly below the runner-up's (the rule
-/// the claims use, `Faster`). Otherwise it is a tie, however far apart the figures.
+/// whether the best is clearly so: clearly ahead of the runner-up by the rule the claims use
+/// (`Faster`), and by more than `closeEnough`. Otherwise the leaders lead together, however far
+/// apart their figures.
 struct Standing {
     /// The cases that have the figure, ascending.
     let ranked: [(measured: MeasuredCase, estimate: CaseEstimate)]
@@ -15,9 +16,10 @@ struct Standing {
 
     var best: CaseEstimate? { ranked.first?.estimate }
 
-    /// True when there are two contenders or more and the best's interval is below every other's.
+    /// True when there are two contenders or more and the best is clearly ahead of every other,
+    /// by more than `closeEnough`.
     var isClear: Bool {
-        ranked.count >= 2 && Faster(ranked[0].estimate, ranked[1].estimate) == .first
+        ranked.count >= 2 && !leadsWithBest(ranked[1].estimate)
     }
 
     /// The runner-up's figure over the best's (≥ 1), with two contenders or more.
@@ -25,12 +27,22 @@ struct Standing {
         ranked.count >= 2 ? ranked[1].estimate.value / ranked[0].estimate.value : nil
     }
 
-    /// Whether `estimate` is not clearly behind the best: a tie, or a case whose modes order the
-    /// two either way.
-    func tiesWithBest(_ estimate: CaseEstimate) -> Bool {
-        guard let best else { return false }
-        return !Faster(best, estimate).isClear
+    /// Whether `estimate` leads with the best (`leads(_:withBest:)`).
+    func leadsWithBest(_ estimate: CaseEstimate) -> Bool {
+        best.map { Self.leads(estimate, withBest: $0) } ?? false
     }
+
+    /// Whether a contender leads with the best: not clearly behind it (a tie, or a case whose modes
+    /// order the two either way), or within `closeEnough` of it.
+    static func leads(_ estimate: CaseEstimate, withBest best: CaseEstimate) -> Bool {
+        Faster(best, estimate) != .first || estimate.value <= best.value * (1 + closeEnough)
+    }
+
+    /// Contenders within this fraction of the best lead with it, however clearly they differ: a
+    /// difference of a few percent is no reason to choose one, and it flips between "clearly" and
+    /// "a tie" from one run to the next. The report's questions and "what should I use?" both
+    /// count it; the tables' "× best" column gives the ratio as measured.
+    static let closeEnough = 0.05
 
     /// ", a tie", ", depends on the mode" or nothing (clearly behind) after a ratio to the best.
     func againstBest(_ estimate: CaseEstimate) -> String {

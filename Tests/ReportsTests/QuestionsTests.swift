@@ -95,7 +95,8 @@ struct QuestionsTests {
                     + "task group (1.3 µs)"), "\(text)")
         #expect(
             text.contains(
-                "default actors 45 ns (61 ns), fifo-dispatch's serial executors 170 ns (350 ns) (not measured:"),
+                "  - a hop between two actors, its median latency: **default actors** is clearly lowest at 45 ns, "
+                    + "3.78× ahead of fifo-dispatch's serial executors (170 ns; p99 350 ns) (not measured:"),
             "\(text)")
     }
 }
@@ -123,6 +124,16 @@ extension QuestionsTests {
                     + "lead together, any of them: within 5% of each other, or closer than their processes' spread; "
                     + "clearly slower than stride 64: stride 8 (70 ns), the automatic stride (80 ns), "
                     + "a plain loop (100 ns), stride 1 (300 ns)"), "\(text)")
+        // Four strides within 5% lead together, every one named, in the question's order whichever
+        // is fastest: a repeat run that orders them otherwise writes the same answer.
+        let four = try report([
+            loop("1", 30_000_000), loop("8", 5_600_000), loop("64", 5_500_000), loop("512", 5_550_000),
+            loop("auto", 5_520_000),
+        ])
+        #expect(
+            four.contains(
+                "  - concurrentPerform, 100ns body, per iteration: **stride 8** (56 ns), **stride 64** (55 ns), "
+                    + "**stride 512** (55.5 ns) and **the automatic stride** (55.2 ns) lead together"), "\(four)")
         // 9% apart, the best is named with its margin.
         let apart = try report([
             loop("1", 30_000_000), loop("64", 5_500_000), loop("512", 6_000_000), loop("auto", 8_000_000),
@@ -172,5 +183,24 @@ struct FiguresTests {
         #expect(Figures.nanoseconds(1_011) == "1.01 µs")
         #expect(Figures.nanoseconds(57_632_726) == "57.6 ms")
         #expect(Figures.nanoseconds(2.5e9) == "2.5 s")
+    }
+}
+
+extension QuestionsTests {
+    @Test("\"What should I use?\" counts a clear lead under 5% as leading together, as the questions do")
+    func closeLeadIsNoWin() throws {
+        let spawn = { (backend: String, nanoseconds: Double) in
+            Fixture.measured("spawn", backend, [("pattern", "outside")], samples: Fixture.constant(nanoseconds))
+        }
+        // Constant samples: 100 against 103 ns is clear to the rank test and the intervals alike.
+        let close = try report([spawn("work-stealing", 100), spawn("fifo-dispatch", 103)])
+        #expect(
+            close.contains(
+                "- **spawn** (1 parameter set): no contender is clearly fastest in any: work-stealing and "
+                    + "fifo-dispatch lead together (within 5% of each other, or their processes spread wider"),
+            "\(close)")
+        let apart = try report([spawn("work-stealing", 100), spawn("fifo-dispatch", 106)])
+        let win = "- **spawn** (1 parameter set): work-stealing is clearly fastest in 1, by 1.06×"
+        #expect(apart.contains(win), "\(apart)")
     }
 }
