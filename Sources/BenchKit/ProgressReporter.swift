@@ -40,6 +40,12 @@ final class ProgressReporter: @unchecked Sendable {
                 (interactive ? "\r\u{1B}[2K" : "")
                     + "modes: \(cases) case\(cases == 1 ? "" : "s") split between modes; adding processes for up to "
                     + "\(seconds) s, until each mode's share is known to ±\(points) points (--mode-budget)\n")
+        case .settlingAnswers(let cases, let chosen, let processes):
+            let which = chosen == cases ? "each" : "the \(chosen) cheapest (the rest would overrun --answer-budget)"
+            write(
+                (interactive ? "\r\u{1B}[2K" : "")
+                    + "answers: \(cases) case\(cases == 1 ? "" : "s") on which a first-screen answer hangs, not yet "
+                    + "told apart from the best; \(processes) more processes for \(which)\n")
         }
     }
 

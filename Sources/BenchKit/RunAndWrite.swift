@@ -21,10 +21,12 @@ enum RunAndWrite {
     ///   interruption, with what finished written.
     ///   With `resuming` (the journal of `directory`, same plan), the run continues it: its
     ///   finished repetitions are kept, with the calibration they were measured with.
-    ///   `modeBudget`: time for more processes where a case's processes fell into modes.
+    ///   `modeBudget`: time for more processes where a case's processes fell into modes;
+    ///   `answerBudget`: for one round of more processes where a first-screen answer hangs.
     static func run(
         _ plan: RunPlan, suite: Suite, measurement: MeasurementOptions, output: RunOutput, directory: String,
-        label: String, profiling: Profiling? = nil, resuming: RunJournal? = nil, modeBudget: Duration = .zero
+        label: String, profiling: Profiling? = nil, resuming: RunJournal? = nil, modeBudget: Duration = .zero,
+        answerBudget: Duration = .zero
     ) async throws -> RunAnalysis {
         try measurement.requireCounting(besides: [ChildProcess.ownExecutable()], label: label)
         let journal: ResultsJournal
@@ -41,6 +43,9 @@ enum RunAndWrite {
         let calibration = resuming?.header.run.calibration ?? WorkloadCalibration.measure()
         var engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
         engine.modeBudget = modeBudget
+        if answerBudget > .zero {
+            engine.answerRound = AnswerRound(budget: answerBudget) { UndecidedAnswers.caseIDs($0) }
+        }
         let progress = ProgressReporter()
         if let resuming {
             print(

@@ -47,6 +47,17 @@ struct RunCommand: ParsableCommand {
             """, valueName: "seconds"))
     var modeBudget: Int?
 
+    @Option(
+        name: .customLong("answer-budget"), parsing: .unconditional,
+        help: ArgumentHelp(
+            """
+            Seconds for one round, after every case's repetitions, of 4 more processes for each case on which \
+            a first-screen answer hangs: a contender more than 5% behind the best that the run cannot yet tell \
+            from it, and the best (default: 0 for the smoke suite, 30 for the quick suite, 60 for the full \
+            suite, and 0 with --repetitions; cases that would overrun it are left out, the cheapest kept).
+            """, valueName: "seconds"))
+    var answerBudget: Int?
+
     @OptionGroup var measurement: MeasurementOptions
 
     @OptionGroup var output: RunOutput
@@ -76,6 +87,9 @@ struct RunCommand: ParsableCommand {
         }
         if let modeBudget, modeBudget < 0 {
             throw ValidationError("--mode-budget is in seconds and cannot be negative, got \(modeBudget)")
+        }
+        if let answerBudget, answerBudget < 0 {
+            throw ValidationError("--answer-budget is in seconds and cannot be negative, got \(answerBudget)")
         }
         if resume != nil, output.out != nil {
             throw ValidationError("--resume DIR continues the run in DIR: it takes no --out")
@@ -137,7 +151,9 @@ struct RunCommand: ParsableCommand {
             plan, suite: selection.chosenSuite, measurement: measurement, output: output,
             directory: directory, label: "bench", profiling: profiling, resuming: resuming,
             modeBudget: .seconds(
-                modeBudget ?? (repetitions == nil ? selection.chosenSuite.defaultModeBudgetSeconds : 0)))
+                modeBudget ?? (repetitions == nil ? selection.chosenSuite.defaultModeBudgetSeconds : 0)),
+            answerBudget: .seconds(
+                answerBudget ?? (repetitions == nil ? selection.chosenSuite.defaultAnswerBudgetSeconds : 0)))
         let run = analysis.run
         SummaryTable.print(run.cases, estimates: analysis.estimates)
         if selection.chosenSuite != .smoke {

@@ -19,6 +19,9 @@ public struct MeasuredRun: Sendable {
     /// How long a plain run may spend, after every case's repetitions, on more processes for the
     /// cases whose processes fell into modes (`ProcessMode`): zero for none.
     public var modeBudget: Duration = .zero
+    /// One round of more processes, before the modes', for the cases the run's answers cannot yet
+    /// tell apart; nil for none.
+    public var answerRound: AnswerRound?
 
     public init(
         plan: RunPlan, launcher: CaseLauncher, suite: Suite, sampleTime: Duration, metrics: [Metric],
@@ -71,8 +74,24 @@ public struct MeasuredRun: Sendable {
                     elapsed: { seconds[$0] = max(seconds[$0], $1.inSeconds) }, journal: journal, progress: progress,
                     skipping: { finished.contains(JournalEntry.Key(caseID: $0.id, repetition: $1)) })
             else { return false }
+            var next = plan.repetitions
+            if let answerRound {
+                let (undecided, chosen) = answerRound.choose(
+                    cases[0], secondsPerProcess: seconds, seconds: answerRound.budget.inSeconds)
+                if !chosen.isEmpty {
+                    progress(.settlingAnswers(cases: undecided, chosen: chosen.count, processes: AnswerRound.processes))
+                    let round = Runner.Round(cases: chosen, repetitions: next..<(next + AnswerRound.processes))
+                    guard
+                        try await runner.run(
+                            round, of: plan, on: .one(build.executable), into: &cases, journal: journal,
+                            progress: progress)
+                    else { return false }
+                    next += AnswerRound.processes
+                }
+            }
             return try await settleModes(
-                runner, build: build, cases: &cases, secondsPerProcess: seconds, journal: journal, progress: progress)
+                runner, build: build, cases: &cases, secondsPerProcess: seconds, firstRepetition: next,
+                journal: journal, progress: progress)
         }
         return results(measured.cases[0], of: build, executable: nil, measured)
     }
@@ -94,28 +113,23 @@ public struct MeasuredRun: Sendable {
         let unsettled = cases.indices.filter { index in
             estimates[cases[index].benchmarkCase.id]?.modes.contains { $0.shareUncertainty > settledShare } ?? false
         }
-        var left = secondsLeft
-        var chosen: [Int] = []
-        for index in unsettled.sorted(by: { secondsPerProcess[$0] < secondsPerProcess[$1] }) {
-            let cost = secondsPerProcess[index] * Double(processesPerModeRound)
-            guard cost <= left else { continue }
-            left -= cost
-            chosen.append(index)
-        }
-        return (unsettled.count, chosen.sorted())
+        let chosen = ProcessBudget.cheapestFirst(
+            unsettled, secondsPerProcess: secondsPerProcess, processes: processesPerModeRound, seconds: secondsLeft)
+        return (unsettled.count, chosen)
     }
 
     /// Adds processes, `processesPerModeRound` per round, to the cases whose processes fell into
     /// modes whose shares are not yet known to ±`settledShare`, while `modeBudget` lasts: the
     /// cheapest first (`secondsPerProcess`, each case's slowest process so far), and only those
-    /// whose round fits what is left. Returns false when the run was interrupted.
+    /// whose round fits what is left. Their repetitions are numbered from `firstRepetition`, after
+    /// any the answers' round took. Returns false when the run was interrupted.
     private func settleModes(
         _ runner: Runner, build: BuildUnderTest, cases: inout [[CaseResult]], secondsPerProcess: [Double],
-        journal: ResultsJournal, progress: (Runner.Event) -> Void
+        firstRepetition: Int, journal: ResultsJournal, progress: (Runner.Event) -> Void
     ) async throws -> Bool {
         guard modeBudget > .zero else { return true }
         let clock = ContinuousClock(), deadline = clock.now + modeBudget
-        var next = plan.repetitions
+        var next = firstRepetition
         var announced = false
         while true {
             let (unsettled, chosen) = Self.casesToSettle(

@@ -23,6 +23,9 @@ public struct Runner: Sendable {
         /// After every case's repetitions: `cases` cases whose processes fell into modes get more
         /// processes, for at most `budget` (`MeasuredRun.modeBudget`).
         case addingProcesses(cases: Int, budget: Duration)
+        /// After every case's repetitions: `chosen` of the `cases` cases on which an answer hangs
+        /// undecided get `processes` more each (`MeasuredRun.answerRound`).
+        case settlingAnswers(cases: Int, chosen: Int, processes: Int)
     }
 
     /// What the executables under test are: one, or the two builds of a paired run.

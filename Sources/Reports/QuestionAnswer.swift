@@ -26,26 +26,43 @@ enum QuestionAnswer {
         let missing = part.contenders.filter { find($0, in: cases)?.estimate == nil }.map(\.label)
         guard missing.count < part.contenders.count else { return "not measured in this run." }
         let absent = missing.isEmpty ? "" : " (not measured: \(Answers.leaders(missing)))"
-        switch part.figure {
-        case .time: return timeLine(part, cases: cases) + absent + "."
-        case .latency(let prefix): return latencyLine(part, prefix: prefix, cases: cases) + absent + "."
-        }
+        let clearly =
+            switch part.figure {
+            case .time: "clearly fastest"
+            case .latency: "clearly lowest"
+            }
+        return rankedLine(entries(part, cases: cases), clearly: clearly) + absent + "."
     }
 
-    /// "**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then DispatchQueue.sync (67 ns)";
-    /// with a tie, the leaders with their figures and those clearly slower than the best.
-    static func timeLine(_ part: Question.Part, cases: [MeasuredCase]) -> String {
-        let entries = figures(part, cases: cases).map { entry in
-            Entry(
-                label: entry.contender.label, estimate: entry.estimate,
-                detail: entry.estimate.modes.isEmpty ? "" : "; modes: \(Figures.modes(entry.estimate.modes))")
+    /// The measured contenders of `part`, in the question's order, with the figure they are
+    /// ranked by: the time per unit, its modes beside it; or the latency's p50, each process's p50
+    /// one value, compared as a time is, with the p99 beside it.
+    static func entries(_ part: Question.Part, cases: [MeasuredCase]) -> [Entry] {
+        switch part.figure {
+        case .time:
+            return figures(part, cases: cases).map { entry in
+                Entry(
+                    label: entry.contender.label, caseID: entry.measured.benchmarkCase.id, estimate: entry.estimate,
+                    detail: entry.estimate.modes.isEmpty ? "" : "; modes: \(Figures.modes(entry.estimate.modes))")
+            }
+        case .latency(let prefix):
+            let found = part.contenders.compactMap { contender in
+                find(contender, in: cases).map { (contender, $0) }
+            }
+            let estimates = RunEstimates(found.map(\.1.result)) { $0.workloadMetrics?["\(prefix).p50"]?.value }
+            return found.compactMap { contender, measured -> Entry? in
+                guard let estimate = estimates[measured.benchmarkCase.id] else { return nil }
+                let p99 = measured.workloadMetric("\(prefix).p99").map { "; p99 \(Figures.nanoseconds($0.value))" }
+                return Entry(
+                    label: contender.label, caseID: measured.benchmarkCase.id, estimate: estimate, detail: p99 ?? "")
+            }
         }
-        return rankedLine(entries, clearly: "clearly fastest")
     }
 
     /// One contender of an answer: its figure, and what is said beside it in parentheses.
     struct Entry {
         let label: String
+        let caseID: String
         let estimate: CaseEstimate
         /// After the figure, e.g. "; modes: …".
         let detail: String
@@ -55,7 +72,8 @@ enum QuestionAnswer {
     }
 
     /// The answer line for contenders ranked by their estimates: the clear best with its margin
-    /// and the rest, or the leaders together and the rest.
+    /// and the rest ("**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then
+    /// DispatchQueue.sync (67 ns)"), or the leaders together and those clearly slower than the best.
     ///
     /// Leaders are those that lead with the best (`Standing.leads`), wherever they rank: a wide
     /// interval further down can reach the best's when a closer, narrower one does not. They are
@@ -101,19 +119,5 @@ enum QuestionAnswer {
                 return (contender, measured, estimate.scaled(by: 1 / iterations))
             }
         }
-    }
-
-    /// "**default actors** is clearly lowest at 45 ns, 3.78× ahead of fifo-dispatch's serial
-    /// executors (170 ns; p99 356 ns)", by p50: each process's p50 is one value, compared as a
-    /// time is, the p99 beside it.
-    static func latencyLine(_ part: Question.Part, prefix: String, cases: [MeasuredCase]) -> String {
-        let found = part.contenders.compactMap { contender in find(contender, in: cases).map { (contender, $0) } }
-        let estimates = RunEstimates(found.map(\.1.result)) { $0.workloadMetrics?["\(prefix).p50"]?.value }
-        let entries = found.compactMap { contender, measured -> Entry? in
-            guard let estimate = estimates[measured.benchmarkCase.id] else { return nil }
-            let p99 = measured.workloadMetric("\(prefix).p99").map { "; p99 \(Figures.nanoseconds($0.value))" }
-            return Entry(label: contender.label, estimate: estimate, detail: p99 ?? "")
-        }
-        return rankedLine(entries, clearly: "clearly lowest")
     }
 }

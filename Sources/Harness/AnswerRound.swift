@@ -1,0 +1,38 @@
+import Results
+
+/// One round of more processes, after every case's repetitions, for the cases on which the run's
+/// answers hang undecided (`UndecidedAnswers` for the report's questions): a contender more than
+/// a few percent behind the best that the run cannot yet tell from it.
+///
+/// One round of a fixed size, not rounds until the answer comes out: adding processes until a
+/// difference shows would find one between equal cases far more often than the rank test's 5%.
+/// Two looks, the second at nine processes, keep that near its level, and a repeat run that does
+/// the same decides the same cases with as many processes.
+public struct AnswerRound: Sendable {
+    /// How long the round may take; cases whose processes would not fit are left out, the
+    /// cheapest kept first.
+    public let budget: Duration
+    /// The ids of the undecided cases among the run's results.
+    public let undecided: @Sendable ([CaseResult]) -> Set<String>
+
+    /// Processes added to each chosen case: five and four make nine, where the rank test allows
+    /// eleven of eighty-one pairs out of order.
+    public static let processes = 4
+
+    public init(budget: Duration, undecided: @escaping @Sendable ([CaseResult]) -> Set<String>) {
+        self.budget = budget
+        self.undecided = undecided
+    }
+
+    /// The undecided cases (indices), how many; and those that get `processes` more, chosen by
+    /// `ProcessBudget.cheapestFirst` within `seconds`.
+    func choose(_ cases: [CaseResult], secondsPerProcess: [Double], seconds: Double) -> (
+        undecided: Int, chosen: [Int]
+    ) {
+        let ids = undecided(cases)
+        let open = cases.indices.filter { ids.contains(cases[$0].benchmarkCase.id) }
+        let chosen = ProcessBudget.cheapestFirst(
+            open, secondsPerProcess: secondsPerProcess, processes: Self.processes, seconds: seconds)
+        return (open.count, chosen)
+    }
+}

@@ -1,0 +1,33 @@
+import Claims
+import Results
+
+/// The cases on which a first-screen answer hangs undecided: a contender more than
+/// `Standing.closeEnough` behind the best that the run cannot yet tell from it (`Faster` says
+/// neither), with the best itself. More processes for exactly these decide the answer one way or
+/// the other in this run, so a repeat run, which adds as many, gives the same one
+/// (`MeasuredRun.AnswerRound`). A case whose modes order it either way against the best is the
+/// mode budget's to settle, not this.
+public enum UndecidedAnswers {
+    /// The ids of the cases, under the system allocator, of every undecided pair of every part of
+    /// the report's questions.
+    public static func caseIDs(_ results: [CaseResult]) -> Set<String> {
+        let estimates = RunEstimates(results)
+        let cases = results.filter { $0.benchmarkCase.allocator == .system }.map { result in
+            MeasuredCase(
+                result, estimate: estimates[result.benchmarkCase.id], ranking: .time,
+                ranked: estimates[result.benchmarkCase.id])
+        }
+        let parts = Question.firstScreen.flatMap(\.parts)
+        return Set(parts.flatMap { undecided(QuestionAnswer.entries($0, cases: cases)) })
+    }
+
+    /// The undecided pairs of one part's contenders, as case ids.
+    static func undecided(_ entries: [QuestionAnswer.Entry]) -> [String] {
+        guard let best = entries.min(by: { $0.estimate.value < $1.estimate.value }) else { return [] }
+        let open = entries.filter { entry in
+            entry.estimate.value > best.estimate.value * (1 + Standing.closeEnough)
+                && Faster(best.estimate, entry.estimate) == .neither
+        }
+        return open.isEmpty ? [] : [best.caseID] + open.map(\.caseID)
+    }
+}

@@ -1,0 +1,28 @@
+import Results
+import Testing
+
+@testable import Reports
+
+/// The cases on which a first-screen answer hangs: a contender more than 5% behind the best that
+/// the run cannot tell from it, and the best; not a clear loser, nor one within 5%.
+@Suite("UndecidedAnswers: the cases a first-screen answer hangs on")
+struct UndecidedAnswersTests {
+    @Test("an open pair is undecided; a clear loser and a near-equal contender are not")
+    func undecided() {
+        let mutex = QuestionsTests.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5))
+        // One process at 5 ns, the other at 20: 10 ns in the middle, its interval reaching 5.
+        let actor = QuestionsTests.guarded(
+            "actor", "none", threads: "1", samples: Array(repeating: 5, count: 10) + Array(repeating: 20, count: 10))
+        let queue = QuestionsTests.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70))
+        #expect(
+            UndecidedAnswers.caseIDs([mutex, actor, queue])
+                == [mutex.benchmarkCase.id, actor.benchmarkCase.id])
+        // The actor clearly behind: decided, as the queue is.
+        let slowActor = QuestionsTests.guarded("actor", "none", threads: "1", samples: Fixture.constant(50))
+        #expect(UndecidedAnswers.caseIDs([mutex, slowActor, queue]).isEmpty)
+        // Within 5% of the best, however open: it leads with it whatever more processes say.
+        let closeActor = QuestionsTests.guarded(
+            "actor", "none", threads: "1", samples: Array(repeating: 5, count: 10) + Array(repeating: 5.4, count: 10))
+        #expect(UndecidedAnswers.caseIDs([mutex, closeActor, queue]).isEmpty)
+    }
+}
