@@ -3,7 +3,7 @@
 public enum Suite: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     /// Seconds: one small case per workload, to check the machinery (CI, end-to-end tests).
     case smoke
-    /// About 4½ minutes on a 2-core machine, under the system allocator alone.
+    /// About 5 minutes on a 2-core machine, under the system allocator alone.
     case quick
     /// Under 30 minutes on a 2-core machine.
     case full
