@@ -37,7 +37,12 @@ struct Answers {
                     let leaders =
                         [standing.ranked[0]]
                         + standing.ranked.dropFirst().filter { standing.leadsWithBest($0.estimate) }
-                    let names = leaders.map { family.contender($0.measured.benchmarkCase) }
+                    // In the run's order, not by figure: the same contenders leading together in
+                    // two sets are one group, whichever of them came first in each.
+                    let ids = Set(leaders.map(\.measured.benchmarkCase.id))
+                    let names = set.cases.filter { ids.contains($0.benchmarkCase.id) }.map {
+                        family.contender($0.benchmarkCase)
+                    }
                     if ties[names] == nil { tieOrder.append(names) }
                     ties[names, default: 0] += 1
                     continue
@@ -93,7 +98,7 @@ struct Answers {
     /// The groups of leaders a family's line names, most frequent first; the family's tables have the rest.
     static let tieGroupsShown = 3
 
-    /// "a", "a and b", "a, b and c"; beyond three, "a, b and 5 others" (the best first).
+    /// "a", "a and b", "a, b and c"; beyond three, "a, b and 5 others".
     static func leaders(_ names: [String]) -> String {
         if names.count > 3 { return names.prefix(2).joined(separator: ", ") + " and \(names.count - 2) others" }
         return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!

@@ -202,5 +202,14 @@ extension QuestionsTests {
         let apart = try report([spawn("work-stealing", 100), spawn("fifo-dispatch", 106)])
         let win = "- **spawn** (1 parameter set): work-stealing is clearly fastest in 1, by 1.06×"
         #expect(apart.contains(win), "\(apart)")
+        // The same two leading in two sets, each ahead in one: one group, named in the run's order.
+        let chain = { (backend: String, nanoseconds: Double) in
+            Fixture.measured("spawn", backend, [("pattern", "chain")], samples: Fixture.constant(nanoseconds))
+        }
+        let twice = try report([
+            spawn("work-stealing", 100), spawn("fifo-dispatch", 103), chain("work-stealing", 103),
+            chain("fifo-dispatch", 100),
+        ])
+        #expect(twice.contains("work-stealing and fifo-dispatch lead together in 2 (within 5%"), "\(twice)")
     }
 }
