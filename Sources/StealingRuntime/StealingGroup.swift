@@ -14,11 +14,17 @@ import Synchronization
 /// generation in the same compare-and-exchange, so a waiter that starts after a new member entered
 /// never mistakes the old emptying for its own (README.md, "Group").
 ///
-/// **Helping.** `wait()` on a worker runs jobs (its own deque first, then steals) until the group
-/// has emptied, so a block that waits for the work it just spawned runs that work itself instead
-/// of blocking a worker of a fixed pool, the deadlock a plain blocking wait invites. Only when
-/// there is nothing to help with does it block, and then only after waking a sleeper for anything
-/// it left behind. `wait(timeout:)` does not help: a helped job could run far past the deadline.
+/// **Helping.** `wait()` on a worker runs the jobs of its own deque until the group has emptied,
+/// so a block that waits for the work it just spawned runs that work itself instead of blocking a
+/// worker of a fixed pool, the deadlock a plain blocking wait invites. It does not steal: a job
+/// taken from the injector or another deque can be anything, such as a `sync` onto the serial
+/// queue this very wait sits inside, which would then wait for its own thread forever (seen once
+/// in five CI runs of "group wait inside sync, from every worker at once": a waiter whose member
+/// had been stolen took the next crew block from the injector). Its own deque's jobs are safe:
+/// thieves take from the top, the oldest, so by the time the waiter pops past its members they are
+/// all gone. Only when there is nothing to help with does it block, and then only after waking a
+/// sleeper for anything it left behind; the stall monitor covers a member stuck behind a blocked
+/// thief. `wait(timeout:)` does not help: a helped job could run far past the deadline.
 /// Off the pool, both simply block. Every wait that would block polls the group first, for as
 /// long as its `SpinBudget` allows: a fan-out round's last task usually ends within a microsecond
 /// or two of the wait, far sooner than a sleep on the condition variable and a wake-up through the
@@ -112,7 +118,7 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
         guard let seen = pendingGeneration() else { return }
         if let worker = CurrentWorker.of(runtime) {
             while !hasEmptied(since: seen) {
-                guard let job = worker.deque.pop() ?? runtime.stealOnce(for: worker) else { break }
+                guard let job = worker.deque.pop() else { break }
                 job.run()
             }
         }
