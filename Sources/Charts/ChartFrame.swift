@@ -34,6 +34,19 @@ struct ChartFrame {
         bottom = height - 60
     }
 
+    /// The vertical centre of category row `index` of `count`, top to bottom.
+    func rowCentre(_ index: Int, of count: Int) -> Double {
+        top + (bottom - top) / Double(max(count, 1)) * (Double(index) + 0.5)
+    }
+
+    /// A category row's name, right-aligned left of the plot at height `y`.
+    func rowLabel(_ name: String, y: Double) -> SVGElement {
+        SVGElement(
+            "text",
+            [("class", "row-label"), ("x", coordinate(left - 10)), ("y", coordinate(y + 4)), ("text-anchor", "end")],
+            text: name)
+    }
+
     /// The whole document: style, background, title, then `content` (axes, series, legend).
     func document(title: String, subtitle: String? = nil, description: String, content: [SVGElement]) -> String {
         let root = SVGElement(

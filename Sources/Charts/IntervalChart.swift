@@ -57,17 +57,9 @@ public struct IntervalChart: Sendable {
             leftLabelCharacters: rows.map(\.name.count).max() ?? 3, rows: rows.count)
         let axis = Scale(scale, covering: values, pixels: frame.left...frame.right, inverted: false)
         var content = [frame.xAxis(axis, ticks: axis.ticks().map { ($0, tickLabel($0)) }, label: axisLabel)]
-        let step = (frame.bottom - frame.top) / Double(rows.count)
         for (index, row) in rows.enumerated() {
-            let y = frame.top + step * (Double(index) + 0.5)
-            var children = [
-                SVGElement(
-                    "text",
-                    [
-                        ("class", "row-label"), ("x", coordinate(frame.left - 10)), ("y", coordinate(y + 4)),
-                        ("text-anchor", "end"),
-                    ], text: row.name)
-            ]
+            let y = frame.rowCentre(index, of: rows.count)
+            var children = [frame.rowLabel(row.name, y: y)]
             // Every row in the first colour: rows are told apart by their labels, and one colour
             // keeps "which band overlaps which" the only thing to read.
             if let interval = drawable(row.point) {

@@ -46,17 +46,9 @@ public struct PercentileChart: Sendable {
             rows: rows.count)
         let axis = Scale(scale, covering: values, pixels: frame.left...frame.right, inverted: false)
         var content = [frame.xAxis(axis, ticks: axis.ticks().map { ($0, tickLabel($0)) }, label: axisLabel)]
-        let step = (frame.bottom - frame.top) / Double(max(rows.count, 1))
         for (index, row) in rows.enumerated() {
-            let y = frame.top + step * (Double(index) + 0.5)
-            var children = [
-                SVGElement(
-                    "text",
-                    [
-                        ("class", "row-label"), ("x", coordinate(frame.left - 10)), ("y", coordinate(y + 4)),
-                        ("text-anchor", "end"),
-                    ], text: row.name)
-            ]
+            let y = frame.rowCentre(index, of: rows.count)
+            var children = [frame.rowLabel(row.name, y: y)]
             let present = row.values.compactMap { $0 }
             if let low = present.min(), let high = present.max(), high > low {
                 children.append(

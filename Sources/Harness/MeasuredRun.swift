@@ -74,21 +74,11 @@ public struct MeasuredRun: Sendable {
                     elapsed: { seconds[$0] = max(seconds[$0], $1.inSeconds) }, journal: journal, progress: progress,
                     skipping: { finished.contains(JournalEntry.Key(caseID: $0.id, repetition: $1)) })
             else { return false }
-            var next = plan.repetitions
-            if let answerRound {
-                let (undecided, chosen) = answerRound.choose(
-                    cases[0], secondsPerProcess: seconds, seconds: answerRound.budget.inSeconds)
-                if !chosen.isEmpty {
-                    progress(.settlingAnswers(cases: undecided, chosen: chosen.count, processes: AnswerRound.processes))
-                    let round = Runner.Round(cases: chosen, repetitions: next..<(next + AnswerRound.processes))
-                    guard
-                        try await runner.run(
-                            round, of: plan, on: .one(build.executable), into: &cases, journal: journal,
-                            progress: progress)
-                    else { return false }
-                    next += AnswerRound.processes
-                }
-            }
+            guard
+                let next = try await settleAnswers(
+                    runner, build: build, cases: &cases, secondsPerProcess: seconds, journal: journal,
+                    progress: progress)
+            else { return false }
             return try await settleModes(
                 runner, build: build, cases: &cases, secondsPerProcess: seconds, firstRepetition: next,
                 journal: journal, progress: progress)
@@ -118,6 +108,34 @@ public struct MeasuredRun: Sendable {
         return (unsettled.count, chosen)
     }
 
+    /// Runs `answerRound`, if any: `AnswerRound.processes` more of each case it chooses, numbered
+    /// from the plan's repetitions. Returns the next repetition number, or nil when the run was
+    /// interrupted.
+    private func settleAnswers(
+        _ runner: Runner, build: BuildUnderTest, cases: inout [[CaseResult]], secondsPerProcess: [Double],
+        journal: ResultsJournal, progress: (Runner.Event) -> Void
+    ) async throws -> Int? {
+        let first = plan.repetitions
+        guard let answerRound else { return first }
+        let (undecided, chosen) = answerRound.choose(
+            cases[0], secondsPerProcess: secondsPerProcess, seconds: answerRound.budget.inSeconds)
+        guard !chosen.isEmpty else { return first }
+        progress(.settlingAnswers(cases: undecided, chosen: chosen.count, processes: AnswerRound.processes))
+        let round = Runner.Round(cases: chosen, repetitions: first..<(first + AnswerRound.processes))
+        guard try await run(round, runner, build: build, cases: &cases, journal: journal, progress: progress)
+        else { return nil }
+        return round.repetitions.upperBound
+    }
+
+    /// One round of more processes on `build`. Returns false when the run was interrupted.
+    private func run(
+        _ round: Runner.Round, _ runner: Runner, build: BuildUnderTest, cases: inout [[CaseResult]],
+        journal: ResultsJournal, progress: (Runner.Event) -> Void
+    ) async throws -> Bool {
+        try await runner.run(
+            round, of: plan, on: .one(build.executable), into: &cases, journal: journal, progress: progress)
+    }
+
     /// Adds processes, `processesPerModeRound` per round, to the cases whose processes fell into
     /// modes whose shares are not yet known to ±`settledShare`, while `modeBudget` lasts: the
     /// cheapest first (`secondsPerProcess`, each case's slowest process so far), and only those
@@ -140,12 +158,9 @@ public struct MeasuredRun: Sendable {
                 announced = true
             }
             let round = Runner.Round(cases: chosen, repetitions: next..<(next + Self.processesPerModeRound))
-            guard
-                try await runner.run(
-                    round, of: plan, on: .one(build.executable), into: &cases, journal: journal,
-                    progress: progress)
+            guard try await run(round, runner, build: build, cases: &cases, journal: journal, progress: progress)
             else { return false }
-            next += Self.processesPerModeRound
+            next = round.repetitions.upperBound
         }
     }
 
