@@ -28,7 +28,10 @@ static dispatch_semaphore_t semaphore;
 static sem_t posix;
 static long counter;
 
-enum { FAN_OUT_WIDTH = 100, APPLY_ITERATIONS = 100000 };
+enum { APPLY_ITERATIONS = 100000 };
+// The suite's round: 2 × workers tasks, then a wait (Benchmarks/Workloads/GroupFanOut.swift); the
+// pool's workers are the online CPUs.
+static long fan_out_width = 2;
 static long apply_stride = 1;
 
 static void count_one(void *unused) { (void)unused; counter++; }
@@ -42,8 +45,8 @@ static void run_async_drain(long n) {
 }
 
 static void run_fan_out(long n) {
-    for (long left = n; left > 0; left -= FAN_OUT_WIDTH) {
-        long wave = left < FAN_OUT_WIDTH ? left : FAN_OUT_WIDTH;
+    for (long left = n; left > 0; left -= fan_out_width) {
+        long wave = left < fan_out_width ? left : fan_out_width;
         for (long i = 0; i < wave; i++)
             dispatch_group_async_f(group, dispatch_get_global_queue(0, 0), NULL, count_atomically);
         dispatch_group_wait(group, DISPATCH_TIME_FOREVER);
@@ -95,6 +98,7 @@ int main(int argc, char **argv) {
     group = dispatch_group_create();
     semaphore = dispatch_semaphore_create(1);
     sem_init(&posix, 0, 1);
+    fan_out_width = 2 * sysconf(_SC_NPROCESSORS_ONLN);
     if (!strcmp(operation, "async-drain")) run = run_async_drain;
     else if (!strcmp(operation, "fan-out")) run = run_fan_out;
     else if (!strcmp(operation, "enter-leave")) run = run_enter_leave;
