@@ -19,7 +19,9 @@ struct DoctorCommand: ParsableCommand {
     )
 
     func run() throws {
-        let counters = CounterSet()  // first, like a child: nothing has created threads yet
+        // First, like a child: nothing has created threads yet. System calls too, which a run counts
+        // only when asked: whether `--events syscalls` could count them here.
+        let counters = CounterSet(events: [SyscallCounters.eventName])
         let environment = BuildStamp.environment()
         print("Machine")
         print(
@@ -36,7 +38,9 @@ struct DoctorCommand: ParsableCommand {
 
         print("\nCounters (as a child of `bench run` would see them, with the system allocator)")
         for (metric, availability) in counters.availability.sorted(by: { $0.key < $1.key }) {
-            print("  \(TextTable.pad(metric, to: 32)) \(availability)")
+            let asked =
+                metric == SyscallCounters.eventName && availability.isAvailable ? " (with --events syscalls)" : ""
+            print("  \(TextTable.pad(metric, to: 32)) \(availability)\(asked)")
         }
         let papi = PAPIProbe()
         print("  \(TextTable.pad("PAPI", to: 32)) \(papi.summary)")

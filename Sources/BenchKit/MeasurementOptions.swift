@@ -1,4 +1,5 @@
 import ArgumentParser
+import Claims
 import Counters
 import Harness
 import PThreadPrimitives
@@ -43,8 +44,10 @@ struct MeasurementOptions: ParsableArguments {
             "Also count these events per operation, comma-separated (repeatable): PAPI presets or native names "
                 + "(PAPI_TOT_INS, PAPI_L1_DCM), counted through PAPI for every thread, or perf's names (cycles, "
                 + "instructions, cache-misses, page-faults, ...), through perf_event_open where PAPI cannot count "
-                + "them. Each is a value or 'unavailable' with the reason; hardware events need a machine with a PMU "
-                + "(bench doctor says).", valueName: "NAMES"))
+                + "them; `syscalls` counts system calls through the raw_syscalls tracepoint (root and tracefs), "
+                + "which slows each call by about 130 ns, so a run leaves it out unless asked. Each is a value or "
+                + "'unavailable' with the reason; hardware events need a machine with a PMU (bench doctor says).",
+            valueName: "NAMES"))
     var eventLists: [String] = []
 
     /// The events asked for, in order, each once.
@@ -96,9 +99,20 @@ struct MeasurementOptions: ParsableArguments {
                 "\($0) replaces malloc in this build: a preloaded jemalloc would share the process with it and "
                     + "free what the other allocated"
             } ?? CaseLauncher.jemallocNotInstalled,
-            countsAllocations: countAllocations, events: events, cpus: cpus.flatMap { try? CPUAffinity.parse($0) },
+            countsAllocations: countAllocations, events: events, eventsOfCase: Self.claimedEvents,
+            cpus: cpus.flatMap { try? CPUAffinity.parse($0) },
             calibration: calibration)
     }
+
+    /// System calls, for the cases whose count a claim reads: "locks always trap" and "semaphores
+    /// trap only when blocking" need it, and those cases make none, or block for microseconds
+    /// between calls, so the tracepoint's 130 ns per call moves their timings by 1% or less
+    /// (Sources/Counters/README.md, "Accuracy"). Every other case runs without it.
+    @Sendable static func claimedEvents(_ benchmarkCase: BenchmarkCase) -> [String] {
+        syscallCases.contains { $0.matches(benchmarkCase) } ? [SyscallCounters.eventName] : []
+    }
+
+    private static let syscallCases = Claim.cases(reading: SyscallCounters.eventName)
 
     /// What the counting options need, checked before anything runs (exit 2 with the reason):
     /// every event name of --events known to PAPI or to perf; with --count-allocations, the

@@ -50,7 +50,7 @@ extension Claim {
     ) -> Claim {
         Claim(
             id: id, layer: layer, statement: statement, conditions: conditions,
-            cited: ([reading] + context).map(\.side.spec)
+            cited: ([reading] + context).map(\.side.spec), readings: [reading]
         ) { evidence in
             let extra = context.compactMap { try? read($0, in: evidence).get().line }
             switch read(reading, in: evidence) {
@@ -82,7 +82,7 @@ extension Claim {
     ) -> Claim {
         Claim(
             id: id, layer: layer, statement: statement, conditions: conditions,
-            cited: [free.side.spec, blocking.side.spec]
+            cited: [free.side.spec, blocking.side.spec], readings: [free, blocking]
         ) { evidence in
             judgeBoth(free, blocking, in: evidence) { quiet, blocked in
                 let lines = [quiet.line, blocked.line]
@@ -111,7 +111,7 @@ extension Claim {
     ) -> Claim {
         Claim(
             id: id, layer: layer, statement: statement, conditions: conditions,
-            cited: [claimed.side.spec, other.side.spec]
+            cited: [claimed.side.spec, other.side.spec], readings: [claimed, other]
         ) { evidence in
             judgeBoth(claimed, other, in: evidence) { mine, theirs in
                 let lines = [mine.line, theirs.line]

@@ -13,6 +13,9 @@ public struct Claim: Sendable {
     /// Every case the rule reads: a test checks each against the cases the workloads generate,
     /// so a renamed case fails there instead of leaving the claim inconclusive.
     public let cited: [CaseSpec]
+    /// The counters the rule needs, of which cases: a run counts a costly counter (system calls)
+    /// only for these (`cases(reading:)`). Context a rule quotes when present is not among them.
+    var readings: [CounterReading] = []
     /// The rule: a verdict, the evidence lines and the reason, from the run's evidence.
     let judge: @Sendable (Evidence) -> Judgement
 
@@ -30,6 +33,12 @@ public struct Claim: Sendable {
 
     /// Every claim the suite tests: the dispatch guide's, then the Swift documentation's.
     public static let all: [Claim] = GuideClaims.all + SwiftConcurrencyClaims.all
+
+    /// The cases whose `counter` some claim reads, e.g. "syscalls": what a run must count for
+    /// the claims to be judged.
+    public static func cases(reading counter: String, claims: [Claim] = Claim.all) -> [CaseSpec] {
+        claims.flatMap { $0.readings.filter { $0.counter == counter }.map(\.side.spec) }
+    }
 
     /// Every claim's verdict for `run`, in `all` order.
     public static func verdicts(for run: RunResults, estimates: RunEstimates? = nil, claims: [Claim] = Claim.all)

@@ -19,7 +19,7 @@ public final class RequestedEventCounters: CounterSource {
 
     /// The descriptions results.json carries for `events`.
     public static func metrics(for events: [String]) -> [Metric] {
-        events.map {
+        events.filter { $0 != SyscallCounters.eventName }.map {
             Metric(
                 metricName($0), unit: .events, kind: .event, heading: "\($0)/op", tableColumn: true,
                 note: "requested with --events: through PAPI where it could count it, else perf_event_open")
@@ -32,7 +32,7 @@ public final class RequestedEventCounters: CounterSource {
         if events.contains(where: SoftwareDefinedEvents.isSoftwareDefined) { _ = SoftwareDefinedEvents.registration }
         let papi = PAPILibrary.shared
         return events.compactMap { event in
-            if PerfEventNames.events[event] != nil { return nil }
+            if PerfEventNames.events[event] != nil || event == SyscallCounters.eventName { return nil }
             switch papi {
             case .success(let library):
                 guard let reason = library.knows(event) else { return nil }

@@ -31,6 +31,22 @@ public final class SyscallCounters: CounterSource {
         }
     }
 
+    /// The name a run asks for it by (`--events syscalls`).
+    public static let eventName = "syscalls"
+
+    /// Its availability where the run did not ask for it: the tracepoint is not free. Every system
+    /// call of every counted thread passes through it: on the AMD development VM (2026-11-28) a
+    /// `getppid()` took 167 ns alone and 297 ns with the tracepoint counted, and a pthread_create
+    /// + join 34 µs alone, 43 µs with perf's four software events and 56 to 65 µs with the
+    /// tracepoint as well (tools/c-reference/direct-ops.c under `perf stat`).
+    static let notAsked: [String: Availability] = [
+        eventName: Availability(
+            unavailableBecause:
+                "not counted: ask with --events syscalls (its tracepoint adds about 130 ns to every system "
+                + "call of the measured process, so a run counts them only for the claims that need them, "
+                + "or when asked)")
+    ]
+
     public static let catalogue = [
         Metric("syscalls", unit: .events, kind: .event, heading: "syscalls/op", tableColumn: true)
     ]

@@ -20,6 +20,9 @@ public struct CaseLauncher: Sendable {
     public let countsAllocations: Bool
     /// Events every child counts by name besides the usual counters (`--events`).
     public let events: [String]
+    /// Events counted for some cases only, by name, besides `events`: a counter too costly to
+    /// time every case under (system calls, for the cases whose count a claim reads).
+    public let eventsOfCase: @Sendable (BenchmarkCase) -> [String]
     /// CPUs every child is pinned to, or nil.
     public let cpus: [Int]?
     /// Handed to every child (`ChildRequest.calibration`).
@@ -27,10 +30,13 @@ public struct CaseLauncher: Sendable {
 
     public init(
         sampler: Sampler, deadline: Duration, jemalloc: String?, jemallocMissing: String = jemallocNotInstalled,
-        countsAllocations: Bool = false, events: [String] = [], cpus: [Int]? = nil, calibration: [String: Double]? = nil
+        countsAllocations: Bool = false, events: [String] = [],
+        eventsOfCase: @escaping @Sendable (BenchmarkCase) -> [String] = { _ in [] }, cpus: [Int]? = nil,
+        calibration: [String: Double]? = nil
     ) {
         self.jemallocMissing = jemallocMissing
         self.events = events
+        self.eventsOfCase = eventsOfCase
         self.sampler = sampler
         self.deadline = deadline
         self.jemalloc = jemalloc
@@ -77,7 +83,8 @@ public struct CaseLauncher: Sendable {
         var request = ChildRequest(
             benchmarkCase: benchmarkCase, repetition: repetition, sampler: sampler, cpus: cpus,
             calibration: calibration)
-        if !events.isEmpty { request.events = events }
+        let counted = events + eventsOfCase(benchmarkCase).filter { !events.contains($0) }
+        if !counted.isEmpty { request.events = counted }
         let outcome = try await ChildProcess.run(
             executable: executable, arguments: ["case", request.encoded()],
             environment: environment, deadline: deadline)

@@ -204,3 +204,18 @@ extension CaseRecord {
             cpus: cpus)
     }
 }
+
+extension ClaimsTests {
+    @Test("the cases whose system calls a claim reads: the uncontended mutex and libdispatch's semaphores")
+    func syscallCases() {
+        let cases = Claim.cases(reading: "syscalls").map(\.description)
+        let expected = [
+            "queue-vs-lock/none/guard=pthread-mutex,threads=1,", "semaphore/libdispatch-c/pattern=pingpong,",
+            "semaphore/libdispatch/pattern=uncontended,",
+        ]
+        for prefix in expected { #expect(cases.contains { $0.hasPrefix(prefix) }, "\(prefix) in \(cases)") }
+        #expect(!cases.contains { $0.hasPrefix("thread-spawn") || $0.hasPrefix("spawn/") }, "\(cases)")
+        #expect(!cases.contains { $0.contains("threads=2xcpus") }, "context is quoted when counted, not counted for")
+        #expect(Claim.cases(reading: "no-such-counter").isEmpty)
+    }
+}

@@ -133,6 +133,26 @@ struct CountersTests {
         #expect(!migrations.contains("switches") && migrations.contains("perf_event_paranoid"), "\(migrations)")
     }
 
+    @Test("syscalls: not opened unless asked for by name, and then opened or unavailable with the tracepoint's reason")
+    func syscallsOnlyWhenAsked() {
+        let plain = CounterSet()
+        #expect(!plain.sources.contains { $0 is SyscallCounters })
+        #expect(!plain.names.contains("syscalls"))
+        let reason = plain.availability["syscalls"]?.reason ?? ""
+        #expect(reason.contains("--events syscalls") && reason.contains("130 ns"), "\(reason)")
+
+        let asked = CounterSet(events: ["syscalls"])
+        #expect(asked.sources.firstIndex { $0 is SyscallCounters } == 1, "right after perf's events")
+        #expect(!asked.sources.contains { $0 is RequestedEventCounters }, "not passed on as a PAPI or perf name")
+        if let why = asked.availability["syscalls"]?.reason {
+            #expect(!why.contains("--events"), "asked for, it says why the tracepoint could not open: \(why)")
+        } else {
+            #expect(asked.names.contains("syscalls"))
+        }
+        #expect(RequestedEventCounters.unknown(["syscalls"]).isEmpty)
+        #expect(RequestedEventCounters.metrics(for: ["syscalls"]).isEmpty, "described once, by SyscallCounters")
+    }
+
     @Test("syscalls: the tracepoint counts at least the system calls made")
     func syscalls() throws {
         let counter = SyscallCounters()
