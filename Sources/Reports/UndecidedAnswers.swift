@@ -2,8 +2,8 @@ import Claims
 import Results
 
 /// The cases on which a first-screen answer hangs undecided: a contender more than
-/// `Standing.closeEnough` behind the best that the run cannot yet tell from it (`Faster` says
-/// neither), with the best itself. More processes for exactly these decide the answer one way or
+/// `Standing.closeEnough` behind the best that the run cannot yet tell to be that far behind
+/// (`Standing.behind` says neither), with the best itself. More processes for exactly these decide the answer one way or
 /// the other in this run, so a repeat run, which adds as many, gives the same one
 /// (`MeasuredRun.AnswerRound`). A case whose modes order it either way against the best is the
 /// mode budget's to settle, not this.
@@ -26,7 +26,7 @@ public enum UndecidedAnswers {
         guard let best = entries.min(by: { $0.estimate.value < $1.estimate.value }) else { return [] }
         let open = entries.filter { entry in
             entry.estimate.value > best.estimate.value * (1 + Standing.closeEnough)
-                && Faster(best.estimate, entry.estimate) == .neither
+                && Standing.behind(entry.estimate, best.estimate) == .neither
         }
         return open.isEmpty ? [] : [best.caseID] + open.map(\.caseID)
     }
