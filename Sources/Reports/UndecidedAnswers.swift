@@ -3,9 +3,9 @@ import Results
 
 /// The cases on which a first-screen answer hangs undecided: a contender more than
 /// `Standing.closeEnough` behind the best that the run cannot yet tell to be that far behind
-/// (`Standing.behind` says neither), with the best itself. More processes for exactly these decide the answer one way or
-/// the other in this run, so a repeat run, which adds as many, gives the same one
-/// (`MeasuredRun.AnswerRound`). A case whose modes order it either way against the best is the
+/// (`Standing.behind` says neither), with the best itself. More processes for exactly these
+/// decide the answer one way or the other in this run, so a repeat run, which adds as many, gives
+/// the same one (`MeasuredRun.AnswerRound`). A case whose modes order it either way against the best is the
 /// mode budget's to settle, not this.
 public enum UndecidedAnswers {
     /// The ids of the cases, under the system allocator, of every undecided pair of every part of
