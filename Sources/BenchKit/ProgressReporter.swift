@@ -44,8 +44,8 @@ final class ProgressReporter: @unchecked Sendable {
             let which = chosen == cases ? "each" : "the \(chosen) cheapest (the rest would overrun --answer-budget)"
             write(
                 (interactive ? "\r\u{1B}[2K" : "")
-                    + "answers: \(cases) case\(cases == 1 ? "" : "s") on which a first-screen answer hangs, not yet "
-                    + "told apart from the best; \(processes) more processes for \(which)\n")
+                    + "answers: \(cases) case\(cases == 1 ? "" : "s") on which a first-screen answer or a claim "
+                    + "hangs, not yet told apart; \(processes) more processes for \(which)\n")
         }
     }
 

@@ -23,11 +23,15 @@ public struct Claim: Sendable {
         let verdict: Verdict
         let evidence: [String]
         let reason: String
+        /// The cases of a timing comparison this run could not decide (`Faster` said neither):
+        /// more processes for them decide it (`undecidedCaseIDs`).
+        var undecided: [String] = []
 
-        init(_ verdict: Verdict, _ evidence: [String], _ reason: String) {
+        init(_ verdict: Verdict, _ evidence: [String], _ reason: String, undecided: [String] = []) {
             self.verdict = verdict
             self.evidence = evidence
             self.reason = reason
+            self.undecided = undecided
         }
     }
 
@@ -38,6 +42,13 @@ public struct Claim: Sendable {
     /// the claims to be judged.
     public static func cases(reading counter: String, claims: [Claim] = Claim.all) -> [CaseSpec] {
         claims.flatMap { $0.readings.filter { $0.counter == counter }.map(\.side.spec) }
+    }
+
+    /// The ids of the cases of every timing comparison the claims could not decide in `cases`:
+    /// more processes for them decide it, as for the report's questions (`AnswerRound`).
+    public static func undecidedCaseIDs(_ cases: [CaseResult], claims: [Claim] = Claim.all) -> Set<String> {
+        let evidence = Evidence(cases: cases)
+        return Set(claims.flatMap { $0.judge(evidence).undecided })
     }
 
     /// Every claim's verdict for `run`, in `all` order.
@@ -112,7 +123,8 @@ extension Claim {
             case .neither:
                 return Judgement(
                     .inconclusive, lines,
-                    "they differ by less than their processes' spread allows: a repeat run could order them either way")
+                    "they differ by less than their processes' spread allows: a repeat run could order them either way",
+                    undecided: [claimed.id, baseline.id])
             case .dependsOnMode:
                 return Judgement(
                     .inconclusive, lines,

@@ -16,6 +16,13 @@ public struct Evidence: Sendable {
         self.estimates = estimates ?? RunEstimates(run.cases)
     }
 
+    /// The cases alone, for the timing comparisons: no counter is available.
+    init(cases: [CaseResult]) {
+        self.cases = cases
+        counterAvailability = [:]
+        estimates = RunEstimates(cases)
+    }
+
     /// A measured case: its id, its figure, and the median of each counter per operation.
     struct Measured {
         let id: String

@@ -1,7 +1,7 @@
 import Claims
 import Results
 
-/// The cases on which a first-screen answer hangs undecided: a contender more than
+/// The cases on which a first-screen answer or a claim hangs undecided: a contender more than
 /// `Standing.closeEnough` behind the best that the run cannot yet tell to be that far behind
 /// (`Standing.behind` says neither), with the best itself. More processes for exactly these
 /// decide the answer one way or the other in this run, so a repeat run, which adds as many, gives
@@ -9,7 +9,9 @@ import Results
 /// mode budget's to settle, not this.
 public enum UndecidedAnswers {
     /// The ids of the cases, under the system allocator, of every undecided pair of every part of
-    /// the report's questions.
+    /// the report's questions, and of every timing comparison of a claim that the run could not
+    /// decide (`Claim.undecidedCaseIDs`): a claim flips between "refuted" and "inconclusive" from
+    /// one run to the next as an answer does.
     public static func caseIDs(_ results: [CaseResult]) -> Set<String> {
         let estimates = RunEstimates(results)
         let cases = results.filter { $0.benchmarkCase.allocator == .system }.map { result in
@@ -19,6 +21,7 @@ public enum UndecidedAnswers {
         }
         let parts = Question.firstScreen.flatMap(\.parts)
         return Set(parts.flatMap { undecided(QuestionAnswer.entries($0, cases: cases)) })
+            .union(Claim.undecidedCaseIDs(results))
     }
 
     /// The undecided pairs of one part's contenders, as case ids.

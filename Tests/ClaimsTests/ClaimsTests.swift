@@ -219,3 +219,16 @@ extension ClaimsTests {
         #expect(Claim.cases(reading: "no-such-counter").isEmpty)
     }
 }
+
+extension ClaimsTests {
+    @Test("a timing comparison no side of which is clearly faster names its two cases for more processes")
+    func undecidedCases() {
+        let mutex = Self.measured(Self.guarded("swift-mutex", "none"), nanoseconds: 20)
+        let close = Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 20.05)
+        let undecided = Claim.undecidedCaseIDs([mutex, close])
+        #expect(undecided.contains(mutex.benchmarkCase.id) && undecided.contains(close.benchmarkCase.id))
+        let far = Self.measured(Self.guarded("queue-sync", "libdispatch"), nanoseconds: 40)
+        #expect(
+            !Claim.undecidedCaseIDs([mutex, far]).contains(far.benchmarkCase.id), "decided: refuted, no more needed")
+    }
+}
