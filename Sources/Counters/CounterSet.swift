@@ -15,9 +15,10 @@ public final class CounterSet {
 
     /// This package's sources, in opening order: perf events first. A new one is one file and one
     /// entry here. The backend's own events (`RuntimeEventCounters`) come after every source,
-    /// opened for the case's backend. `SyscallCounters` is not among them: it opens only when a
-    /// run asks for it by name (`--events syscalls`), because its tracepoint slows every system
-    /// call of the measured process (README.md, "Accuracy").
+    /// opened for the case's backend. `SyscallCounters` is not among them: it opens only when the
+    /// child's request names it (`--events syscalls`, or a case whose count a claim reads),
+    /// because its tracepoint slows every system call of the measured process (README.md,
+    /// "Accuracy").
     static let builtIn: [any CounterSource.Type] = [
         PerfEventCounters.self, RUsageCounters.self, JemallocCounters.self,
         InterposerCounters.self,
