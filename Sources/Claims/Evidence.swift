@@ -11,16 +11,14 @@ public struct Evidence: Sendable {
 
     /// - Parameter estimates: the run's estimates when the caller has them already.
     public init(_ run: RunResults, estimates: RunEstimates? = nil) {
-        cases = run.cases
-        counterAvailability = run.counterAvailability
-        self.estimates = estimates ?? RunEstimates(run.cases)
+        self.init(cases: run.cases, counterAvailability: run.counterAvailability, estimates: estimates)
     }
 
-    /// The cases alone, for the timing comparisons: no counter is available.
-    init(cases: [CaseResult]) {
+    /// Without `counterAvailability`, the cases alone, for the timing comparisons.
+    init(cases: [CaseResult], counterAvailability: [String: Availability] = [:], estimates: RunEstimates? = nil) {
         self.cases = cases
-        counterAvailability = [:]
-        estimates = RunEstimates(cases)
+        self.counterAvailability = counterAvailability
+        self.estimates = estimates ?? RunEstimates(cases)
     }
 
     /// A measured case: its id, its figure, and the median of each counter per operation.

@@ -15,12 +15,11 @@ public final class CounterSet {
 
     /// This package's sources, in opening order: perf events first. A new one is one file and one
     /// entry here. The backend's own events (`RuntimeEventCounters`) come after every source,
-    /// opened for the case's backend. `SyscallCounters` is not among them: it opens only when the
-    /// child's request names it (`--events syscalls`, or a case whose count a claim reads),
-    /// because its tracepoint slows every system call of the measured process (README.md,
-    /// "Accuracy").
+    /// opened for the case's backend. `SyscallCounters` opens its tracepoint only when the child's
+    /// request names it (`--events syscalls`, or a case whose count a claim reads), because the
+    /// tracepoint slows every system call of the measured process (README.md, "Accuracy").
     static let builtIn: [any CounterSource.Type] = [
-        PerfEventCounters.self, RUsageCounters.self, JemallocCounters.self,
+        PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self,
         InterposerCounters.self,
         RuntimeEventCounters.self,
     ]
@@ -34,30 +33,24 @@ public final class CounterSet {
     public static var all: [any CounterSource.Type] { builtIn + lock.withLock { registered } }
 
     /// Every metric any source can report, described: what results.json carries (`RunResults.metrics`).
-    /// System calls come right after perf's events, where they open when asked.
-    public static var catalogue: [Metric] {
-        var sources = all
-        sources.insert(SyscallCounters.self, at: 1)
-        return sources.flatMap { $0.catalogue }
-    }
+    public static var catalogue: [Metric] { all.flatMap { $0.catalogue } }
 
     /// Adds another package's counter sources after the built-in ones (and opens them after them,
     /// so perf events still count every thread). A type registered twice, or a metric another
     /// source already reports, is refused naming both: one name would then carry two meanings.
     public static func register(_ sources: [any CounterSource.Type]) throws(RegistrationError) {
         try lock.withLock { () throws(RegistrationError) in
-            var adding: [any CounterSource.Type] = []
+            var known = builtIn + registered
             for source in sources {
-                let known = builtIn + [SyscallCounters.self] + registered + adding
                 if known.contains(where: { $0 == source }) { throw .registeredTwice(type: "\(source)") }
                 for metric in source.catalogue {
                     if let other = known.first(where: { $0.catalogue.contains { $0.name == metric.name } }) {
                         throw .duplicateMetric(name: metric.name, type: "\(source)", other: "\(other)")
                     }
                 }
-                adding.append(source)
+                known.append(source)
             }
-            registered += adding
+            registered = Array(known.dropFirst(builtIn.count))
         }
     }
 
@@ -67,19 +60,19 @@ public final class CounterSet {
     ///   - events: the events the run asked for by name (`--events`), counted as `event.NAME`.
     ///   With `SyscallCounters.eventName` among them, system calls are counted too.
     public init(backend: String? = nil, events: [String] = []) {
-        var sources = Self.all.map { $0.init(backend: backend) as any CounterSource }
-        // Right after perf's events: with inherit, the tracepoint too counts only threads created
-        // after it opened.
-        if events.contains(SyscallCounters.eventName) { sources.insert(SyscallCounters(), at: 1) }
+        let countsSyscalls = events.contains(SyscallCounters.eventName)
         let named = events.filter { $0 != SyscallCounters.eventName }
-        self.sources = sources + (named.isEmpty ? [] : [RequestedEventCounters(events: named)])
-        slotCounts = self.sources.map(\.metrics.count)
+        sources =
+            Self.all.map {
+                $0 == SyscallCounters.self ? SyscallCounters(asked: countsSyscalls) : $0.init(backend: backend)
+            }
+            + (named.isEmpty ? [] : [RequestedEventCounters(events: named)])
+        slotCounts = sources.map(\.metrics.count)
     }
 
     /// Metric → available here, or unavailable with the reason.
     public var availability: [String: Availability] {
         sources.reduce(into: [:]) { all, source in all.merge(source.availability) { first, _ in first } }
-            .merging(SyscallCounters.notAsked) { opened, _ in opened }
     }
 
     /// Metric → reason, for the metrics that cannot be measured here.

@@ -34,21 +34,17 @@ public final class SyscallCounters: CounterSource {
     /// The name a run asks for it by (`--events syscalls`).
     public static let eventName = "syscalls"
 
-    /// Its availability where the run did not ask for it: the tracepoint is not free. Every system
-    /// call of every counted thread passes through it: on the AMD development VM (2026-11-28) a
-    /// `getppid()` took 167 ns alone and 297 ns with the tracepoint counted, and a pthread_create
-    /// + join 34 µs alone, 43 µs with perf's four software events and 56 to 65 µs with the
-    /// tracepoint as well (tools/c-reference/direct-ops.c under `perf stat`).
-    static let notAsked: [String: Availability] = [
-        eventName: Availability(
-            unavailableBecause:
-                "not counted: ask with --events syscalls (its tracepoint adds about 130 ns to every system "
-                + "call of the measured process, so a run counts them only for the claims that need them, "
-                + "or when asked)")
-    ]
+    /// Why it reads nothing where the run did not ask for it: the tracepoint is not free. Every
+    /// system call of every counted thread passes through it: on the AMD development VM
+    /// (2026-11-28) a `getppid()` took 167 ns alone and 297 ns with the tracepoint counted, and a
+    /// pthread_create + join 34 µs alone, 43 µs with perf's four software events and 56 to 65 µs
+    /// with the tracepoint as well (tools/c-reference/direct-ops.c under `perf stat`).
+    static let notAsked =
+        "not counted: ask with --events syscalls (its tracepoint adds about 130 ns to every system "
+        + "call of the measured process, so a run counts them only for the claims that need them, or when asked)"
 
     public static let catalogue = [
-        Metric("syscalls", unit: .events, kind: .event, heading: "syscalls/op", tableColumn: true)
+        Metric(eventName, unit: .events, kind: .event, heading: "syscalls/op", tableColumn: true)
     ]
 
     static let idFiles = [
@@ -56,7 +52,18 @@ public final class SyscallCounters: CounterSource {
         "/sys/kernel/debug/tracing/events/raw_syscalls/sys_enter/id",
     ]
 
-    public init() {
+    /// Opens the tracepoint.
+    public convenience init() { self.init(asked: true) }
+
+    /// Opens the tracepoint only when `asked` (the child's request names `eventName`); otherwise
+    /// counts nothing and says why (`notAsked`).
+    init(asked: Bool) {
+        guard asked else {
+            fd = nil
+            problem = nil
+            availability = [Self.eventName: Availability(unavailableBecause: Self.notAsked)]
+            return
+        }
         if let tracepoint = Self.idFiles.lazy.compactMap(Self.readID).first {
             let opened = rb_perf_event_open(UInt32(RB_PERF_TYPE_TRACEPOINT), tracepoint, 0)
             fd = opened >= 0 ? opened : nil
@@ -65,12 +72,12 @@ public final class SyscallCounters: CounterSource {
             fd = nil
             problem = .tracepointNotVisible
         }
-        availability = ["syscalls": Availability(unavailableBecause: problem?.description)]
+        availability = [Self.eventName: Availability(unavailableBecause: problem?.description)]
     }
 
     deinit { if let fd { close(fd) } }
 
-    public var metrics: [String] { fd == nil ? [] : ["syscalls"] }
+    public var metrics: [String] { fd == nil ? [] : [Self.eventName] }
 
     public func read(into slots: UnsafeMutableBufferPointer<Double>) {
         guard let fd else { return }
