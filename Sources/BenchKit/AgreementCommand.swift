@@ -8,7 +8,7 @@ struct AgreementCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agreement",
         abstract: "Check that repeat runs agree: figures inside the earlier run's intervals, "
-            + "its \"clearly\" statements kept.",
+            + "its \"clearly\" statements kept, its first-screen answers the same.",
         discussion: """
             Give two or more results files of the same suite on the same machine, oldest first. \
             Each run is checked against the one before it:
@@ -21,10 +21,13 @@ struct AgreementCommand: ParsableCommand {
             winner over its runner-up, a claim supported or refuted, jemalloc clearly faster or \
             slower than the system allocator) checked in the later run: holds, tie (the later run \
             cannot tell them apart) or reversed (it says the opposite).
+            - answers: each part of report.md's questions, the same when both runs name the same \
+            leaders (the one clearly best, or those that lead together, whatever the reason given).
 
-            The cases missed and the statements not held are listed, largest first (--list \
-            limits how many). tools/report-calibration.sh runs a suite N times and calls this; \
-            README "How far a figure holds" has this machine's figures.
+            The cases missed (largest first), the statements not held and the answers that \
+            differ are listed (--list limits how many of each). tools/report-calibration.sh runs \
+            a suite N times and calls this; README "How far a figure holds" has this machine's \
+            figures.
 
             Exit status: 0 checked, 64 fewer than two files (a command-line mistake), 2 a file \
             missing, unreadable or not a results file.
@@ -52,18 +55,21 @@ struct AgreementCommand: ParsableCommand {
     func run() throws {
         let reader = CommandFiles(command: "agreement")
         let runs = try files.map { try reader.results($0, role: "run") }
-        var compared = 0, missed = 0
+        var compared = 0, missed = 0, answers = 0, sameAnswers = 0
         var outcomes: [Agreement.Statement.Outcome: Int] = [:]
         for index in 1..<runs.count {
             let agreement = Agreement(first: runs[index - 1], repeated: runs[index])
             compared += agreement.comparedCases
             missed += agreement.misses.count
             for statement in agreement.statements { outcomes[statement.outcome, default: 0] += 1 }
+            answers += agreement.answers.count
+            sameAnswers += agreement.answers.filter(\.isSame).count
             print("\(files[index - 1]) → \(files[index]):")
             print(
                 "  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval "
                     + "(\(percent(agreement.missRate)))")
             print("  statements: \(summary(agreement.statements.count, agreement.count))")
+            print("  answers: \(agreement.answers.filter(\.isSame).count) of \(agreement.answers.count) the same")
             for miss in agreement.misses.prefix(list) {
                 let interval = miss.first.repeatInterval
                 print(
@@ -74,6 +80,10 @@ struct AgreementCommand: ParsableCommand {
             for statement in agreement.statements.filter({ $0.outcome != .holds }).prefix(list) {
                 print("    \(statement.outcome.rawValue)  \(statement.text)")
             }
+            for answer in agreement.answers.filter({ !$0.isSame }).prefix(list) {
+                let first = answer.first.joined(separator: ", "), repeated = answer.repeated.joined(separator: ", ")
+                print("    differs  \(answer.text): \(first) → \(repeated)")
+            }
         }
         guard runs.count > 2 else { return }
         let statements = outcomes.values.reduce(0, +)
@@ -82,6 +92,7 @@ struct AgreementCommand: ParsableCommand {
             "  figures: \(missed) of \(compared) outside the earlier interval "
                 + "(\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
         print("  statements: \(summary(statements) { outcomes[$0] ?? 0 })")
+        print("  answers: \(sameAnswers) of \(answers) the same")
     }
 
     private func summary(_ total: Int, _ count: (Agreement.Statement.Outcome) -> Int) -> String {

@@ -9,7 +9,9 @@ import Results
 ///   interval (at 95%, about 5 in 100 should);
 /// - **statements**: every "clearly" of the first run's report (a parameter set's clear winner
 ///   over its runner-up, a claim supported or refuted on timing, jemalloc clearly faster or slower
-///   than the system allocator for a case) checked in the repeat: the same, reversed, or a tie.
+///   than the system allocator for a case) checked in the repeat: the same, reversed, or a tie;
+/// - **answers**: each part of the first screen's questions, whose answer is the same when both
+///   runs name the same leaders (the one clearly best, or those that lead together).
 ///
 /// This is how the report's statistics are calibrated on a machine (`bench agreement`, README
 /// "How far a figure holds"), and how a user checks that a second run says the same.
@@ -31,10 +33,22 @@ public struct Agreement: Sendable {
         public let outcome: Outcome
     }
 
+    /// One part of a first-screen question, answered by both runs.
+    public struct Answer: Sendable {
+        /// "What stride for a small loop body? concurrentPerform, 10ns body, per iteration".
+        public let text: String
+        /// The leaders each run names: one when it is clearly best.
+        public let first: [String]
+        public let repeated: [String]
+        public var isSame: Bool { Set(first) == Set(repeated) }
+    }
+
     /// Cases with a figure in both runs.
     public let comparedCases: Int
     public let misses: [Miss]
     public let statements: [Statement]
+    /// The first screen's parts that both runs answer.
+    public let answers: [Answer]
 
     public init(first: RunResults, repeated: RunResults) {
         let firstEstimates = RunEstimates(first.cases), repeatEstimates = RunEstimates(repeated.cases)
@@ -57,6 +71,17 @@ public struct Agreement: Sendable {
             + Self.claimStatements(
                 Claim.verdicts(for: first, estimates: firstEstimates),
                 Claim.verdicts(for: repeated, estimates: repeatEstimates))
+        answers = Self.answers(firstCases, repeatCases)
+    }
+
+    /// Each part of the first screen's questions that both runs answer, with the leaders each names.
+    static func answers(_ first: [MeasuredCase], _ repeated: [MeasuredCase]) -> [Answer] {
+        let again = QuestionAnswer.outcomes(Question.firstScreen, cases: repeated)
+        return zip(QuestionAnswer.outcomes(Question.firstScreen, cases: first), again).compactMap { mine, theirs in
+            guard let a = mine.outcome, let b = theirs.outcome else { return nil }
+            return Answer(
+                text: "\(mine.question.text) \(mine.part.condition)", first: a.leaders, repeated: b.leaders)
+        }
     }
 
     /// Share of compared cases whose repeat figure missed the first interval.

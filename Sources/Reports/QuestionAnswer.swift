@@ -71,6 +71,47 @@ enum QuestionAnswer {
         var figure: String { "(\(Figures.nanoseconds(estimate.value))\(detail))" }
     }
 
+    /// What a part's answer says before it is worded: the contenders a reader may choose (the
+    /// one clearly best, or every one that leads with the best, in the question's order) and why
+    /// they lead together. Two runs give the same answer when they name the same leaders.
+    struct Outcome: Equatable, Sendable {
+        let leaders: [String]
+        let reason: Reason
+
+        enum Reason: Equatable, Sendable {
+            /// One contender, clearly ahead of every other by more than `Standing.closeEnough`.
+            case clearlyBest
+            /// Within `Standing.closeEnough`, or closer than their processes' spread.
+            case close
+            /// A mode of one is faster than the best, another slower (`Faster.dependsOnMode`).
+            case dependsOnMode
+        }
+
+        /// The outcome of `entries`: nil with fewer than two.
+        init?(_ entries: [Entry]) {
+            guard entries.count > 1, let best = entries.min(by: { $0.estimate.value < $1.estimate.value }) else {
+                return nil
+            }
+            let leading = entries.filter { Standing.leads($0.estimate, withBest: best.estimate) }
+            leaders = leading.map(\.label)
+            reason =
+                leading.count == 1
+                ? .clearlyBest
+                : leading.contains { Faster(best.estimate, $0.estimate) == .dependsOnMode } ? .dependsOnMode : .close
+        }
+    }
+
+    /// Every part of `questions` with its outcome in this run, under the system allocator; nil
+    /// where fewer than two contenders were measured.
+    static func outcomes(_ questions: [Question], cases: [MeasuredCase]) -> [(
+        question: Question, part: Question.Part, outcome: Outcome?
+    )] {
+        let system = cases.filter { $0.benchmarkCase.allocator == .system }
+        return questions.flatMap { question in
+            question.parts.map { part in (question, part, Outcome(entries(part, cases: system))) }
+        }
+    }
+
     /// The answer line for contenders ranked by their estimates: the clear best with its margin
     /// and the rest ("**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then
     /// DispatchQueue.sync (67 ns)"), or the leaders together and those clearly slower than the best.
@@ -83,22 +124,22 @@ enum QuestionAnswer {
         let order = entries.indices.sorted { entries[$0].estimate.value < entries[$1].estimate.value }
         guard let first = order.first else { return "nothing measured" }
         let best = entries[first]
-        guard order.count > 1 else { return "only \(best.shown) was measured" }
-        let verdicts = entries.map { Faster(best.estimate, $0.estimate) }
-        let leading = entries.indices.filter { Standing.leads(entries[$0].estimate, withBest: best.estimate) }
-        let rest = order.filter { !leading.contains($0) }.map { entries[$0] }
-        if leading.count == 1 {
+        guard let outcome = Outcome(entries) else { return "only \(best.shown) was measured" }
+        let rest = order.filter { !outcome.leaders.contains(entries[$0].label) }.map { entries[$0] }
+        let why: String
+        switch outcome.reason {
+        case .clearlyBest:
             let runnerUp = entries[order[1]]
             return "**\(best.label)** is \(clearly) at \(Figures.nanoseconds(best.estimate.value)), "
                 + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(runnerUp.shown)"
                 + (rest.count > 1 ? "; then " + rest.dropFirst().map(\.shown).joined(separator: ", ") : "")
-        }
-        let why =
-            leading.contains { verdicts[$0] == .dependsOnMode }
-            ? "which is faster depends on the mode a process falls into"
-            : "any of them: within \(Int(Standing.closeEnough * 100))% of each other, "
+        case .dependsOnMode: why = "which is faster depends on the mode a process falls into"
+        case .close:
+            why =
+                "any of them: within \(Int(Standing.closeEnough * 100))% of each other, "
                 + "or closer than their processes' spread"
-        let named = leading.map { "**\(entries[$0].label)** \(entries[$0].figure)" }
+        }
+        let named = entries.filter { outcome.leaders.contains($0.label) }.map { "**\($0.label)** \($0.figure)" }
         return named.dropLast().joined(separator: ", ") + " and " + named.last! + " lead together, \(why)"
             + (rest.isEmpty ? "" : "; clearly slower than \(best.label): " + rest.map(\.shown).joined(separator: ", "))
     }

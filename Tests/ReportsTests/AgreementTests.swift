@@ -56,4 +56,27 @@ struct AgreementTests {
         #expect(try #require(tie.statements.first { $0.text.hasPrefix("spawn pattern=chain") }).outcome == .tie)
         #expect(tie.count(.tie) == 1 && tie.count(.reversed) == 0)
     }
+
+    @Test("a first-screen answer is the same when both runs name the same leaders, and differs otherwise")
+    func answers() throws {
+        func run(actor: Double) -> RunResults {
+            RunResults(
+                environment: Fixture.environment, counterAvailability: [:], suite: .quick, repetitions: 2,
+                sampleTimeNanoseconds: 5_000_000,
+                cases: [
+                    QuestionsTests.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5)),
+                    QuestionsTests.guarded("actor", "none", threads: "1", samples: Fixture.constant(actor)),
+                    QuestionsTests.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70)),
+                ])
+        }
+        let same = Agreement(first: run(actor: 50), repeated: run(actor: 50))
+        // Only the part both runs measured with two contenders or more.
+        let answer = try #require(same.answers.first)
+        #expect(same.answers.count == 1 && answer.isSame && answer.first == ["Mutex"], "\(same.answers)")
+        #expect(
+            answer.text == "State shared by several threads: Mutex, actor or serial queue? 1 thread, empty sections")
+        // The actor within 5% of Mutex: both lead together, a different answer.
+        let differs = try #require(Agreement(first: run(actor: 50), repeated: run(actor: 5.1)).answers.first)
+        #expect(!differs.isSame && differs.repeated == ["Mutex", "actor"], "\(differs)")
+    }
 }
