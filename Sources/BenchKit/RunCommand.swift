@@ -51,7 +51,7 @@ struct RunCommand: ParsableCommand {
         name: .customLong("answer-budget"), parsing: .unconditional,
         help: ArgumentHelp(
             """
-            Seconds for one round, after every case's repetitions, of 4 more processes for each case on which \
+            Seconds for one round, after every case's repetitions, of 12 more processes for each case on which \
             a first-screen answer hangs (a contender more than 5% behind the best that the run cannot yet tell \
             to be that far behind, and the best) or a claim's timing comparison (neither side clearly faster) \
             (default: 0 for the smoke suite, 30 for the quick suite, 60 for the full suite, and 0 with \

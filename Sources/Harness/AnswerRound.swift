@@ -6,8 +6,8 @@ import Results
 ///
 /// One round of a fixed size, not rounds until the answer comes out: adding processes until a
 /// difference shows would find one between equal cases far more often than the rank test's 5%.
-/// Two looks, the second at nine processes, keep that near its level, and a repeat run that does
-/// the same decides the same cases with as many processes.
+/// Two looks, the second at seventeen processes, keep that near its level, and a repeat run that
+/// does the same decides the same cases with as many processes.
 public struct AnswerRound: Sendable {
     /// How long the round may take; cases whose processes would not fit are left out, the
     /// cheapest kept first.
@@ -15,9 +15,12 @@ public struct AnswerRound: Sendable {
     /// The ids of the undecided cases among the run's results.
     public let undecided: @Sendable ([CaseResult]) -> Set<String>
 
-    /// Processes added to each chosen case: five and four make nine, where the rank test allows
-    /// eleven of eighty-one pairs out of order.
-    public static let processes = 4
+    /// Processes added to each chosen case: five and twelve make seventeen. A contender 1.2×
+    /// behind the best, on a VM whose processes spread by 15%, is told to be more than 5% behind
+    /// about half the time with nine processes a side (by the normal approximation), so two runs
+    /// answered differently about as often as not; with seventeen, three times in four. README
+    /// "How far a figure holds" has the runs that measured it.
+    public static let processes = 12
 
     public init(budget: Duration, undecided: @escaping @Sendable ([CaseResult]) -> Set<String>) {
         self.budget = budget

@@ -16,10 +16,11 @@ struct AnswerRoundTests {
         let undecided = Set([Self.cases[1].benchmarkCase.id, Self.cases[2].benchmarkCase.id])
         let round = AnswerRound(budget: .seconds(30)) { _ in undecided }
         let seconds = [0.1, 0.2, 3.0, 0.1]
-        let all = round.choose(Self.cases, secondsPerProcess: seconds, seconds: 30)
+        let processes = Double(AnswerRound.processes)
+        let all = round.choose(Self.cases, secondsPerProcess: seconds, seconds: processes * 3.2 + 1)
         #expect(all.undecided == 2 && all.chosen == [1, 2])
-        // Four processes of the expensive case (12 s) do not fit in 10 s; the cheap one's (0.8 s) do.
-        let some = round.choose(Self.cases, secondsPerProcess: seconds, seconds: 10)
+        // The round's processes of the expensive case (3 s each) do not fit; the cheap one's do.
+        let some = round.choose(Self.cases, secondsPerProcess: seconds, seconds: processes * 3.0)
         #expect(some.undecided == 2 && some.chosen == [1])
         let none = AnswerRound(budget: .seconds(30)) { _ in [] }
             .choose(Self.cases, secondsPerProcess: seconds, seconds: 30)
