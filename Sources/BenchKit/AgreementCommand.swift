@@ -63,13 +63,13 @@ struct AgreementCommand: ParsableCommand {
             missed += agreement.misses.count
             for statement in agreement.statements { outcomes[statement.outcome, default: 0] += 1 }
             answers += agreement.answers.count
-            sameAnswers += agreement.answers.filter(\.isSame).count
+            sameAnswers += agreement.sameAnswers
             print("\(files[index - 1]) → \(files[index]):")
             print(
                 "  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval "
                     + "(\(percent(agreement.missRate)))")
             print("  statements: \(summary(agreement.statements.count, agreement.count))")
-            print("  answers: \(agreement.answers.filter(\.isSame).count) of \(agreement.answers.count) the same")
+            print("  answers: \(agreement.sameAnswers) of \(agreement.answers.count) the same")
             for miss in agreement.misses.prefix(list) {
                 let interval = miss.first.repeatInterval
                 print(

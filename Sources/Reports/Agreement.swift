@@ -89,6 +89,9 @@ public struct Agreement: Sendable {
 
     public func count(_ outcome: Statement.Outcome) -> Int { statements.filter { $0.outcome == outcome }.count }
 
+    /// The first screen's parts both runs answer alike.
+    public var sameAnswers: Int { answers.filter(\.isSame).count }
+
     /// Each parameter set's clear winner over its runner-up, under the system allocator, as the
     /// report's "what should I use?" counts them; in the repeat, the same two cases compared.
     static func winnerStatements(_ first: [MeasuredCase], _ repeated: [MeasuredCase]) -> [Statement] {
