@@ -33,18 +33,25 @@ extension FIFOQueue {
         let outer = DrainFrame.current
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }
         if isRootChild, tryAcquire(exclusive: exclusive) {
-            var frame = DrainFrame(
-                queue: Unmanaged.passUnretained(self), hold: exclusive ? .lock : .member, parent: outer)
-            return try withUnsafeMutablePointer(to: &frame) { (frame) throws(E) -> T in
-                DrainFrame.setCurrent(frame)
-                defer {
-                    DrainFrame.setCurrent(outer)
-                    if exclusive { releaseAfterSync() } else { memberFinished() }
-                }
-                return try work()
-            }
+            return try runAcquired(exclusive: exclusive, outer: outer, work)
         }
         return try syncSlowly(exclusive: exclusive, outer: outer, work)
+    }
+
+    /// Runs `work` on a root child this thread has just acquired (`tryAcquire`), then releases it.
+    @inlinable @inline(__always)
+    func runAcquired<T, E: Error>(
+        exclusive: Bool, outer: UnsafeMutablePointer<DrainFrame>?, _ work: () throws(E) -> T
+    ) throws(E) -> T {
+        var frame = DrainFrame(queue: Unmanaged.passUnretained(self), hold: exclusive ? .lock : .member, parent: outer)
+        return try withUnsafeMutablePointer(to: &frame) { (frame) throws(E) -> T in
+            DrainFrame.setCurrent(frame)
+            defer {
+                DrainFrame.setCurrent(outer)
+                if exclusive { releaseAfterSync() } else { memberFinished() }
+            }
+            return try work()
+        }
     }
 
     /// A queue the fast path can take at once (and an actor hop be handed): its target is a root.
@@ -110,6 +117,13 @@ extension FIFOQueue {
         // Only the slow path counts: counting the fast one is a measurable share of a fast sync
         // (README.md, "Events"), and every sync not counted here was fast.
         RuntimeEvents.count(.syncSlow)
+        // Held by another sync or a short drain, the queue is often free again within a
+        // microsecond, sooner than a waiter in line is handed it: a hand-off wakes a worker to
+        // drain and then this thread, two trips through the kernel (README.md, "Contended sync").
+        // Polling takes it only from idle, as the fast path does, so nothing queued is overtaken.
+        if isRootChild, syncPolls.poll(until: { tryAcquire(exclusive: exclusive) }) {
+            return try runAcquired(exclusive: exclusive, outer: outer, work)
+        }
         var chain: [(queue: Unmanaged<FIFOQueue>, hold: DrainFrame.Hold)] = []
         var level: FIFOQueue = self
         var levelExclusive = exclusive

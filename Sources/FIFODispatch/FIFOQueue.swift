@@ -20,6 +20,9 @@ public final class FIFOQueue: @unchecked Sendable {
     public let kind: Kind
     @usableFromInline let state = Atomic<UInt64>(0)
     @usableFromInline let list = TaskList()
+    /// How long a contended `sync` polls for the queue to fall idle before it waits in line,
+    /// learnt from this queue's syncs (FIFOQueue+Sync.swift).
+    @usableFromInline let syncPolls = SpinBudget()
     /// The band a token of this queue goes to when no submission asks for more.
     @usableFromInline var band: Priority { Priority(rawValue: bandValue.load(ordering: .relaxed))! }
     private let bandValue: Atomic<Int>

@@ -101,12 +101,29 @@ struct FIFODispatchStressTests {
         #expect(overlaps == 0)
     }
 
-    static func runSyncAsyncMix(rounds: Int, threads: Int) -> (WaitResult, Int, Int) {
+    @Test("contended sync: 1,000,000 sections on one queue from 4 threads, 3 syncs to 1 async: each once, alone")
+    func contendedSync() async throws {
+        let rounds = 250_000, threads = 4
+        let (finished, value, overlaps) = try await onDedicatedThread {
+            Self.runSyncAsyncMix(rounds: rounds, threads: threads, nested: false, isSync: { $0 % 4 != 0 })
+        }
+        #expect(finished == .success)
+        #expect(value == rounds * threads)
+        #expect(overlaps == 0)
+    }
+
+    /// Each thread's rounds go to `top` (a serial queue on a root) or, when `nested`, in turn to
+    /// two serial queues targeting it and to `top`; a round is a sync where `isSync` says so.
+    static func runSyncAsyncMix(
+        rounds: Int, threads: Int, nested: Bool = true, isSync: @escaping @Sendable (Int) -> Bool = { $0 % 3 == 0 }
+    ) -> (WaitResult, Int, Int) {
         let runtime = FIFODispatch(workers: 2)
         defer { runtime.shutdown() }
         final class Counter: @unchecked Sendable { var value = 0; var inside = 0; var overlaps = 0 }
         let top = runtime.makeQueue(label: "top")
-        let queues = [runtime.makeQueue(label: "a", target: top), runtime.makeQueue(label: "b", target: top), top]
+        let queues =
+            nested
+            ? [runtime.makeQueue(label: "a", target: top), runtime.makeQueue(label: "b", target: top), top] : [top]
         let counter = Counter()
         let group = runtime.makeGroup()
         let workers = (0..<threads).map { thread in
@@ -119,7 +136,7 @@ struct FIFODispatchStressTests {
                         counter.value += 1
                         counter.inside -= 1
                     }
-                    if round % 3 == 0 { queue.sync(section) } else { queue.async(group: group, section) }
+                    if isSync(round) { queue.sync(section) } else { queue.async(group: group, section) }
                 }
             }
         }
