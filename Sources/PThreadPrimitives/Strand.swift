@@ -1,5 +1,6 @@
 import DequeModule
 import RuntimeKit
+import Synchronization
 
 /// A serial queue as a strand on a pool: blocks wait in a FIFO of their own, and at most one
 /// party runs them at a time, in order: a drain job on whichever worker the pool picks, or a
@@ -21,13 +22,19 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     private let beforeBlocking: (@Sendable () -> Void)?
     private let mutex = PThreadMutex()
     private var items = Deque<Item>()
-    private var owner = Owner.nobody
+    private var owner = Owner.nobody {
+        didSet { idle.store(owner == .nobody, ordering: .relaxed) }
+    }
+    /// `owner == .nobody`, readable without the mutex: what a contended `sync` polls.
+    private let idle = Atomic<Bool>(true)
+    /// How long a contended `sync` polls for the strand to fall idle before it waits in line.
+    private let syncPolls = SpinBudget()
     /// `sync` callers with a turn marker in `items`.
     private var syncCallersInLine = 0
 
     private enum Item {
         case block(@Sendable () -> Void)
-        case syncCaller(MutexSemaphore)
+        case syncCaller(TokenSemaphore)
     }
 
     /// A job that finds `drainQueued` runs the strand, whichever job was submitted for that
@@ -80,6 +87,15 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     @usableFromInline
     func acquireForSync() {
         mutex.lock()
+        if owner == .running {
+            // A `sync` or a short drain often passes the strand on within a microsecond, sooner
+            // than a turn is signalled through the kernel. And a turn in line makes the next
+            // caller queue behind it, and the one after: once two callers take turns, every
+            // section pays a wake-up (README.md, "Strand (serial queue on a pool)").
+            mutex.unlock()
+            _ = syncPolls.poll { idle.load(ordering: .relaxed) }
+            mutex.lock()
+        }
         switch owner {
         case .nobody:
             owner = .running
@@ -90,16 +106,17 @@ public final class Strand: SerialQueue, @unchecked Sendable {
             // (a strand passed on with a caller in line goes to that caller), so every item is a
             // block, and the caller runs them all before its own.
             owner = .running
-            let turn = MutexSemaphore(value: 0)
+            let turn = TokenSemaphore(value: 0)
             appendTurnLocked(turn)
             mutex.unlock()
             runBlocks(aheadOf: turn)
         case .running:
-            let turn = MutexSemaphore(value: 0)
+            let turn = TokenSemaphore(value: 0)
             appendTurnLocked(turn)
             mutex.unlock()
-            beforeBlocking?()
-            turn.wait()  // whoever runs the strand passes it to us when we are first caller in line
+            // Whoever runs the strand passes it to us when we are first caller in line. The turn
+            // polls a moment first: a caller passed the strand while it polls is spared a wake-up.
+            turn.wait { beforeBlocking?() }
             runBlocks(aheadOf: turn)
         }
     }
@@ -108,14 +125,14 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     @usableFromInline
     func release() { passOn() }
 
-    private func appendTurnLocked(_ turn: MutexSemaphore) {
+    private func appendTurnLocked(_ turn: TokenSemaphore) {
         items.append(.syncCaller(turn))
         syncCallersInLine += 1
     }
 
     /// Runs the blocks in line ahead of `turn`, then takes `turn` out of the line. The strand is
     /// the caller's; no other caller's turn can be ahead of it (the strand goes to the first).
-    private func runBlocks(aheadOf turn: MutexSemaphore) {
+    private func runBlocks(aheadOf turn: TokenSemaphore) {
         while true {
             mutex.lock()
             let item = items.removeFirst()
@@ -182,7 +199,7 @@ public final class Strand: SerialQueue, @unchecked Sendable {
         submitDrain { self.drain() }
     }
 
-    private func firstTurnLocked() -> MutexSemaphore {
+    private func firstTurnLocked() -> TokenSemaphore {
         for item in items {
             if case .syncCaller(let turn) = item { return turn }
         }

@@ -131,6 +131,40 @@ struct StressTests {
         #expect(overlapCount == 0)
     }
 
+    @Test("Strand: 1,000,000 sections, half sync and half async from 4 threads, run once each, one at a time")
+    func strandSyncAndAsyncOnce() async throws {
+        let perThread = 250_000, threads = 4
+        let (totals, overlapCount) = try await onDedicatedThread { () -> ([Int], Int) in
+            // Two workers, as the backends run: a thread per drain job (ThreadPerJob) would start
+            // one for most of the asyncs here, and hold them all until the end.
+            let pool = TwoWorkers()
+            let strand = Strand(label: "stress") { pool.submit($0) }
+            let ran = Unchecked<[Int]>(Array(repeating: 0, count: threads))  // written only by the strand's sections
+            let overlaps = Atomic<Int>(0)
+            let inside = Atomic<Bool>(false)
+            // Syncs that poll for the strand, wait in line behind a drain, or take it over from a
+            // queued drain, each against the other threads' syncs and the drains of their asyncs.
+            let submitters = (0..<threads).map { thread in
+                PThread.spawn {
+                    for round in 0..<perThread {
+                        let section: @Sendable () -> Void = {
+                            if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
+                            ran.value[thread] += 1
+                            inside.store(false, ordering: .relaxed)
+                        }
+                        if round % 2 == 0 { strand.sync(section) } else { strand.async(section) }
+                    }
+                }
+            }
+            submitters.forEach { $0.join() }
+            let totals = strand.sync { ran.value }
+            pool.stop()
+            return (totals, overlaps.load(ordering: .relaxed))
+        }
+        #expect(totals == Array(repeating: perThread, count: threads))
+        #expect(overlapCount == 0)
+    }
+
     /// The semaphores with a timed wait and a `signal()` that says whether it woke a waiter.
     enum SemaphoreKind: String, CaseIterable, CustomStringConvertible {
         case mutex, token
@@ -255,6 +289,40 @@ final class ThreadPerJob: @unchecked Sendable {
         {
             batch.forEach { $0.join() }
         }
+    }
+}
+
+/// Two threads taking jobs in submission order from one list.
+final class TwoWorkers: @unchecked Sendable {
+    private let mutex = PThreadMutex()
+    private let queued = MutexSemaphore(value: 0)
+    /// nil asks a worker to stop.
+    private var jobs: [(@Sendable () -> Void)?] = []
+    private var workers: [PThread] = []
+
+    init() {
+        workers = (0..<2).map { _ in
+            PThread.spawn { [self] in
+                while true {
+                    queued.wait()
+                    guard let job = mutex.withLock({ jobs.removeFirst() }) else { return }
+                    job()
+                }
+            }
+        }
+    }
+
+    func submit(_ job: @escaping @Sendable () -> Void) {
+        mutex.withLock { jobs.append(job) }
+        queued.signal()
+    }
+
+    /// Runs every job submitted so far, then joins the workers.
+    func stop() {
+        mutex.withLock { jobs.append(contentsOf: [nil, nil]) }
+        queued.signal()
+        queued.signal()
+        workers.forEach { $0.join() }
     }
 }
 
