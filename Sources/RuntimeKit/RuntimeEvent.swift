@@ -21,8 +21,9 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     case joinsStolen
     /// fifo-dispatch: a `sync` that could not run at once on the caller (the queue was busy, or
     /// not a root's direct child) and took the slow path: polled until the queue fell idle,
-    /// waited in line, or was handed the queue. Every other sync was fast; fast ones are not counted, since counting them is a
-    /// measurable share of the fast path (Sources/FIFODispatch/README.md, "Events").
+    /// waited in line, or was handed the queue. Every other sync was fast; fast ones are not
+    /// counted, since counting them is a measurable share of the fast path
+    /// (Sources/FIFODispatch/README.md, "Events").
     case syncSlow
     /// fifo-dispatch: a queue drained by a worker (one pass over its list).
     case drains
