@@ -20,9 +20,7 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     public let label: String
     private let submitDrain: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let beforeBlocking: (@Sendable () -> Void)?
-    /// Adaptive: held for a few dozen nanoseconds at a time by callers that all run, where a
-    /// futex sleep on every collision costs microseconds (README.md, "Strand").
-    private let mutex = PThreadMutex(spinning: true)
+    private let mutex = PThreadMutex()
     private var items = Deque<Item>()
     private var owner = Owner.nobody {
         didSet { idle.store(owner == .nobody, ordering: .relaxed) }
@@ -124,9 +122,10 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     }
 
     /// Takes the strand for a polling `sync` caller if nobody runs it; false if another party
-    /// took it first.
+    /// took it first, or holds the mutex now: the caller polls on rather than sleep in the kernel
+    /// on a mutex held for a few dozen nanoseconds.
     private func takeIfIdle() -> Bool {
-        mutex.lock()
+        guard mutex.tryLock() else { return false }
         defer { mutex.unlock() }
         guard owner == .nobody else { return false }
         owner = .running
