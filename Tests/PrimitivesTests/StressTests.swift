@@ -108,24 +108,9 @@ struct StressTests {
             let pool = ThreadPerJob()
             // A strand whose drains run on fresh threads: the worst case for hand-over ordering.
             let strand = Strand(label: "stress") { pool.submit($0) }
-            let ran = Unchecked<[Int]>(Array(repeating: 0, count: threads))  // written only by strand blocks
-            let overlaps = Atomic<Int>(0)
-            let inside = Atomic<Bool>(false)
-            let submitters = (0..<threads).map { thread in
-                PThread.spawn {
-                    for _ in 0..<perThread {
-                        strand.async {
-                            if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
-                            ran.value[thread] += 1
-                            inside.store(false, ordering: .relaxed)
-                        }
-                    }
-                }
-            }
-            submitters.forEach { $0.join() }
-            let totals = strand.sync { ran.value }
+            let counts = Self.runSections(on: strand, threads: threads, perThread: perThread) { _ in false }
             pool.joinAll()
-            return (totals, overlaps.load(ordering: .relaxed))
+            return counts
         }
         #expect(totals == Array(repeating: perThread, count: threads))
         #expect(overlapCount == 0)
@@ -139,30 +124,39 @@ struct StressTests {
             // one for most of the asyncs here, and hold them all until the end.
             let pool = TwoWorkers()
             let strand = Strand(label: "stress") { pool.submit($0) }
-            let ran = Unchecked<[Int]>(Array(repeating: 0, count: threads))  // written only by the strand's sections
-            let overlaps = Atomic<Int>(0)
-            let inside = Atomic<Bool>(false)
             // Syncs that poll for the strand, wait in line behind a drain, or take it over from a
             // queued drain, each against the other threads' syncs and the drains of their asyncs.
-            let submitters = (0..<threads).map { thread in
-                PThread.spawn {
-                    for round in 0..<perThread {
-                        let section: @Sendable () -> Void = {
-                            if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
-                            ran.value[thread] += 1
-                            inside.store(false, ordering: .relaxed)
-                        }
-                        if round % 2 == 0 { strand.sync(section) } else { strand.async(section) }
-                    }
-                }
-            }
-            submitters.forEach { $0.join() }
-            let totals = strand.sync { ran.value }
+            let counts = Self.runSections(on: strand, threads: threads, perThread: perThread) { $0 % 2 == 0 }
             pool.stop()
-            return (totals, overlaps.load(ordering: .relaxed))
+            return counts
         }
         #expect(totals == Array(repeating: perThread, count: threads))
         #expect(overlapCount == 0)
+    }
+
+    /// `threads` threads each put `perThread` sections on `strand`, a `sync` where `isSync` says
+    /// so and an `async` otherwise. Returns the sections that ran per thread (read by a last
+    /// `sync`, after every earlier one) and how many found another section running.
+    static func runSections(
+        on strand: Strand, threads: Int, perThread: Int, isSync: @escaping @Sendable (Int) -> Bool
+    ) -> ([Int], Int) {
+        let ran = Unchecked<[Int]>(Array(repeating: 0, count: threads))  // written only by the strand's sections
+        let overlaps = Atomic<Int>(0)
+        let inside = Atomic<Bool>(false)
+        let submitters = (0..<threads).map { thread in
+            PThread.spawn {
+                for round in 0..<perThread {
+                    let section: @Sendable () -> Void = {
+                        if inside.exchange(true, ordering: .relaxed) { overlaps.add(1, ordering: .relaxed) }
+                        ran.value[thread] += 1
+                        inside.store(false, ordering: .relaxed)
+                    }
+                    if isSync(round) { strand.sync(section) } else { strand.async(section) }
+                }
+            }
+        }
+        submitters.forEach { $0.join() }
+        return (strand.sync { ran.value }, overlaps.load(ordering: .relaxed))
     }
 
     /// The semaphores with a timed wait and a `signal()` that says whether it woke a waiter.
