@@ -10,7 +10,11 @@ import Testing
 /// The soak on every backend, briefly: no mistake in any round. Under ThreadSanitizer (CI) this
 /// is also a race check of every backend under the mixed load.
 @Suite struct SoakOnBackendsTests {
-    @Test(arguments: Backends.all.map(\.id))
+    /// One backend at a time: swift-concurrency and nio-global (which a test process leaves on
+    /// Swift's pool) share the process's one cooperative pool, and a round makes every worker of
+    /// it busy. Two soaks at once would each hold part of the pool and wait for the rest, until
+    /// their waits time out.
+    @Test(.serialized, arguments: Backends.all.map(\.id))
     func aShortSoakFindsNoMistake(backend id: String) async throws {
         let backend = try #require(Backends.named(id))
         let report = try await onDedicatedThread {
