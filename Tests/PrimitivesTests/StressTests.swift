@@ -116,22 +116,44 @@ struct StressTests {
         #expect(overlapCount == 0)
     }
 
-    @Test("Strand: 1,000,000 sections, half sync and half async from 4 threads, run once each, one at a time")
-    func strandSyncAndAsyncOnce() async throws {
+    /// How a stress test's sections reach the strand.
+    enum SectionMix: String, CaseIterable, CustomStringConvertible {
+        /// Syncs only: the fast paths (an idle strand taken, an empty line given back) against
+        /// polling callers and callers in line.
+        case allSync = "all sync"
+        /// Syncs that take the strand over from a queued drain, or wait in line behind one.
+        case halfSync = "half sync, half async"
+        /// Mostly syncs: an async now and then marks the line while a sync runs, so the sync's
+        /// release must see it and start a drain.
+        case threeSyncsToOneAsync = "three syncs to one async"
+
+        var description: String { rawValue }
+
+        func isSync(_ round: Int) -> Bool {
+            switch self {
+            case .allSync: true
+            case .halfSync: round % 2 == 0
+            case .threeSyncsToOneAsync: round % 4 != 3
+            }
+        }
+    }
+
+    @Test(
+        "Strand: 1,000,000 sections from 4 threads, syncs and asyncs mixed, run once each, one at a time",
+        arguments: SectionMix.allCases)
+    func strandSyncAndAsyncOnce(mix: SectionMix) async throws {
         let perThread = 250_000, threads = 4
         let (totals, overlapCount) = try await onDedicatedThread { () -> ([Int], Int) in
             // Two workers, as the backends run: a thread per drain job (ThreadPerJob) would start
             // one for most of the asyncs here, and hold them all until the end.
             let pool = TwoWorkers()
             let strand = Strand(label: "stress") { pool.submit($0) }
-            // Syncs that poll for the strand, wait in line behind a drain, or take it over from a
-            // queued drain, each against the other threads' syncs and the drains of their asyncs.
-            let counts = Self.runSections(on: strand, threads: threads, perThread: perThread) { $0 % 2 == 0 }
+            let counts = Self.runSections(on: strand, threads: threads, perThread: perThread) { mix.isSync($0) }
             pool.stop()
             return counts
         }
-        #expect(totals == Array(repeating: perThread, count: threads))
-        #expect(overlapCount == 0)
+        #expect(totals == Array(repeating: perThread, count: threads), "\(mix)")
+        #expect(overlapCount == 0, "\(mix)")
     }
 
     /// `threads` threads each put `perThread` sections on `strand`, a `sync` where `isSync` says
