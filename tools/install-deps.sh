@@ -15,8 +15,9 @@
 # run it.
 #
 #   tools/install-deps.sh            the packages above
-#   tools/install-deps.sh --peers    also librust-rayon-dev, and Debian's cargo where no cargo is
-#                                    on PATH: tools/peer-reference.sh's rayon yardsticks
+#   tools/install-deps.sh --peers    also librust-rayon-dev, Debian's cargo where no cargo is on
+#                                    PATH, and golang-go where no go is: tools/peer-reference.sh's
+#                                    rayon and Go yardsticks
 #
 # Idempotent: packages already installed are left alone. Needs root (apt-get).
 set -euo pipefail
@@ -27,8 +28,9 @@ case "${1:-}" in
     --peers)
         packages+=(librust-rayon-dev)
         command -v cargo >/dev/null 2>&1 || packages+=(cargo)
+        command -v go >/dev/null 2>&1 || packages+=(golang-go)
         ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$1' (--peers or nothing)" >&2; exit 64 ;;
 esac
 

@@ -1,0 +1,3 @@
+module runtimebench/go-reference
+
+go 1.19

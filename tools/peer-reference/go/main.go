@@ -1,0 +1,121 @@
+// The suite's Go yardsticks: the operations of the group and spawn workloads written the way a
+// Go user writes them, timed the way the harness times a case (tools/c-reference's sampling.h):
+// a batch calibrated to last about 10 ms, 20 samples, the median in ns per unit. One process
+// prints one figure; tools/peer-reference.sh runs several and takes the median.
+//
+//	fan-out   rounds of 2 × GOMAXPROCS goroutines joined by a sync.WaitGroup, the group workload's
+//	          fan-out (one group reused, Add per round, Wait by the submitter); ns per goroutine
+//	outside   empty goroutines started by one goroutine, the last of them wakes it; ns per goroutine
+//	chain     one goroutine at a time, each starting the next; ns per link
+//
+// GOMAXPROCS is Go's default, one per usable CPU: the suite's pools have as many workers.
+package main
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+const (
+	samples  = 20
+	targetNs = 10_000_000.0
+)
+
+// medianNsPerUnit is the median over samples of run(batch)'s ns per unit, where run(n) performs
+// n operations of `units` units each and the batch lasts about targetNs.
+func medianNsPerUnit(units float64, run func(n int)) float64 {
+	batch := 1
+	for {
+		start := time.Now()
+		run(batch)
+		elapsed := float64(time.Since(start).Nanoseconds())
+		if elapsed*10 >= targetNs {
+			batch = int(float64(batch)*1.2*targetNs/elapsed) + 1
+			break
+		}
+		batch *= 2
+	}
+	figures := make([]float64, samples)
+	for i := range figures {
+		start := time.Now()
+		run(batch)
+		figures[i] = float64(time.Since(start).Nanoseconds()) / (float64(batch) * units)
+	}
+	sort.Float64s(figures)
+	return (figures[samples/2-1] + figures[samples/2]) / 2
+}
+
+// fanOut runs `rounds` rounds of `tasks` empty goroutines on one WaitGroup, waiting for each.
+func fanOut(rounds, tasks int) {
+	var group sync.WaitGroup
+	for r := 0; r < rounds; r++ {
+		group.Add(tasks)
+		for i := 0; i < tasks; i++ {
+			go func() { group.Done() }()
+		}
+		group.Wait()
+	}
+}
+
+// countdown is what the spawned goroutines count down; the last one closes done.
+type countdown struct {
+	due  atomic.Int64
+	done chan struct{}
+}
+
+func (c *countdown) arrive() bool {
+	last := c.due.Add(-1) == 0
+	if last {
+		close(c.done)
+	}
+	return last
+}
+
+func (c *countdown) link() {
+	if !c.arrive() {
+		go c.link()
+	}
+}
+
+// spawned starts n goroutines (all at once, or each starting the next) and waits for the last.
+func spawned(n int, chain bool) {
+	c := &countdown{done: make(chan struct{})}
+	c.due.Store(int64(n))
+	if chain {
+		go c.link()
+	} else {
+		for i := 0; i < n; i++ {
+			go func() { c.arrive() }()
+		}
+	}
+	<-c.done
+}
+
+func usage() {
+	fmt.Fprintln(os.Stderr, "usage: go-reference fan-out | outside | chain")
+	os.Exit(64)
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		usage()
+	}
+	var figure float64
+	switch os.Args[1] {
+	case "fan-out":
+		tasks := 2 * runtime.GOMAXPROCS(0)
+		figure = medianNsPerUnit(float64(tasks), func(n int) { fanOut(n, tasks) })
+	case "outside":
+		figure = medianNsPerUnit(1, func(n int) { spawned(n, false) })
+	case "chain":
+		figure = medianNsPerUnit(1, func(n int) { spawned(n, true) })
+	default:
+		usage()
+	}
+	fmt.Printf("%.3f\n", figure)
+}
