@@ -14,15 +14,22 @@ public struct SoakSettings: Sendable {
     public var seed: UInt64
     /// The longest a round waits for any one thing before it reports a hang.
     public var waitTimeout: Duration
+    /// Whether rounds call an apply with every worker of the pool busy. That needs a pool nobody
+    /// else uses: `bench soak`'s children have one each, but in a test process swift-concurrency
+    /// and nio-global share Swift's one cooperative pool with every other test, which may hold
+    /// its threads for seconds while the busy blocks wait for them.
+    public var busyPoolApply: Bool
 
     public init(
-        duration: Duration, warmUp: Duration, workers: Int = 0, seed: UInt64 = 1, waitTimeout: Duration = .seconds(30)
+        duration: Duration, warmUp: Duration, workers: Int = 0, seed: UInt64 = 1,
+        waitTimeout: Duration = .seconds(30), busyPoolApply: Bool = true
     ) {
         self.duration = duration
         self.warmUp = warmUp
         self.workers = workers
         self.seed = seed
         self.waitTimeout = waitTimeout
+        self.busyPoolApply = busyPoolApply
     }
 
     /// The warm-up used when none is given: a tenth of the duration, at most 10 seconds.
@@ -43,7 +50,7 @@ public enum Soak {
         let ledger = SoakLedger(capacity: SoakRoundSizes.largest.tasks)
         var generator = SeededGenerator(seed: settings.seed)
         let blockingInsideWork = R.reasonUnsupported(.blockingWaitInsideWork) == nil
-        let freeWorkerRunsAnyBlock = R.reasonUnsupported(.freeWorkerRunsAnyBlock) == nil
+        let busyPoolApply = settings.busyPoolApply && R.reasonUnsupported(.freeWorkerRunsAnyBlock) == nil
         var report = SoakReport(
             backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0,
             operations: SoakOperations(), residentBefore: before, residentSamples: [])
@@ -70,8 +77,7 @@ public enum Soak {
             let round = SoakRound(
                 runtime: runtime, ledger: ledger, number: report.rounds,
                 sizes: .random(
-                    using: &generator, blockingInsideWork: blockingInsideWork,
-                    freeWorkerRunsAnyBlock: freeWorkerRunsAnyBlock),
+                    using: &generator, blockingInsideWork: blockingInsideWork, busyPoolApply: busyPoolApply),
                 timeout: settings.waitTimeout)
             do {
                 report.operations += try round.run()

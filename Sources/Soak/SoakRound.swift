@@ -35,11 +35,12 @@ struct SoakRoundSizes: Sendable {
     /// - Parameters:
     ///   - blockingInsideWork: false where the backend declares
     ///     `RuntimeBehaviour.blockingWaitInsideWork` unsupported: no nested syncs then.
-    ///   - freeWorkerRunsAnyBlock: false where it declares `RuntimeBehaviour.freeWorkerRunsAnyBlock`
-    ///     unsupported: no apply with every worker busy then, since the busy blocks, submitted while
-    ///     the round's other blocks submit theirs, may be dealt two to one worker and none to another.
+    ///   - busyPoolApply: false for no apply with every worker busy: where the backend declares
+    ///     `RuntimeBehaviour.freeWorkerRunsAnyBlock` unsupported (the busy blocks, submitted while
+    ///     the round's other blocks submit theirs, may be dealt two to one worker and none to
+    ///     another), or where the soak does not own the pool (`SoakSettings.busyPoolApply`).
     static func random(
-        using generator: inout SeededGenerator, blockingInsideWork: Bool = true, freeWorkerRunsAnyBlock: Bool = true
+        using generator: inout SeededGenerator, blockingInsideWork: Bool = true, busyPoolApply: Bool = true
     ) -> SoakRoundSizes {
         let most = largest
         let nested = Int.random(in: 0...most.nestedSyncsPerQueue, using: &generator)
@@ -54,7 +55,7 @@ struct SoakRoundSizes: Sendable {
             nestedSyncsPerQueue: blockingInsideWork ? nested : 0,
             // Drawn either way, as `nested` is, so a seed gives every backend the same sequence.
             busyPoolApplyIterations: Int.random(in: 0...most.busyPoolApplyIterations, using: &generator)
-                * (freeWorkerRunsAnyBlock ? 1 : 0))
+                * (busyPoolApply ? 1 : 0))
     }
 
     var nestedGroupBlocks: Int { (groupBlocks + Self.nestingEvery - 1) / Self.nestingEvery }
