@@ -31,14 +31,6 @@ public final class PThreadMutex: @unchecked Sendable {
         precondition(rc == 0, "pthread_mutex_lock failed: \(rc)")
     }
 
-    /// Takes the mutex if it is free now; never sleeps.
-    @inlinable
-    public func tryLock() -> Bool {
-        let rc = pthread_mutex_trylock(raw)
-        precondition(rc == 0 || rc == EBUSY, "pthread_mutex_trylock failed: \(rc)")
-        return rc == 0
-    }
-
     @inlinable
     public func unlock() {
         let rc = pthread_mutex_unlock(raw)
