@@ -116,7 +116,7 @@ final class TaskList: @unchecked Sendable {
             let value = load()
             if value != 0 { return value }
             rounds += 1
-            if rounds > 64 { sched_yield() }
+            if rounds > 64 { RuntimeEvents.yieldCPU() }
         }
     }
 }

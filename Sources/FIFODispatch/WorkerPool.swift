@@ -150,7 +150,7 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             case .contended:
                 // Another worker is popping: a few instructions, unless the OS preempted it there.
                 collisions += 1
-                if collisions < Self.spinRounds { rb_spin_pause() } else { sched_yield() }
+                if collisions < Self.spinRounds { rb_spin_pause() } else { RuntimeEvents.yieldCPU() }
                 continue
             case .empty:
                 collisions = 0
@@ -232,7 +232,7 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             if round < Self.spinRounds {
                 for _ in 0..<(Self.pausesPerLook << min(round, Self.lookGapDoublings)) { rb_spin_pause() }
             } else {
-                sched_yield()
+                RuntimeEvents.yieldCPU()
             }
         }
         if consumed >= Self.chainSightings { return .chain }

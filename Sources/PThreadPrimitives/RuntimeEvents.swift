@@ -1,4 +1,7 @@
 import CRuntimeEvents
+#if canImport(Glibc)
+import Glibc
+#endif
 import RuntimeKit
 
 /// Where our backends count their scheduling events: each thread in a slot of its own, summed
@@ -9,6 +12,14 @@ public enum RuntimeEvents {
     @inlinable @inline(__always)
     public static func count(_ event: RuntimeEvent, _ amount: Int = 1) {
         rb_event_add(Int32(event.rawValue), UInt64(truncatingIfNeeded: amount))
+    }
+
+    /// Gives up the CPU (`sched_yield`), counted as a `yields` event: where a poll or a search
+    /// yields often, those yields are context switches the case pays for.
+    @inlinable
+    public static func yieldCPU() {
+        count(.yields)
+        sched_yield()
     }
 
     /// A slot of its own, for an owner that counts on a hot path (a worker, for its joins): one

@@ -2,6 +2,7 @@ import CSpinHint
 #if canImport(Glibc)
 import Glibc
 #endif
+import RuntimeKit
 import Synchronization
 
 /// How long a waiter polls before it sleeps, learnt by one semaphore or group from its own waits.
@@ -54,9 +55,10 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
                 grow(from: budget, neededRounds: round)
                 return true
             }
-            if round % Self.yieldEvery == Self.yieldEvery - 1 { sched_yield() } else { rb_spin_pause() }
+            if round % Self.yieldEvery == Self.yieldEvery - 1 { RuntimeEvents.yieldCPU() } else { rb_spin_pause() }
         }
         shrink(from: budget)
+        RuntimeEvents.count(.waitsSlept)
         return false
     }
 

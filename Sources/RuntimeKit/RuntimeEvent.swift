@@ -44,6 +44,13 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     /// fifo-dispatch: an actor job run by the worker whose job hopped to it, without its queue's
     /// list (Sources/FIFODispatch/README.md, "Actor jobs handed off").
     case handOffs
+    /// Both: a waiter (a group or semaphore wait, a `sync` on a busy queue or strand) polled for
+    /// its whole `SpinBudget` without the wait ending, and went to sleep in the kernel.
+    case waitsSlept
+    /// Both: a thread of the backend gave up its CPU (`sched_yield`) while it polled or searched.
+    /// One that let another thread run is a context switch; one with nobody waiting for the CPU
+    /// costs a system call only.
+    case yields
 
     /// The metric's name: "events.steals".
     public var metricName: String { "events." + name }
@@ -65,6 +72,8 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
         case .wakeUps: "wake-ups"
         case .naps: "naps"
         case .handOffs: "hand-offs"
+        case .waitsSlept: "waits-slept"
+        case .yields: "yields"
         }
     }
 
@@ -73,7 +82,7 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
         switch self {
         case .steals, .stolenJobs, .failedSteals, .injectorBatches, .joinsInline, .joinsStolen: ["work-stealing"]
         case .syncSlow, .drains, .spareWorkers, .naps, .handOffs: ["fifo-dispatch"]
-        case .parks, .wakeUps, .nodesReused, .nodesAllocated: ["work-stealing", "fifo-dispatch"]
+        case .parks, .wakeUps, .nodesReused, .nodesAllocated, .waitsSlept, .yields: ["work-stealing", "fifo-dispatch"]
         }
     }
 

@@ -65,7 +65,7 @@ final class Injector: @unchecked Sendable {
                 return
             }
             looks += 1
-            if looks < 64 { rb_spin_pause() } else { sched_yield() }
+            if looks < 64 { rb_spin_pause() } else { RuntimeEvents.yieldCPU() }
         }
     }
 

@@ -298,7 +298,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
                 return job
             }
             if stopping.load(ordering: .relaxed) { break }
-            if round >= Self.spinRounds { sched_yield() }
+            if round >= Self.spinRounds { RuntimeEvents.yieldCPU() }
         }
         sleepers.stopSearching()  // nothing found: parking's final check looks again, fenced
         return nil

@@ -54,7 +54,8 @@ struct RuntimeEventsTests {
     @Test(
         """
         known counts: 1 worker never steals; a stolen join half is 1 steal; \
-        idle syncs are never slow, a blocked one is; every block takes one node
+        idle syncs are never slow, a blocked one is; every block takes one node; a wait that \
+        outlasts its poll sleeps once
         """, arguments: 0..<3)
     func knownCounts(_ round: Int) throws {
         let scenarios = try Self.runProbe()
@@ -72,6 +73,10 @@ struct RuntimeEventsTests {
         let asyncs = try #require(scenarios["fifo-async-1000"])
         let nodes = (asyncs["nodes-reused"] ?? 0) + (asyncs["nodes-allocated"] ?? 0)
         #expect(nodes == 1_000 + (asyncs["drains"] ?? -1), "\(asyncs)")
+        // The waiter polled a new group's whole budget, yielding every `yieldEvery` rounds, then slept.
+        let slept = try #require(scenarios["fifo-group-wait-slept"])
+        let waiterYields = SpinBudget.maximum / SpinBudget.yieldEvery
+        #expect(slept["waits-slept"] == 1 && (slept["yields"] ?? 0) >= waiterYields, "\(slept)")
         // Each scenario reports every event, and events of the other backend stay at 0.
         for (name, counts) in scenarios {
             #expect(counts.count == RuntimeEvent.allCases.count, "\(name): \(counts)")

@@ -84,5 +84,18 @@ do {
         for index in 0..<1_000 { queue.async { if index == 999 { done.signal() } } }
         done.wait()
     }
+    // A group wait whose member cannot end until the wait has slept: its poll runs out (one
+    // wait slept) after polling the whole of a new group's budget, yielding every 64 rounds.
+    scenario("fifo-group-wait-slept") {
+        let group = runtime.makeGroup(), release = Flag()
+        runtime.async(group: group) { release.await() }
+        let sleptBefore = totals()[RuntimeEvent.waitsSlept.rawValue]
+        let releaser = PThread.spawn {
+            while totals()[RuntimeEvent.waitsSlept.rawValue] == sleptBefore { sched_yield() }
+            release.raise()
+        }
+        group.wait()
+        releaser.join()
+    }
     runtime.shutdown()
 }
