@@ -32,6 +32,12 @@ enum Executor {
             DrainFrame.setCurrent(frame)
             function(context)
             return .finished
+        case .groupFunction(let function, let context, let group):
+            NodeCache.recycle(node)
+            DrainFrame.setCurrent(frame)
+            function(context)
+            group._withUnsafeGuaranteedRef { $0.leave() }
+            return .finished
         case .drain(let queue):
             NodeCache.recycle(node)
             defer { queue.release() }

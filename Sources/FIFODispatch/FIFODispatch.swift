@@ -54,6 +54,11 @@ public final class FIFODispatch: ConcurrencyRuntime, @unchecked Sendable {
         defaultRoot._withUnsafeGuaranteedRef { $0.async(group: group, work) }
     }
 
+    /// `dispatch_group_async_f` on the default global queue: nothing allocated or retained.
+    public func async(group: FIFOGroup, _ block: FunctionBlock) {
+        defaultRoot._withUnsafeGuaranteedRef { $0.async(group: group, block) }
+    }
+
     public func makeSerialQueue(label: String) -> FIFOQueue {
         makeQueue(label: label)
     }

@@ -2,11 +2,11 @@ import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 
-/// A dispatch group: a count of unfinished members that `enter` raises and `leave` lowers, in the
-/// low half of one 64-bit word whose high half is a generation that advances exactly when the
-/// count reaches zero, in the same atomic step. Waiters sleep on the generation (a futex on that
-/// half); sleeping waiters are woken and pending notifications submitted only when someone is
-/// there, each skipped with one load otherwise.
+/// A dispatch group: a count of unfinished members that `enter` raises and `leave` lowers, and a
+/// generation that advances exactly when the count reaches zero, in one 64-bit word
+/// (`GroupWord`, which also says how a group with blocks among its members keeps itself alive).
+/// Waiters sleep on the generation (a futex on that half); sleeping waiters are woken and pending
+/// notifications submitted only when someone is there, each skipped with one load otherwise.
 ///
 /// Why one word: a waiter that reads "count 4, generation 7" and later sees generation 8 knows a
 /// zero happened after it started waiting. With the generation in a separate word, the bump of an
@@ -17,7 +17,7 @@ import Synchronization
 public final class FIFOGroup: WorkGroup, @unchecked Sendable {
     public typealias NotifyQueue = FIFOQueue
 
-    /// Low 32 bits: unfinished members. High 32 bits: generation.
+    /// `GroupWord`'s layout.
     @usableFromInline let word: UnsafeMutablePointer<Atomic<UInt64>>
     private let sleepers = Atomic<Int>(0)
     private let notificationsPending = Atomic<Bool>(false)
@@ -27,8 +27,7 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
 
     /// How long a waiter polls for the group to empty before sleeping (`SpinBudget`).
     private let spin = SpinBudget()
-    @usableFromInline static let countMask: UInt64 = 0xFFFF_FFFF
-    @usableFromInline static let generationOne: UInt64 = 1 << 32
+    @usableFromInline static let countMask = GroupWord.countMask
 
     init(pool: WorkerPool) {
         self.pool = Unmanaged.passUnretained(pool)
@@ -58,6 +57,12 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
         word.pointee.wrappingAdd(1, ordering: .relaxed)
     }
 
+    /// `enter` for a block submitted with the group (`async(group:)`), which holds no reference to
+    /// it: the group holds itself for the round (`GroupWord`).
+    func enterForBlock() {
+        if GroupWord.enterForBlock(word.pointee) { _ = Unmanaged.passUnretained(self).retain() }
+    }
+
     /// - Precondition: balanced with an earlier `enter`.
     @inlinable
     public func leave() {
@@ -65,13 +70,17 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
         while true {
             precondition(s & Self.countMask != 0, "unbalanced leave on a group: leave() called more often than enter()")
             // The last member's leave clears the count and advances the generation at once.
-            let desired = s & Self.countMask == 1 ? (s & ~Self.countMask) &+ Self.generationOne : s - 1
+            let desired = GroupWord.afterLeave(s)
             // acquiringAndReleasing: the member's writes happen before whatever a waiter or a
             // notification does after seeing zero; sequentially consistent for the checks below.
             let (done, current) = word.pointee.compareExchange(
                 expected: s, desired: desired, ordering: .sequentiallyConsistent)
             if done {
-                if desired & Self.countMask == 0 { becameEmpty() }
+                if desired & Self.countMask == 0 {
+                    becameEmpty()
+                    // The round's hold on the group (GroupWord), last: this may free it.
+                    if s & GroupWord.held != 0 { Unmanaged.passUnretained(self).release() }
+                }
                 return
             }
             s = current

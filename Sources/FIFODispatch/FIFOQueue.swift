@@ -138,11 +138,20 @@ public final class FIFOQueue: @unchecked Sendable {
 
     /// `dispatch_group_async`: `work` is a member of `group` until it returns.
     public func async(group: FIFOGroup, qos: Priority? = nil, _ work: @escaping @Sendable () -> Void) {
-        group.enter()
+        group.enterForBlock()
+        // Unretained: the group keeps itself alive until this block's leave (FIFOGroup).
         submit(
-            .closure({
+            .closure({ [unowned(unsafe) group] in
                 work(); group.leave()
             }), kind: .block, priority: qos)
+    }
+
+    /// `dispatch_group_async_f`: the function, its context and the group go into the task node,
+    /// with nothing allocated or retained for the block.
+    public func async(group: FIFOGroup, qos: Priority? = nil, _ block: FunctionBlock) {
+        group.enterForBlock()
+        submit(
+            .groupFunction(block.function, block.context, .passUnretained(group)), kind: .block, priority: qos)
     }
 
     /// Runs `work` here, then `completion` on `completionQueue` with its result (the guide's

@@ -50,6 +50,9 @@ enum Payload {
     case closure(@Sendable () -> Void)
     /// `.block`, `.barrier` as `dispatch_async_f` takes one: `function(context)`.
     case function(WorkFunction, UnsafeMutableRawPointer?)
+    /// `.block` as `dispatch_group_async_f` takes one: `function(context)`, then a leave of the
+    /// group, which a group with members keeps alive itself (FIFOGroup), so it is not retained.
+    case groupFunction(WorkFunction, UnsafeMutableRawPointer?, Unmanaged<FIFOGroup>)
     /// `.token`: the queue to drain (retained).
     case drain(Unmanaged<FIFOQueue>)
     /// `.syncWaiter`, `.syncBarrierWaiter`: the waiting thread (retained).

@@ -9,10 +9,11 @@ import Synchronization
 /// only by a leave that empties the group while someone waits or a notification is registered,
 /// and by those waiters and notifiers. On `MutexGroup`, every enter and leave takes the mutex, and
 /// two workers entering and leaving one group (a fork-join by group, fib(20) with a task per call)
-/// meet there, sleeping and waking on the mutex's futex. The word holds the count in its low 32
-/// bits and the generation above them: the leave that takes the count to zero advances the
-/// generation in the same compare-and-exchange, so a waiter that starts after a new member entered
-/// never mistakes the old emptying for its own (README.md, "Group").
+/// meet there, sleeping and waking on the mutex's futex. The word (`GroupWord`) holds the count
+/// and the generation: the leave that takes the count to zero advances the generation in the same
+/// compare-and-exchange, so a waiter that starts after a new member entered never mistakes the old
+/// emptying for its own (README.md, "Group"). A group with blocks among its members keeps itself
+/// alive until it empties (`GroupWord`), so a submitted block holds no reference to it.
 ///
 /// **Helping.** `wait()` on a worker runs the jobs of its own deque until the group has emptied,
 /// so a block that waits for the work it just spawned runs that work itself instead of blocking a
@@ -32,10 +33,9 @@ import Synchronization
 public final class StealingGroup: WorkGroup, @unchecked Sendable {
     public typealias NotifyQueue = Strand
 
-    /// Members in the low 32 bits, the number of times the group has emptied above them.
+    /// `GroupWord`'s layout: members, `held`, and the number of times the group has emptied.
     private let state = Atomic<UInt64>(0)
-    private static let countMask: UInt64 = 0xFFFF_FFFF
-    private static let generationUnit: UInt64 = 1 << 32
+    private static let countMask = GroupWord.countMask
     /// Threads inside `block(untilEmptiedSince:)`: a leave that empties the group reads it to
     /// know whether to broadcast.
     private let waiters = Atomic<Int>(0)
@@ -56,7 +56,13 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
         // relaxed: a member's writes reach a waiter through its leave (releasing) and the
         // waiter's acquiring look at the generation, not through the enter.
         let before = state.wrappingAdd(1, ordering: .relaxed).oldValue
-        precondition(before & Self.countMask != Self.countMask, "WorkGroup.enter() past 2^32 - 1 members")
+        precondition(before & Self.countMask != Self.countMask, "WorkGroup.enter() past 2^31 - 1 members")
+    }
+
+    /// `enter` for a block submitted with the group (`async(group:)`), which holds no reference to
+    /// it: the group holds itself for the round (`GroupWord`).
+    func enterForBlock() {
+        if GroupWord.enterForBlock(state) { _ = Unmanaged.passUnretained(self).retain() }
     }
 
     public func leave() {
@@ -65,14 +71,18 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
             let count = current & Self.countMask
             precondition(count > 0, "WorkGroup.leave() without a matching enter()")
             // The last member advances the generation in the same step that empties the group.
-            let next = count == 1 ? (current - 1) &+ Self.generationUnit : current - 1
+            let next = GroupWord.afterLeave(current)
             // sequentiallyConsistent: releases the member's writes to the waiters, and orders
             // this store before the reads of `waiters` and `notificationsPending` below
             // against their writers' store-then-read (README.md, "Group").
             let (exchanged, original) = state.compareExchange(
                 expected: current, desired: next, ordering: .sequentiallyConsistent)
             if exchanged {
-                if count == 1 { didEmpty(generation: current >> 32) }
+                if count == 1 {
+                    didEmpty(generation: current >> 32)
+                    // The round's hold on the group (GroupWord), last: this may free it.
+                    if current & GroupWord.held != 0 { Unmanaged.passUnretained(self).release() }
+                }
                 return
             }
             current = original

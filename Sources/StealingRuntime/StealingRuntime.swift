@@ -91,6 +91,13 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         submit(HeapJob.make(block))
     }
 
+    /// `dispatch_group_async_f`: the job holds the function, its context and the group, with
+    /// nothing allocated or retained for the block (the group holds itself, `GroupWord`).
+    public func async(group: StealingGroup, _ block: FunctionBlock) {
+        group.enterForBlock()
+        submit(HeapJob.make(block, group: group))
+    }
+
     public func makeSerialQueue(label: String) -> Strand {
         Strand(
             label: label, submitDrain: { [self] drain in async(drain) },

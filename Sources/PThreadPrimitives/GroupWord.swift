@@ -1,0 +1,41 @@
+import Synchronization
+
+/// The one word both of our atomic groups (fifo-dispatch's `FIFOGroup`, work-stealing's
+/// `StealingGroup`) keep their state in: unfinished members in the low 31 bits, `held` at bit
+/// 31, and above them the generation, which advances exactly when the count reaches zero, in the
+/// same atomic step (so a waiter that saw generation 7 and later sees 8 knows a zero happened
+/// after it started waiting).
+///
+/// `held`: a group with blocks among its members keeps itself alive until it empties. The first
+/// block's `enterForBlock` of a round sets the bit and its caller retains the group; the `leave`
+/// that brings the count to zero clears the bit and its caller releases the group, last of all it
+/// does. So a block needs no reference of its own: one retain and release per round instead of
+/// one per block on the group's reference count, a line that the submitter and the workers would
+/// otherwise pass back and forth. A plain `enter` and `leave`, whose caller holds the group
+/// anyway, never touch the count.
+public enum GroupWord {
+    public static let countMask: UInt64 = 0x7FFF_FFFF
+    public static let held: UInt64 = 0x8000_0000
+    public static let generationUnit: UInt64 = 1 << 32
+    @usableFromInline static let generationMask: UInt64 = ~0xFFFF_FFFF
+
+    /// `enter` for a block submitted with the group. Returns true when the caller must retain the
+    /// group for the round. The member this adds keeps the count above zero until the block has
+    /// run, so no `leave` can clear `held` between the add and the set, and the release (after
+    /// the zero) comes after the retain (made before the block is submitted). Relaxed: a
+    /// member's writes reach a waiter through its leave, not through the enter.
+    @inlinable
+    public static func enterForBlock(_ word: borrowing Atomic<UInt64>) -> Bool {
+        let after = word.wrappingAdd(1, ordering: .relaxed).newValue
+        precondition(after & countMask != 0, "a group past 2^31 - 1 members")
+        guard after & held == 0 else { return false }
+        return word.bitwiseOr(held, ordering: .relaxed).oldValue & held == 0
+    }
+
+    /// The word after one `leave` of `word`: one member fewer, or, for the last, a count of
+    /// zero, `held` cleared and the next generation.
+    @inlinable
+    public static func afterLeave(_ word: UInt64) -> UInt64 {
+        word & countMask == 1 ? (word & generationMask) &+ generationUnit : word - 1
+    }
+}
