@@ -35,6 +35,10 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     let lazySplitThreshold: Int  // Int.max when eager: one comparison on the join path either way
     @usableFromInline
     let pool: [Worker]
+    /// The workers' deques, unretained (the workers keep them), for thieves: `pool[victim].deque`
+    /// retained and released the victim on every look, a write to the line of a worker another
+    /// thread is using, from every searching thread.
+    let victims: [Unmanaged<WorkDeque>]
     /// What a worker's `pool` is compared with (CurrentWorker): the identity of an object only
     /// this runtime holds, so it is unique while the runtime lives.
     private let poolToken = PoolToken()
@@ -74,6 +78,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         let identity = ObjectIdentifier(poolToken)
         poolIdentity = identity
         pool = (0..<self.workers).map { Worker(index: $0, pool: identity) }
+        victims = pool.map { .passUnretained($0.deque) }
         sleepers = Sleepers(workers: self.workers)
         monitor = StallMonitor(watching: self, width: self.workers, name: "stealing-monitor")
         // Strong capture: a runtime never shut down leaks its threads instead of freeing under them.
@@ -252,7 +257,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         let start = worker.randomVictim(among: pool.count)
         for step in 0..<pool.count {
             let victim = (start + step) % pool.count
-            guard victim != worker.index, let job = pool[victim].deque.stealBatch(into: worker.deque) else { continue }
+            guard victim != worker.index,
+                let job = victims[victim]._withUnsafeGuaranteedRef({ $0.stealBatch(into: worker.deque) })
+            else { continue }
             RuntimeEvents.count(.steals)
             RuntimeEvents.count(.stolenJobs, 1 + worker.deque.count)
             // The batch gave us surplus: let an idle worker come and take some of it. Fenced
@@ -279,7 +286,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
             let victim = (start + step) % pool.count
             guard victim != worker.index else { continue }
             for _ in 0..<Self.blocksMovedPerVisit {
-                guard let job = pool[victim].deque.steal() else { break }
+                guard let job = victims[victim]._withUnsafeGuaranteedRef({ $0.steal() }) else { break }
                 guard job.isSubmittedBlock else {
                     RuntimeEvents.count(.steals)
                     RuntimeEvents.count(.stolenJobs)
