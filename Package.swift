@@ -122,7 +122,7 @@ let package = Package(
         ),
         .target(
             name: "Counters",
-            dependencies: ["CPerfEvent", "Results", "RuntimeKit", "PThreadPrimitives"],
+            dependencies: ["CPerfEvent", "CThreadInfo", "Results", "RuntimeKit", "PThreadPrimitives"],
             exclude: ["README.md"]
         ),
         // What a run produced, readable without any runtime: cases, records, results files, the
@@ -270,7 +270,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CountersTests",
-            dependencies: ["Counters", "CThreadSlots", "InterposerProbe", "Results", "RuntimeKit", "TestSupport"]
+            dependencies: [
+                "Counters", "CThreadSlots", "InterposerProbe", "PThreadPrimitives", "Results", "RuntimeKit",
+                "TestSupport",
+            ]
         ),
         .testTarget(
             name: "ProfilingTests",

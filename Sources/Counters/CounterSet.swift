@@ -19,8 +19,8 @@ public final class CounterSet {
     /// request names it (`--events syscalls`, or a case whose count a claim reads), because the
     /// tracepoint slows every system call of the measured process (README.md, "Accuracy").
     static let builtIn: [any CounterSource.Type] = [
-        PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, JemallocCounters.self,
-        InterposerCounters.self,
+        PerfEventCounters.self, SyscallCounters.self, RUsageCounters.self, RunDelayCounters.self,
+        JemallocCounters.self, InterposerCounters.self,
         RuntimeEventCounters.self,
     ]
 

@@ -2,6 +2,9 @@
 import Glibc
 #endif
 @testable import Counters
+import PThreadPrimitives
+import RuntimeKit
+import Synchronization
 import Testing
 
 /// Burns `milliseconds` of this thread's own CPU time (not wall time: a busy machine cannot
@@ -64,6 +67,35 @@ struct CountersTests {
             - (before["rusage.user-cpu-ns"]! + before["rusage.system-cpu-ns"]!)
         #expect(cpu >= 150_000_000, "rusage CPU grew by \(cpu / 1e6) ms over two 100 ms workers")
         #expect(after["rusage.voluntary-switches"] != nil && after["rusage.involuntary-switches"] != nil)
+    }
+
+    @Test("run delay: two threads pinned to one CPU wait for it, and what ended threads waited stays counted")
+    func runDelayCountsWaitingForACPU() throws {
+        let delay = RunDelayCounters()
+        if let reason = delay.availability[RunDelayCounters.metricName]?.reason { try skip(reason) }
+        let before = delay.read()[RunDelayCounters.metricName]!
+        // Each burns 100 ms of its own CPU time on the one CPU, so whichever finishes second was
+        // runnable, and not running, for at least the other's 100 ms, minus any CPU it got
+        // elsewhere: none, being pinned. A busy machine only adds to it. They stay alive until
+        // read: a thread that starts and ends between two reads is never seen.
+        let burned = Atomic<Int>(0), release = Atomic<Bool>(false)
+        let cpu = UsableCPUs.affinityOfCallingThread().first ?? 0
+        let threads = (0..<2).map { _ in
+            PThread.spawn(name: "run-delay") {
+                let pinned = UsableCPUs.setAffinityOfCallingThread([cpu])
+                precondition(pinned == 0, "sched_setaffinity to CPU \(cpu): errno \(errno)")
+                burnThreadCPU(milliseconds: 100)
+                burned.add(1, ordering: .releasing)
+                while !release.load(ordering: .acquiring) { usleep(1_000) }
+            }
+        }
+        while burned.load(ordering: .acquiring) < 2 { usleep(1_000) }
+        let after = delay.read()[RunDelayCounters.metricName]!
+        release.store(true, ordering: .releasing)
+        for thread in threads { thread.join() }
+        #expect(after - before >= 50_000_000, "run delay grew by \((after - before) / 1e6) ms")
+        let later = delay.read()[RunDelayCounters.metricName]!
+        #expect(later >= after, "the total went back from \(after) to \(later) ns when its threads ended")
     }
 
     @Test("every metric is either read or unavailable with a reason, never both, never silently absent")

@@ -3,9 +3,9 @@
 
 #include <stddef.h>
 
-/// What the kernel knows of a thread, for the pools' stall monitor and their thread names:
-/// gettid and prctl are reached through variadic syscall/prctl, and pthread_setname_np is not
-/// in Swift's Glibc module.
+/// What the kernel knows of a thread, for the pools' stall monitor, their thread names and the
+/// run-delay counter: gettid and prctl are reached through variadic syscall/prctl, and
+/// pthread_setname_np is not in Swift's Glibc module.
 
 /// The calling thread's kernel thread id.
 int rb_thread_id(void);
@@ -19,5 +19,12 @@ int rb_thread_get_name(char *buffer, size_t length);
 /// Whether thread `tid` of this process is running or runnable ('R' in /proc/self/task/TID/stat):
 /// 1 if so, 0 if it is sleeping, waiting or stopped, -1 if its state cannot be read (it exited).
 int rb_thread_is_runnable(int tid);
+
+/// Nanoseconds this process's threads have spent runnable but waiting for a CPU (the kernel's run
+/// delay: the second field of /proc/self/task/TID/schedstat), cumulative since the first call:
+/// the threads alive now plus what threads that ended since the first call had waited when last
+/// read. Allocates nothing (a thread counting allocations may call it). -1 when the kernel keeps
+/// no schedstat (built without CONFIG_SCHED_INFO) or /proc cannot be read.
+long long rb_process_run_delay_ns(void);
 
 #endif
