@@ -30,6 +30,38 @@ struct CaseAndCalibrationTests {
         #expect(probes <= 40)
     }
 
+    @Test("a cost paid once per run does not shrink the batch: samples still last the target")
+    func fixedCostPerRun() {
+        // 20 ns an operation, plus 5 ms per run (a thread woken on a loaded machine): scaled from
+        // its first probe alone, the batch was 3 and a sample 5 ms of wake and 60 ns of work.
+        var probes = 0
+        let batch = Calibration.batchSize(target: .milliseconds(10)) { n in
+            probes += 1
+            return .milliseconds(5) + .nanoseconds(20 * n)
+        }
+        let work = Duration.nanoseconds(20 * batch)
+        #expect(work >= .milliseconds(5), "a sample of \(batch) operations has \(work) of them")
+        #expect(work <= .milliseconds(30), "a sample of \(batch) operations has \(work) of them")
+        #expect(probes <= 12)
+    }
+
+    @Test("a probe that stalls is confirmed, and the batch grown to the target")
+    func stalledProbe() {
+        // 25 ns an operation; the first run of 1,024 or more stalls for 40 ms (a preemption).
+        var stalled = false
+        let batch = Calibration.batchSize(target: .milliseconds(10)) { n in
+            var took = Duration.nanoseconds(25 * n)
+            if n >= 1_024 && !stalled {
+                stalled = true
+                took += .milliseconds(40)
+            }
+            return took
+        }
+        let sample = Duration.nanoseconds(25 * batch)
+        #expect(sample >= .milliseconds(10), "a sample of \(batch) operations lasts \(sample)")
+        #expect(sample <= .milliseconds(40), "a sample of \(batch) operations lasts \(sample)")
+    }
+
     @Test("an operation that reads as free is capped, not looped on for ever")
     func freeOperation() {
         #expect(Calibration.batchSize { _ in .zero } == Calibration.maximumBatch)
