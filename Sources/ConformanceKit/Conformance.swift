@@ -44,6 +44,12 @@ public enum Conformance {
         return .seconds(seconds)
     }()
 
+    /// How long a scenario waits for blocks it submitted before it calls them lost: four fifths of
+    /// `deadline`, so that its own message, naming what did not run, comes before the deadline's.
+    /// Long, because on swift-concurrency the blocks run on the test process's cooperative pool,
+    /// which other tests running alongside once held for about 150 s.
+    public static var patience: Duration { deadline * 4 / 5 }
+
     /// How many times each blocking scenario repeats on one runtime: a hand-off that needs a race
     /// to go wrong fails in some rounds only. CONFORMANCE_BLOCKING_ROUNDS raises it for soak-like
     /// runs.

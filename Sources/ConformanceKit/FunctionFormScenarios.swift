@@ -54,11 +54,18 @@ enum FunctionFormScenarios {
     private static func runtimeBlockRunsOncePerSubmission<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let arrivals = Arrivals(expected: Self.blocks)
-            let block = FunctionBlock(context: Unmanaged.passUnretained(arrivals).toOpaque(), Arrivals.arrive)
+            let context = Unmanaged.passRetained(arrivals)
+            let block = FunctionBlock(context: context.toOpaque(), Arrivals.arrive)
             for _ in 0..<Self.blocks { runtime.async(block) }
+            // Released only once every block has run: a scenario that gives up leaves its context
+            // to the blocks still queued. Freed at the end of this scope instead, it was read by one
+            // of them afterwards and the whole test process crashed (swift-concurrency, whose pool
+            // other tests held past the wait).
             try require(
-                arrivals.done.wait(timeout: .seconds(120)) == .success,
-                "\(arrivals.count.load(ordering: .relaxed)) of \(Self.blocks) submissions ran within 120 s")
+                arrivals.done.wait(timeout: Conformance.patience) == .success,
+                "\(arrivals.count.load(ordering: .relaxed)) of \(Self.blocks) submissions ran within "
+                    + "\(Conformance.patience)")
+            context.release()
             // Give a block that would run twice the time to show itself, then count again.
             let settle = runtime.makeGroup()
             runtime.async(group: settle) {}
@@ -115,7 +122,9 @@ enum FunctionFormScenarios {
     private static func groupLivesWhileItsBlocksRun<R: ConcurrencyRuntime>(_ type: R.Type) throws {
         try withRuntime(type) { runtime in
             let gate = Gate(), perForm = 4
-            let block = FunctionBlock(context: Unmanaged.passUnretained(gate).toOpaque(), Gate.passThenArrive)
+            // Released once every block has run, as in `runtimeBlockRunsOncePerSubmission`.
+            let context = Unmanaged.passRetained(gate)
+            let block = FunctionBlock(context: context.toOpaque(), Gate.passThenArrive)
             let groupReference = WeakReference()
             do {
                 let group = runtime.makeGroup()
@@ -127,8 +136,10 @@ enum FunctionFormScenarios {
             }
             gate.open.store(true, ordering: .releasing)
             try require(
-                holds(within: .seconds(60)) { gate.ran.load(ordering: .relaxed) == 2 * perForm },
-                "\(gate.ran.load(ordering: .relaxed)) of \(2 * perForm) blocks of a group let go of ran within 60 s")
+                holds(within: Conformance.patience) { gate.ran.load(ordering: .relaxed) == 2 * perForm },
+                "\(gate.ran.load(ordering: .relaxed)) of \(2 * perForm) blocks of a group let go of ran within "
+                    + "\(Conformance.patience)")
+            context.release()
             // The last leave releases the group's hold after its block counted itself.
             try require(
                 holds(within: .seconds(10)) { groupReference.object == nil },

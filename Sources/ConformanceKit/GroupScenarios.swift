@@ -47,7 +47,7 @@ enum GroupScenarios {
             let early = group.wait(timeout: .milliseconds(50))
             gate.open()
             try require(early == .timedOut, "wait(timeout:) returned \(early) while a member was still blocked")
-            let late = group.wait(timeout: .seconds(120))
+            let late = group.wait(timeout: Conformance.patience)
             try require(late == .success, "wait(timeout:) returned \(late) after the member could finish")
             try require(finished.load(ordering: .acquiring), "wait(timeout:) succeeded before the member finished")
             try require(group.wait(timeout: .zero) == .success, "wait(timeout: 0) on an empty group did not succeed")
@@ -77,14 +77,15 @@ enum GroupScenarios {
                     notified.signal()
                 }
                 gate.open()
-                try require(notified.wait(timeout: .seconds(120)) == .success, "round \(round): notify never ran")
+                try require(
+                    notified.wait(timeout: Conformance.patience) == .success, "round \(round): notify never ran")
                 let seen = notifyQueue.sync { (mistakesAtNotify.value, notifications.value) }
                 try require(seen.0 == nil, "round \(round): notify ran before every block had: \(seen.0 ?? "")")
                 try require(seen.1 == round + 1, "round \(round): notify ran \(seen.1) times in \(round + 1) rounds")
             }
             // Notify on an empty group runs at once.
             group.notify(on: notifyQueue) { notified.signal() }
-            try require(notified.wait(timeout: .seconds(120)) == .success, "notify on an empty group never ran")
+            try require(notified.wait(timeout: Conformance.patience) == .success, "notify on an empty group never ran")
         }
     }
 

@@ -31,13 +31,7 @@ public enum CPUAffinity {
 
     /// Restricts the calling process to `cpus`.
     public static func pin(to cpus: [Int]) throws(FileError) {
-        var set = cpu_set_t()
-        withUnsafeMutableBytes(of: &set) { bytes in
-            for cpu in cpus where cpu / 8 < bytes.count {
-                bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8)  // CPU_SET: bit `cpu` of the mask, little-endian words
-            }
-        }
-        guard UsableCPUs.affinityCall("sched_setaffinity", &set) == 0 else {
+        guard UsableCPUs.setAffinityOfCallingThread(cpus) == 0 else {
             throw FileError(path: "sched_setaffinity", operation: "pin to CPUs \(cpus) with", errno: errno)
         }
     }

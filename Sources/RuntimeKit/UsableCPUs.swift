@@ -70,6 +70,19 @@ public struct UsableCPUs: Sendable, Codable, Equatable, CustomStringConvertible 
         }
     }
 
+    /// Restricts the calling thread (and the threads it creates from then on) to `cpus`
+    /// (sched_setaffinity); CPU numbers beyond the mask are ignored. Returns 0, or -1 with errno set.
+    @discardableResult
+    public static func setAffinityOfCallingThread(_ cpus: [Int]) -> Int32 {
+        var set = cpu_set_t()
+        withUnsafeMutableBytes(of: &set) { bytes in
+            for cpu in cpus where cpu >= 0 && cpu / 8 < bytes.count {
+                bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8)  // CPU_SET: bit `cpu` of the mask, little-endian words
+            }
+        }
+        return affinityCall("sched_setaffinity", &set)
+    }
+
     /// `sched_setaffinity` / `sched_getaffinity` are GNU extensions the Glibc module does not
     /// export (they need _GNU_SOURCE); both are ordinary glibc symbols with the signature
     /// `int (pid_t pid, size_t size, cpu_set_t *mask)`, so they are looked up by name. pid 0 is

@@ -52,7 +52,7 @@ public enum Soak {
         let blockingInsideWork = R.reasonUnsupported(.blockingWaitInsideWork) == nil
         let busyPoolApply = settings.busyPoolApply && R.reasonUnsupported(.freeWorkerRunsAnyBlock) == nil
         var report = SoakReport(
-            backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0,
+            backend: R.id, workers: runtime.workers, seed: settings.seed, seconds: 0, rounds: 0, roundsAfterWarmUp: 0,
             operations: SoakOperations(), residentBefore: before, residentSamples: [])
         let start = clock.now
         var nextSample = start
@@ -82,6 +82,7 @@ public enum Soak {
             do {
                 report.operations += try round.run()
                 report.rounds += 1
+                if report.residentAfterWarmUp != nil { report.roundsAfterWarmUp? += 1 }
             } catch {
                 report.failure = error.description
                 break

@@ -13,6 +13,9 @@ public struct SoakReport: Codable, Sendable {
     /// Wall time the rounds ran, in seconds.
     public var seconds: Double
     public var rounds: Int
+    /// Rounds begun after the warm-up's reading of the resident set: the rounds whose memory the
+    /// growth measures. nil in reports written before it was kept.
+    public var roundsAfterWarmUp: Int?
     public var operations: SoakOperations
     /// The resident set in bytes before the runtime was created, when the warm-up ended (the
     /// reference the growth is measured from), at the end (before shutdown), and the largest seen.
@@ -32,9 +35,10 @@ public struct SoakReport: Codable, Sendable {
     }
 
     /// Growth of the resident set from the end of the warm-up to the end, or nil when either was
-    /// not measured (no /proc) or the soak failed before the warm-up ended.
+    /// not measured (no /proc), the soak failed before the warm-up ended, or no round began after
+    /// the warm-up (a round that outlasts it is read only once it ends, leak and all).
     public var residentGrowth: Int? {
-        guard let start = residentAfterWarmUp, let end = residentAtEnd else { return nil }
+        guard let start = residentAfterWarmUp, let end = residentAtEnd, roundsAfterWarmUp != 0 else { return nil }
         return end - start
     }
 }

@@ -35,9 +35,14 @@ public struct SoakVerdict: Codable, Sendable {
         } else {
             passed = true
             reason =
-                report.residentAfterWarmUp == nil && report.residentAtEnd != nil
-                ? "memory not judged: the soak ended before its warm-up did"
-                : "memory not measured: /proc/self/statm could not be read"
+                if report.residentAfterWarmUp != nil && report.residentAtEnd != nil {
+                    "memory not judged: no round began after the warm-up (\(report.rounds) rounds in "
+                        + "\(SoakParent.format(seconds: report.seconds))); a longer --duration gives them room"
+                } else if report.residentAfterWarmUp == nil && report.residentAtEnd != nil {
+                    "memory not judged: the soak ended before its warm-up did"
+                } else {
+                    "memory not measured: /proc/self/statm could not be read"
+                }
         }
     }
 

@@ -29,14 +29,8 @@ struct UsableCPUsTests {
         try #require(!original.isEmpty)
         #expect(activeProcessorCount == UsableCPUs.ofThisProcess().count)
         guard original.count > 1 else { return }  // a 1-CPU machine cannot show the difference
-        func setAffinity(_ cpus: [Int]) -> Int32 {
-            var set = cpu_set_t()
-            withUnsafeMutableBytes(of: &set) { bytes in for cpu in cpus { bytes[cpu / 8] |= UInt8(1) << UInt8(cpu % 8) }
-            }
-            return UsableCPUs.affinityCall("sched_setaffinity", &set)
-        }
-        try #require(setAffinity([original[0]]) == 0)
-        defer { _ = setAffinity(original) }
+        try #require(UsableCPUs.setAffinityOfCallingThread([original[0]]) == 0)
+        defer { UsableCPUs.setAffinityOfCallingThread(original) }
         #expect(activeProcessorCount == 1)
         #expect(resolvedWorkerCount(0) == 1)
         #expect(UsableCPUs.ofThisProcess().affinity == [original[0]])

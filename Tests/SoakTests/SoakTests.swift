@@ -91,9 +91,19 @@ import Testing
     }
 
     @Test func aLeakFailsTheMemoryVerdict() async throws {
-        let settings = SoakSettings(duration: .seconds(2), warmUp: .milliseconds(300), seed: 3)
-        let report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<LeaksPerBlock>.self, settings: settings) }
+        // The resident set after the warm-up is read between rounds. On a slowed VM one round once
+        // took the whole 2 s, so it was read after all the leaking and nothing could grow; such a
+        // soak's memory is not judged now, and a longer one gives the rounds room.
+        var duration = Duration.seconds(2)
+        var report: SoakReport
+        repeat {
+            let settings = SoakSettings(duration: duration, warmUp: .milliseconds(300), seed: 3)
+            report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<LeaksPerBlock>.self, settings: settings) }
+            duration *= 2
+        } while report.failure == nil && report.roundsAfterWarmUp == 0 && duration <= .seconds(16)
         #expect(report.failure == nil)
+        let after = report.roundsAfterWarmUp ?? 0
+        try #require(after > 0, "\(report.rounds) rounds in \(report.seconds) s, none after the warm-up")
         let growth = try #require(report.residentGrowth)
         // 16 KB per block of tens of thousands of blocks a second.
         #expect(growth > 4 * 1_048_576, "grew \(growth) bytes")
@@ -101,6 +111,25 @@ import Testing
         #expect(!verdict.passed)
         #expect(verdict.reason?.contains("the resident set grew by") == true, "\(verdict.reason ?? "")")
         #expect(SoakVerdict(report: report, maximumGrowth: growth).passed)
+    }
+
+    @Test("memory is not judged when no round began after the warm-up's reading")
+    func noRoundAfterTheWarmUp() {
+        var report = SoakReport(
+            backend: "fifo-dispatch", workers: 2, seed: 3, seconds: 2.2, rounds: 1, roundsAfterWarmUp: 0,
+            operations: SoakOperations(), residentBefore: 1 << 20, residentAfterWarmUp: 300 << 20,
+            residentAtEnd: 300 << 20, residentSamples: [])
+        #expect(report.residentGrowth == nil)
+        let verdict = SoakVerdict(report: report, maximumGrowth: 4 << 20)
+        #expect(verdict.passed)
+        #expect(verdict.reason?.contains("no round began after the warm-up (1 rounds in 2.2 s)") == true)
+        report.roundsAfterWarmUp = 1
+        report.residentAtEnd = 310 << 20
+        #expect(report.residentGrowth == 10 << 20)
+        #expect(!SoakVerdict(report: report, maximumGrowth: 4 << 20).passed)
+        // A report written before the count was kept is judged as it was then.
+        report.roundsAfterWarmUp = nil
+        #expect(report.residentGrowth == 10 << 20)
     }
 
     @Test func theLedgerCountsEachKindOfMistake() {
