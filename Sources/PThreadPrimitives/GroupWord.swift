@@ -14,10 +14,12 @@ import Synchronization
 /// otherwise pass back and forth. A plain `enter` and `leave`, whose caller holds the group
 /// anyway, never touch the count.
 public enum GroupWord {
-    public static let countMask: UInt64 = 0x7FFF_FFFF
-    public static let held: UInt64 = 0x8000_0000
-    public static let generationUnit: UInt64 = 1 << 32
-    @usableFromInline static let generationMask: UInt64 = ~0xFFFF_FFFF
+    // Computed, not `static let`: a debug build reaches a stored static through swift_once on
+    // every access, and the workers' first leaves race into the once's lock.
+    @inlinable public static var countMask: UInt64 { 0x7FFF_FFFF }
+    @inlinable public static var held: UInt64 { 0x8000_0000 }
+    @inlinable public static var generationUnit: UInt64 { 1 << 32 }
+    @inlinable static var generationMask: UInt64 { ~0xFFFF_FFFF }
 
     /// `enter` for a block submitted with the group. Returns true when the caller must retain the
     /// group for the round. The member this adds keeps the count above zero until the block has

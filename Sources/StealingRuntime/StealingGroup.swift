@@ -35,7 +35,6 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
 
     /// `GroupWord`'s layout: members, `held`, and the number of times the group has emptied.
     private let state = Atomic<UInt64>(0)
-    private static let countMask = GroupWord.countMask
     /// Threads inside `block(untilEmptiedSince:)`: a leave that empties the group reads it to
     /// know whether to broadcast.
     private let waiters = Atomic<Int>(0)
@@ -56,7 +55,7 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
         // relaxed: a member's writes reach a waiter through its leave (releasing) and the
         // waiter's acquiring look at the generation, not through the enter.
         let before = state.wrappingAdd(1, ordering: .relaxed).oldValue
-        precondition(before & Self.countMask != Self.countMask, "WorkGroup.enter() past 2^31 - 1 members")
+        precondition(before & GroupWord.countMask != GroupWord.countMask, "WorkGroup.enter() past 2^31 - 1 members")
     }
 
     /// `enter` for a block submitted with the group (`async(group:)`), which holds no reference to
@@ -68,7 +67,7 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
     public func leave() {
         var current = state.load(ordering: .relaxed)
         while true {
-            let count = current & Self.countMask
+            let count = current & GroupWord.countMask
             precondition(count > 0, "WorkGroup.leave() without a matching enter()")
             // The last member advances the generation in the same step that empties the group.
             let next = GroupWord.afterLeave(current)
@@ -115,7 +114,7 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
     /// The generation in progress, or nil when the group is empty now.
     func pendingGeneration() -> UInt64? {
         let current = state.load(ordering: .acquiring)
-        return current & Self.countMask == 0 ? nil : current >> 32
+        return current & GroupWord.countMask == 0 ? nil : current >> 32
     }
 
     /// True once the group has been empty at some moment after `pendingGeneration()` returned
@@ -170,7 +169,7 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
         // leave sees the announcement and submits this, or this sees the group empty.
         notificationsPending.store(true, ordering: .sequentiallyConsistent)
         let current = state.load(ordering: .sequentiallyConsistent)
-        guard current & Self.countMask == 0 else {
+        guard current & GroupWord.countMask == 0 else {
             notifications.append((current >> 32, queue, work))
             mutex.unlock()
             return
