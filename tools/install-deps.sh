@@ -7,6 +7,8 @@
 #   chromium         tests only: HTMLReportTests opens report.html in headless Chromium and checks
 #                    that its script ran without an error (without it that test is skipped, saying
 #                    why); report.html itself needs no browser to be written
+#   gdb              CI only: tools/watchdog.sh prints a hung test process's thread stacks with it
+#                    (without it, each thread's kernel state)
 # and, with pip in a virtual environment at /opt/runtimebench/venv (where bench looks for it):
 #   apache-otava     `bench history`: change points over a series of runs (pinned: bench reads
 #                    its JSON output)
@@ -22,7 +24,7 @@
 # Idempotent: packages already installed are left alone. Needs root (apt-get).
 set -euo pipefail
 
-packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv chromium)
+packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv chromium gdb)
 case "${1:-}" in
     "") ;;
     --peers)
@@ -30,7 +32,7 @@ case "${1:-}" in
         command -v cargo >/dev/null 2>&1 || packages+=(cargo)
         command -v go >/dev/null 2>&1 || packages+=(golang-go)
         ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$1' (--peers or nothing)" >&2; exit 64 ;;
 esac
 
