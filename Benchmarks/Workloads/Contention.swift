@@ -1,4 +1,3 @@
-import CBodyCost
 import Harness
 import Results
 import PThreadPrimitives
@@ -22,7 +21,7 @@ protocol Contention: AnyObject {
 final class ContendingThreads: Contention, @unchecked Sendable {
     let quota: SectionQuota
     private let resourceGuard: any ResourceGuard
-    private let section: @Sendable () -> Void
+    private let sections: SectionLoop
     private let outsideRounds: UInt64
     private let timeout: Duration
     private let starts: [MutexSemaphore]
@@ -34,7 +33,7 @@ final class ContendingThreads: Contention, @unchecked Sendable {
     init(threads: Int, guarding resourceGuard: any ResourceGuard, outsideRounds: UInt64, timeout: Duration) {
         quota = SectionQuota(participants: threads)
         self.resourceGuard = resourceGuard
-        section = resourceGuard.section
+        sections = resourceGuard.sections
         self.outsideRounds = outsideRounds
         self.timeout = timeout
         starts = (1..<max(1, threads)).map { _ in MutexSemaphore(value: 0) }
@@ -53,29 +52,22 @@ final class ContendingThreads: Contention, @unchecked Sendable {
     }
 
     private func contend(as participant: Int) {
-        let section = section  // once per run: calling the stored property would retain its context per call
+        let sections = sections  // once per run: calling the stored property would retain its context per call
         while case let granted = quota.claim(for: participant), granted > 0 {
-            for _ in 0..<granted {
-                section()
-                rb_spin(outsideRounds)
-            }
+            sections(granted, outsideRounds)
         }
     }
 
-    func perform(_ sections: Int) throws(WorkloadError) {
+    func perform(_ count: Int) throws(WorkloadError) {
         if starts.isEmpty {
             // Alone, the measuring thread takes the whole quota at once: claiming it in chunks (an
             // atomic read-modify-write per 16 sections) adds to an uncontended guard's few
             // nanoseconds (Benchmarks/README.md, "queue-vs-lock") and divides nothing among nobody.
-            quota.grantAll(sections, to: 0)
-            let section = section
-            for _ in 0..<sections {
-                section()
-                rb_spin(outsideRounds)
-            }
+            quota.grantAll(count, to: 0)
+            sections(count, outsideRounds)
             return
         }
-        quota.fill(sections)
+        quota.fill(count)
         finished.expect(starts.count)
         for start in starts { start.signal() }
         contend(as: 0)

@@ -1,22 +1,33 @@
+import CBodyCost
 import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 
-/// One way of keeping queue-vs-lock's `SharedResource` to one thread at a time. `section`
-/// performs one critical section; `settle` waits for sections that were handed off and not yet
-/// run (only the `async` queue has any), then checks the resource under the guard.
+/// One way of keeping queue-vs-lock's `SharedResource` to one thread at a time. `sections`
+/// performs a run of critical sections, each followed by the case's outside work; `settle` waits
+/// for sections that were handed off and not yet run (only the `async` queue has any), then
+/// checks the resource under the guard.
 ///
-/// A class per guard, generic where the guard comes from a backend. `section` is a closure built
+/// A class per guard, generic where the guard comes from a backend. `sections` is a closure built
 /// in `init`, which runs specialized for the backend (`Backend.specialized`), so the closure's
-/// body is too: the contending threads make one indirect call per section and nothing else.
+/// body is too, the loop and the guard and the update in one function (`SectionLoop`): the
+/// contending threads make one indirect call per chunk of sections and nothing else.
 /// Calling a generic guard's method through the threads' code instead runs it unspecialized, and a
 /// serial queue's `sync` then looks up `Result<T, E>`'s metadata on every call, which costs more
 /// than the section (Benchmarks/README.md, "What the references found").
 protocol ResourceGuard: AnyObject, Sendable {
-    var section: @Sendable () -> Void { get }
+    var sections: SectionLoop { get }
     /// What is wrong after `expected` sections (`SharedResource.inconsistency`), or nil.
     func settle(expected: Int) -> String?
 }
+
+/// Performs `count` critical sections, each followed by `outsideRounds` of the spin (the case's
+/// work outside the guard). Each guard writes the loop out with its section in it: the guard, the
+/// update and the spin then compile into one function. A loop that calls a section closure, or
+/// takes one as an always-inlined helper's argument, left the queue's `sync` out of line, and the
+/// frames around its two compare-and-exchanges (which wait for the stores before them) cost
+/// fifo-dispatch's uncontended sync as much as the sync itself.
+typealias SectionLoop = @Sendable (_ count: Int, _ outsideRounds: UInt64) -> Void
 
 /// State only ever touched under a guard that is not a Swift `Mutex`: the guard provides the
 /// exclusion and the ordering, which is what `@unchecked` asserts. The resource lives behind a
@@ -38,14 +49,17 @@ final class GuardedResource: @unchecked Sendable {
 final class PThreadMutexGuard: ResourceGuard {
     private let mutex = PThreadMutex()
     private let state: GuardedResource
-    let section: @Sendable () -> Void
+    let sections: SectionLoop
     init(_ resource: SharedResource) {
         let (mutex, state) = (mutex, GuardedResource(resource))
         self.state = state
-        section = {
-            mutex.lock()
-            state.resource.pointee.update()
-            mutex.unlock()
+        sections = { count, outsideRounds in
+            for _ in 0..<count {
+                mutex.lock()
+                state.resource.pointee.update()
+                mutex.unlock()
+                rb_spin(outsideRounds)
+            }
         }
     }
 
@@ -61,11 +75,16 @@ final class SwiftMutexGuard: ResourceGuard {
         let mutex: Mutex<SharedResource>; init(_ r: SharedResource) { mutex = Mutex(r) }
     }
     private let lock: Lock
-    let section: @Sendable () -> Void
+    let sections: SectionLoop
     init(_ resource: SharedResource) {
         let lock = Lock(resource)
         self.lock = lock
-        section = { lock.mutex.withLock { $0.update() } }
+        sections = { count, outsideRounds in
+            for _ in 0..<count {
+                lock.mutex.withLock { $0.update() }
+                rb_spin(outsideRounds)
+            }
+        }
     }
 
     func settle(expected: Int) -> String? { lock.mutex.withLock { $0.inconsistency(expected: expected) } }
@@ -75,14 +94,17 @@ final class SwiftMutexGuard: ResourceGuard {
 final class SpinLockGuard: ResourceGuard {
     private let lock = SpinLock()
     private let state: GuardedResource
-    let section: @Sendable () -> Void
+    let sections: SectionLoop
     init(_ resource: SharedResource) {
         let (lock, state) = (lock, GuardedResource(resource))
         self.state = state
-        section = {
-            lock.lock()
-            state.resource.pointee.update()
-            lock.unlock()
+        sections = { count, outsideRounds in
+            for _ in 0..<count {
+                lock.lock()
+                state.resource.pointee.update()
+                lock.unlock()
+                rb_spin(outsideRounds)
+            }
         }
     }
 
@@ -97,15 +119,18 @@ final class SpinLockGuard: ResourceGuard {
 final class SemaphoreGuard<S: CountingSemaphore>: ResourceGuard {
     private let semaphore: S
     private let state: GuardedResource
-    let section: @Sendable () -> Void
+    let sections: SectionLoop
     init(_ resource: SharedResource, semaphore: S) {
         let state = GuardedResource(resource)
         self.semaphore = semaphore
         self.state = state
-        section = {
-            semaphore.wait()
-            state.resource.pointee.update()
-            semaphore.signal()
+        sections = { count, outsideRounds in
+            for _ in 0..<count {
+                semaphore.wait()
+                state.resource.pointee.update()
+                semaphore.signal()
+                rb_spin(outsideRounds)
+            }
         }
     }
 
@@ -127,16 +152,19 @@ final class SemaphoreGuard<S: CountingSemaphore>: ResourceGuard {
 final class QueueSyncGuard<Q: SerialQueue>: ResourceGuard {
     private let queue: Q
     private let state: GuardedResource
-    let section: @Sendable () -> Void
+    let sections: SectionLoop
     init(_ resource: SharedResource, queue: Q) {
         let state = GuardedResource(resource)
         self.queue = queue
         self.state = state
         // The function is written here, not taken from a constant: once the queue's `sync` is
         // inlined, the compiler sees which function runs and inlines the update into it.
-        section = {
-            queue.sync(context: UnsafeMutableRawPointer(state.resource)) { context in
-                context.unsafelyUnwrapped.assumingMemoryBound(to: SharedResource.self).pointee.update()
+        sections = { count, outsideRounds in
+            for _ in 0..<count {
+                queue.sync(context: UnsafeMutableRawPointer(state.resource)) { context in
+                    context.unsafelyUnwrapped.assumingMemoryBound(to: SharedResource.self).pointee.update()
+                }
+                rb_spin(outsideRounds)
             }
         }
     }
@@ -150,7 +178,7 @@ final class QueueSyncGuard<Q: SerialQueue>: ResourceGuard {
 final class QueueAsyncGuard<Q: SerialQueue>: ResourceGuard {
     private let queue: Q
     private let state: GuardedResource
-    let section: @Sendable () -> Void
+    let sections: SectionLoop
     init(_ resource: SharedResource, queue: Q) {
         let state = GuardedResource(resource)
         self.queue = queue
@@ -159,7 +187,12 @@ final class QueueAsyncGuard<Q: SerialQueue>: ResourceGuard {
         // `dispatch_async_f` (a closure would be boxed per section, which costs more than the
         // submission), the other backends submit its closure, which costs a retain.
         let block = FunctionBlock(context: UnsafeMutableRawPointer(state.resource), updateResource)
-        section = { queue.async(block) }
+        sections = { count, outsideRounds in
+            for _ in 0..<count {
+                queue.async(block)
+                rb_spin(outsideRounds)
+            }
+        }
     }
 
     func settle(expected: Int) -> String? { queue.sync { state.resource.pointee.inconsistency(expected: expected) } }

@@ -78,16 +78,17 @@ struct QueueVsLockTests {
     /// the run's check must name the counts.
     final class MiscountingGuard: ResourceGuard, @unchecked Sendable {
         private let inner: PThreadMutexGuard
-        let section: @Sendable () -> Void
+        let sections: SectionLoop
         init(after: Int, extra: Bool) {
             let inner = PThreadMutexGuard(SharedResource(kind: .dictionary, criticalRounds: 0))
-            let sections = Atomic<Int>(0)
+            let performed = Atomic<Int>(0)
             self.inner = inner
-            section = {
-                let number = sections.wrappingAdd(1, ordering: .relaxed).oldValue
-                if number == after && !extra { return }
-                inner.section()
-                if number == after && extra { inner.section() }
+            sections = { count, _ in
+                for _ in 0..<count {
+                    let number = performed.wrappingAdd(1, ordering: .relaxed).oldValue
+                    if number == after && !extra { continue }
+                    inner.sections(number == after && extra ? 2 : 1, 0)
+                }
             }
         }
 
