@@ -116,7 +116,8 @@ public enum SpinCalibration {
     }
 
     /// Times the spin now: the minimum of a few probes (interruptions and frequency ramp-up only
-    /// ever make a probe slower, so the fastest one is the closest to the true cost).
+    /// ever make a probe slower, so the fastest one is the closest to the true cost). Quick, for a
+    /// child that was handed no value; `measure(over:)` is the run's.
     public static func measure() -> Double {
         var fastest = Int64.max
         for _ in 0..<probes {
@@ -124,7 +125,30 @@ public enum SpinCalibration {
             rb_spin(roundsPerProbe)
             fastest = min(fastest, MonotonicInstant.now.nanoseconds - start.nanoseconds)
         }
-        // A clock that did not advance would make every body free; one nanosecond is the floor.
-        return Double(max(1, fastest)) / Double(roundsPerProbe)
+        return perRound(fastest)
+    }
+
+    /// How long a run's calibration spins (`WorkloadCalibration`). A round's cost moves between
+    /// levels with the host's load, and the 50 probes of `measure()` caught the fastest level in
+    /// some runs only (4.67 and 6.46 ns in two runs back to back: every body of the second did 28%
+    /// less work); over a second, 4.67 to 5.09 ns in 8 tries (Benchmarks/README.md, "Body costs").
+    public static let runWindow: Duration = .seconds(1)
+
+    /// The fastest probe of back-to-back probes for `window`: the cost of a round at the
+    /// machine's fastest level, which a longer window finds more surely.
+    public static func measure(over window: Duration) -> Double {
+        let end = MonotonicInstant.now.nanoseconds + Int64(window.inSeconds * 1e9)
+        var fastest = Int64.max
+        repeat {
+            let start = MonotonicInstant.now
+            rb_spin(roundsPerProbe)
+            fastest = min(fastest, MonotonicInstant.now.nanoseconds - start.nanoseconds)
+        } while MonotonicInstant.now.nanoseconds < end
+        return perRound(fastest)
+    }
+
+    /// A clock that did not advance would make every body free; one nanosecond is the floor.
+    private static func perRound(_ probe: Int64) -> Double {
+        Double(max(1, probe)) / Double(roundsPerProbe)
     }
 }

@@ -2,9 +2,9 @@
 /// child (`ChildRequest.calibration`), so that the cases of one run are comparable: the same
 /// parameters mean the same work in every process. A workload with a calibration adds it here.
 public enum WorkloadCalibration {
-    /// Measures every calibration now (in the parent, before any child runs).
+    /// Measures every calibration now (in the parent, before any child runs): about a second.
     public static func measure() -> [String: Double] {
-        [SpinCalibration.name: SpinCalibration.measure()]
+        [SpinCalibration.name: SpinCalibration.measure(over: SpinCalibration.runWindow)]
     }
 
     /// Makes this process (a child) use the run's calibrations; names it does not know are ignored

@@ -46,6 +46,19 @@ struct ParameterTests {
         #expect(rounds == rounds.sorted(), "more time must never mean fewer rounds: \(rounds)")
     }
 
+    @Test("a run's calibration spins for its whole window and keeps the fastest probe")
+    func calibrationWindow() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let perRound = SpinCalibration.measure(over: .milliseconds(30))
+        // The window is a lower bound on the time spent (the loop checks it after each probe); how
+        // much longer a busy machine makes it is not this test's business.
+        #expect(clock.now - start >= .milliseconds(30))
+        #expect(perRound > 0 && perRound.isFinite, "\(perRound)")
+        // A window shorter than one probe still takes one.
+        #expect(SpinCalibration.measure(over: .zero) > 0)
+    }
+
     @Test("a run's spin calibration, once supplied, decides every body's rounds; a bad one is refused")
     func suppliedCalibration() throws {
         // The process's own measurement, supplied back: other tests in this process see the same
