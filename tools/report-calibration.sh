@@ -4,7 +4,8 @@
 #   figures     how often a run's figure of a case falls outside the previous run's repeat
 #               interval (at 95%, about 5 in 100 should);
 #   statements  how often a "clearly" of one run's report is a tie or reversed in the next;
-#   answers     how many parts of the first screen's questions name the same leaders in the next.
+#   answers     how many parts of the first screen's questions agree in the next (no leader of
+#               one clearly behind in the other), and how many read the same word for word.
 # Usage: tools/report-calibration.sh N OUT_DIR [bench run options...]
 #        tools/report-calibration.sh summarize OUT_DIR
 #   BENCH=path/to/bench (default .build/release/bench).

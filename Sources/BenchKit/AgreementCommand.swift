@@ -21,8 +21,11 @@ struct AgreementCommand: ParsableCommand {
             winner over its runner-up, a claim supported or refuted, jemalloc clearly faster or \
             slower than the system allocator) checked in the later run: holds, tie (the later run \
             cannot tell them apart) or reversed (it says the opposite).
-            - answers: each part of report.md's questions, the same when both runs name the same \
-            leaders (the one clearly best, or those that lead together, whatever the reason given).
+            - answers: each part of report.md's questions. Two answers agree when no contender is \
+            a leader in one (the best, or within 5% of it) and clearly more than 5% behind in the \
+            other; a contender one run could not tell apart from the best may be placed either way \
+            by the other. They are the same word for word when both name the same leaders, the same \
+            contenders not told apart and the same ones that depend on the mode.
 
             The cases missed (largest first), the statements not held and the answers that \
             differ are listed (--list limits how many of each). tools/report-calibration.sh runs \
@@ -55,7 +58,7 @@ struct AgreementCommand: ParsableCommand {
     func run() throws {
         let reader = CommandFiles(command: "agreement")
         let runs = try files.map { try reader.results($0, role: "run") }
-        var compared = 0, missed = 0, answers = 0, sameAnswers = 0
+        var compared = 0, missed = 0, answers = 0, sameAnswers = 0, agreeingAnswers = 0
         var outcomes: [Agreement.Statement.Outcome: Int] = [:]
         for index in 1..<runs.count {
             let agreement = Agreement(first: runs[index - 1], repeated: runs[index])
@@ -64,12 +67,16 @@ struct AgreementCommand: ParsableCommand {
             for statement in agreement.statements { outcomes[statement.outcome, default: 0] += 1 }
             answers += agreement.answers.count
             sameAnswers += agreement.sameAnswers
+            agreeingAnswers += agreement.agreeingAnswers
             print("\(files[index - 1]) → \(files[index]):")
             print(
                 "  figures: \(agreement.misses.count) of \(agreement.comparedCases) outside the earlier interval "
                     + "(\(percent(agreement.missRate)))")
             print("  statements: \(summary(agreement.statements.count, agreement.count))")
-            print("  answers: \(agreement.sameAnswers) of \(agreement.answers.count) the same")
+            let answered = agreement.answers.count
+            print(
+                "  answers: "
+                    + answerSummary(answered, agreeing: agreement.agreeingAnswers, same: agreement.sameAnswers))
             for miss in agreement.misses.prefix(list) {
                 let interval = miss.first.repeatInterval
                 print(
@@ -81,8 +88,8 @@ struct AgreementCommand: ParsableCommand {
                 print("    \(statement.outcome.rawValue)  \(statement.text)")
             }
             for answer in agreement.answers.filter({ !$0.isSame }).prefix(list) {
-                let first = answer.first.joined(separator: ", "), repeated = answer.repeated.joined(separator: ", ")
-                print("    differs  \(answer.text): \(first) → \(repeated)")
+                let what = answer.agrees ? "differs" : "contradicts (\(answer.contradictions.joined(separator: ", ")))"
+                print("    \(what)  \(answer.text): \(answer.firstText) → \(answer.repeatedText)")
             }
         }
         guard runs.count > 2 else { return }
@@ -92,7 +99,7 @@ struct AgreementCommand: ParsableCommand {
             "  figures: \(missed) of \(compared) outside the earlier interval "
                 + "(\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
         print("  statements: \(summary(statements) { outcomes[$0] ?? 0 })")
-        print("  answers: \(sameAnswers) of \(answers) the same")
+        print("  answers: \(answerSummary(answers, agreeing: agreeingAnswers, same: sameAnswers))")
     }
 
     private func summary(_ total: Int, _ count: (Agreement.Statement.Outcome) -> Int) -> String {
@@ -103,6 +110,10 @@ struct AgreementCommand: ParsableCommand {
             "\(total) clearly, \(count(.holds)) held, \(count(.tie)) became a tie, \(count(.reversed)) reversed" + share
         if count(.missing) > 0 { text += ", \(count(.missing)) not in the later run" }
         return text
+    }
+
+    private func answerSummary(_ total: Int, agreeing: Int, same: Int) -> String {
+        "\(agreeing) of \(total) agree, \(total - agreeing) contradict; \(same) of \(total) the same word for word"
     }
 
     private func percent(_ fraction: Double) -> String { "\((fraction * 1000).rounded() / 10)%" }

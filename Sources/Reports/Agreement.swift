@@ -10,8 +10,9 @@ import Results
 /// - **statements**: every "clearly" of the first run's report (a parameter set's clear winner
 ///   over its runner-up, a claim supported or refuted on timing, jemalloc clearly faster or slower
 ///   than the system allocator for a case) checked in the repeat: the same, reversed, or a tie;
-/// - **answers**: each part of the first screen's questions, whose answer is the same when both
-///   runs name the same leaders (the one clearly best, or those that lead together).
+/// - **answers**: each part of the first screen's questions, which agree when no contender is a
+///   leader in one run and clearly behind in the other, and are the same word for word when both
+///   runs name the same leaders, the same contenders not told apart and the same mode-dependent ones.
 ///
 /// This is how the report's statistics are calibrated on a machine (`bench agreement`, README
 /// "How far a figure holds"), and how a user checks that a second run says the same.
@@ -37,10 +38,32 @@ public struct Agreement: Sendable {
     public struct Answer: Sendable {
         /// "What stride for a small loop body? concurrentPerform, 10ns body, per iteration".
         public let text: String
-        /// The leaders each run names: one when it is clearly best.
-        public let first: [String]
-        public let repeated: [String]
-        public var isSame: Bool { Set(first) == Set(repeated) }
+        let first: QuestionAnswer.Outcome
+        let repeated: QuestionAnswer.Outcome
+
+        /// Word for word: the same leaders, the same undecided, the same mode-dependent contenders.
+        public var isSame: Bool { Self.groups(first) == Self.groups(repeated) }
+        /// Contenders one run names a leader and the other clearly behind; none when the two
+        /// answers agree (a contender that one run could not place, the other may place either way).
+        public var contradictions: [String] { first.contradictions(repeated) }
+        public var agrees: Bool { contradictions.isEmpty }
+
+        /// "stride 64, stride 512 lead; stride 8 not told apart" for a list of differences.
+        public var firstText: String { Self.text(first) }
+        public var repeatedText: String { Self.text(repeated) }
+
+        private static func groups(_ outcome: QuestionAnswer.Outcome) -> [Set<String>] {
+            [Set(outcome.leaders), Set(outcome.undecided), Set(outcome.dependsOnMode)]
+        }
+
+        private static func text(_ outcome: QuestionAnswer.Outcome) -> String {
+            let groups = [
+                (outcome.leaders, outcome.leaders.count == 1 ? "leads" : "lead"), (outcome.undecided, "not told apart"),
+                (outcome.dependsOnMode, "depends on the mode"),
+            ]
+            return groups.filter { !$0.0.isEmpty }.map { "\($0.0.joined(separator: ", ")) \($0.1)" }
+                .joined(separator: "; ")
+        }
     }
 
     /// Cases with a figure in both runs.
@@ -79,8 +102,7 @@ public struct Agreement: Sendable {
         let again = QuestionAnswer.outcomes(Question.firstScreen, cases: repeated)
         return zip(QuestionAnswer.outcomes(Question.firstScreen, cases: first), again).compactMap { mine, theirs in
             guard let a = mine.outcome, let b = theirs.outcome else { return nil }
-            return Answer(
-                text: "\(mine.question.text) \(mine.part.condition)", first: a.leaders, repeated: b.leaders)
+            return Answer(text: "\(mine.question.text) \(mine.part.condition)", first: a, repeated: b)
         }
     }
 
@@ -89,8 +111,10 @@ public struct Agreement: Sendable {
 
     public func count(_ outcome: Statement.Outcome) -> Int { statements.filter { $0.outcome == outcome }.count }
 
-    /// The first screen's parts both runs answer alike.
+    /// The first screen's parts both runs answer word for word.
     public var sameAnswers: Int { answers.filter(\.isSame).count }
+    /// The first screen's parts whose answers contradict nothing in each other.
+    public var agreeingAnswers: Int { answers.filter(\.agrees).count }
 
     /// Each parameter set's clear winner over its runner-up, under the system allocator, as the
     /// report's "what should I use?" counts them; in the repeat, the same two cases compared.

@@ -71,33 +71,40 @@ enum QuestionAnswer {
         var figure: String { "(\(Figures.nanoseconds(estimate.value))\(detail))" }
     }
 
-    /// What a part's answer says before it is worded: the contenders a reader may choose (the
-    /// one clearly best, or every one that leads with the best, in the question's order) and why
-    /// they lead together. Two runs give the same answer when they name the same leaders.
+    /// What a part's answer says before it is worded: each measured contender's place against the
+    /// best (`Standing.place`), in the question's order. The leaders are the ones a reader may
+    /// choose; `undecided` and `dependsOnMode` are said as such, not as leading or as slower, so
+    /// that a repeat run which settles them either way contradicts nothing (`contradictions`).
     struct Outcome: Equatable, Sendable {
+        /// The best and every contender within `Standing.closeEnough` of it.
         let leaders: [String]
-        let reason: Reason
-
-        enum Reason: Equatable, Sendable {
-            /// One contender, clearly ahead of every other by more than `Standing.closeEnough`.
-            case clearlyBest
-            /// Within `Standing.closeEnough`, or closer than their processes' spread.
-            case close
-            /// A mode of one is faster than the best, another slower (`Faster.dependsOnMode`).
-            case dependsOnMode
-        }
+        /// More than `closeEnough` behind by their figures, but not clearly so.
+        let undecided: [String]
+        /// Faster than the best in one mode, slower in another.
+        let dependsOnMode: [String]
+        /// Clearly more than `closeEnough` behind the best.
+        let behind: [String]
 
         /// The outcome of `entries`: nil with fewer than two.
         init?(_ entries: [Entry]) {
             guard entries.count > 1, let best = entries.min(by: { $0.estimate.value < $1.estimate.value }) else {
                 return nil
             }
-            let leading = entries.filter { Standing.leads($0.estimate, withBest: best.estimate) }
-            leaders = leading.map(\.label)
-            reason =
-                leading.count == 1
-                ? .clearlyBest
-                : leading.contains { Faster(best.estimate, $0.estimate) == .dependsOnMode } ? .dependsOnMode : .close
+            let places = entries.map { ($0.label, Standing.place($0.estimate, withBest: best.estimate)) }
+            func labels(_ place: Standing.Place) -> [String] { places.filter { $0.1 == place }.map(\.0) }
+            leaders = labels(.leads)
+            undecided = labels(.undecided)
+            dependsOnMode = labels(.dependsOnMode)
+            behind = labels(.behind)
+        }
+
+        /// One contender ahead of every other by more than `closeEnough`, and clearly so.
+        var isClearlyBest: Bool { leaders.count == 1 && undecided.isEmpty && dependsOnMode.isEmpty }
+
+        /// The contenders one run names a leader and the other clearly behind: the only way two
+        /// answers can say opposite things.
+        func contradictions(_ other: Outcome) -> [String] {
+            leaders.filter { other.behind.contains($0) } + other.leaders.filter { behind.contains($0) }
         }
     }
 
@@ -114,34 +121,57 @@ enum QuestionAnswer {
 
     /// The answer line for contenders ranked by their estimates: the clear best with its margin
     /// and the rest ("**Mutex** is clearly fastest at 4.8 ns, 10× ahead of actor (49 ns); then
-    /// DispatchQueue.sync (67 ns)"), or the leaders together and those clearly slower than the best.
+    /// DispatchQueue.sync (67 ns)"); or the leader, or the leaders within 5% together, then the
+    /// contenders this run could not place (more than 5% behind by their figures, but within their
+    /// processes' spread), those whose modes fall either side of the best, and those clearly slower.
     ///
-    /// Leaders are those that lead with the best (`Standing.leads`), wherever they rank: a wide
-    /// interval further down can reach the best's when a closer, narrower one does not. They are
-    /// named in the question's order, every one of them, so the same set reads the same in a
-    /// repeat run whichever of them came first this time.
+    /// Each group is named in the question's order, every one of its contenders, so the same
+    /// groups read the same in a repeat run whichever contender came first this time.
     static func rankedLine(_ entries: [Entry], clearly: String) -> String {
         let order = entries.indices.sorted { entries[$0].estimate.value < entries[$1].estimate.value }
         guard let first = order.first else { return "nothing measured" }
         let best = entries[first]
         guard let outcome = Outcome(entries) else { return "only \(best.shown) was measured" }
-        let rest = order.filter { !outcome.leaders.contains(entries[$0].label) }.map { entries[$0] }
-        let why: String
-        switch outcome.reason {
-        case .clearlyBest:
+        if outcome.isClearlyBest {
             let runnerUp = entries[order[1]]
+            let rest = order.dropFirst(2).map { entries[$0].shown }
             return "**\(best.label)** is \(clearly) at \(Figures.nanoseconds(best.estimate.value)), "
                 + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(runnerUp.shown)"
-                + (rest.count > 1 ? "; then " + rest.dropFirst().map(\.shown).joined(separator: ", ") : "")
-        case .dependsOnMode: why = "which is faster depends on the mode a process falls into"
-        case .close:
-            why =
-                "any of them: within \(Int(Standing.closeEnough * 100))% of each other, "
-                + "or closer than their processes' spread"
+                + (rest.isEmpty ? "" : "; then " + rest.joined(separator: ", "))
         }
-        let named = entries.filter { outcome.leaders.contains($0.label) }.map { "**\($0.label)** \($0.figure)" }
-        return named.dropLast().joined(separator: ", ") + " and " + named.last! + " lead together, \(why)"
-            + (rest.isEmpty ? "" : "; clearly slower than \(best.label): " + rest.map(\.shown).joined(separator: ", "))
+        // In the question's order, but the slower ones by figure, as the clear best's line has them.
+        func named(_ labels: [String]) -> [Entry] { entries.filter { labels.contains($0.label) } }
+        func listed(_ texts: [String]) -> String {
+            texts.count == 1 ? texts[0] : texts.dropLast().joined(separator: ", ") + " and " + texts.last!
+        }
+        let percent = "\(Int(Standing.closeEnough * 100))%"
+        var line =
+            outcome.leaders.count == 1
+            ? "**\(best.label)** leads at \(Figures.nanoseconds(best.estimate.value))"
+                + (best.detail.isEmpty ? "" : " (\(best.detail.dropFirst(2)))")
+            : listed(named(outcome.leaders).map { "**\($0.label)** \($0.figure)" })
+                + " lead together, within \(percent) of each other"
+        let undecided = named(outcome.undecided)
+        if !undecided.isEmpty {
+            let shown = undecided.map { entry in
+                "\(entry.label) (\(Figures.nanoseconds(entry.estimate.value)), "
+                    + "\(Figures.ratio(entry.estimate.value / best.estimate.value))\(entry.detail))"
+            }
+            line +=
+                "; not yet told apart from \(best.label): \(listed(shown)), more than \(percent) behind "
+                + "but by less than the processes' spread"
+        }
+        let modal = named(outcome.dependsOnMode)
+        if !modal.isEmpty {
+            line +=
+                "; ahead of or behind \(best.label) depending on the mode a process falls into: "
+                + listed(modal.map(\.shown))
+        }
+        let slower = order.map { entries[$0] }.filter { outcome.behind.contains($0.label) }
+        if !slower.isEmpty {
+            line += "; clearly slower than \(best.label): " + slower.map(\.shown).joined(separator: ", ")
+        }
+        return line
     }
 
     /// Each measured contender of `part` in the question's order, with its case and its figure

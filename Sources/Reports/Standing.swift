@@ -34,7 +34,33 @@ struct Standing {
 
     /// Whether a contender leads with the best: not clearly more than `closeEnough` behind it.
     static func leads(_ estimate: CaseEstimate, withBest best: CaseEstimate) -> Bool {
-        behind(estimate, best) != .first || estimate.value <= best.value * (1 + closeEnough)
+        place(estimate, withBest: best) != .behind
+    }
+
+    /// Where a contender stands against the best, as the first screen says it and a repeat run is
+    /// checked against it (`Agreement`): only `leads` and `behind` are statements; a repeat that
+    /// moves a contender between `leads` and `undecided`, or between `undecided` and `behind`,
+    /// contradicts nothing, while one that moves it from `leads` to `behind` does.
+    enum Place: Equatable, Sendable {
+        /// Its figure within `closeEnough` of the best's: no reason to choose between them.
+        case leads
+        /// More than `closeEnough` behind by its figure, but not clearly: the processes spread
+        /// wider than that. The answers' round adds processes to exactly these (`UndecidedAnswers`).
+        case undecided
+        /// One of its modes is faster than the best, another slower (`Faster.dependsOnMode`).
+        case dependsOnMode
+        /// Clearly more than `closeEnough` behind (`behind(_:_:)`).
+        case behind
+    }
+
+    static func place(_ estimate: CaseEstimate, withBest best: CaseEstimate) -> Place {
+        if estimate.value <= best.value * (1 + closeEnough) { return .leads }
+        switch behind(estimate, best) {
+        case .first: return .behind
+        case .second: return .leads
+        case .dependsOnMode: return .dependsOnMode
+        case .neither: return Faster(best, estimate) == .dependsOnMode ? .dependsOnMode : .undecided
+        }
     }
 
     /// Whether `best` is faster than `estimate` by more than `closeEnough`: `Faster` on the best

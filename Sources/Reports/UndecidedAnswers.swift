@@ -3,10 +3,10 @@ import Results
 
 /// The cases on which a first-screen answer or a claim hangs undecided: a contender more than
 /// `Standing.closeEnough` behind the best that the run cannot yet tell to be that far behind
-/// (`Standing.behind` says neither), with the best itself. More processes for exactly these
-/// decide the answer one way or the other in this run, so a repeat run, which adds as many, gives
-/// the same one (`MeasuredRun.AnswerRound`). A case whose modes order it either way against the best is the
-/// mode budget's to settle, not this.
+/// (`Standing.Place.undecided`, which the first screen says as "not told apart"), with the best
+/// itself. More processes for exactly these decide the answer one way or the other in this run,
+/// so a repeat run, which adds as many, gives the same one (`MeasuredRun.AnswerRound`). A case
+/// whose modes order it either way against the best is the mode budget's to settle, not this.
 public enum UndecidedAnswers {
     /// The ids of the cases, under the system allocator, of every undecided pair of every part of
     /// the report's questions, and of every timing comparison of a claim that the run could not
@@ -27,10 +27,7 @@ public enum UndecidedAnswers {
     /// The undecided pairs of one part's contenders, as case ids.
     static func undecided(_ entries: [QuestionAnswer.Entry]) -> [String] {
         guard let best = entries.min(by: { $0.estimate.value < $1.estimate.value }) else { return [] }
-        let open = entries.filter { entry in
-            entry.estimate.value > best.estimate.value * (1 + Standing.closeEnough)
-                && Standing.behind(entry.estimate, best.estimate) == .neither
-        }
+        let open = entries.filter { Standing.place($0.estimate, withBest: best.estimate) == .undecided }
         return open.isEmpty ? [] : [best.caseID] + open.map(\.caseID)
     }
 }

@@ -292,7 +292,9 @@ struct BenchCLITests {
         #expect(outcome.standardOutput.contains(" outside the earlier interval ("), "\(outcome.standardOutput)")
         #expect(outcome.standardOutput.contains("  statements: "), "\(outcome.standardOutput)")
         // Spin alone answers no question of the first screen.
-        #expect(outcome.standardOutput.contains("  answers: 0 of 0 the same"), "\(outcome.standardOutput)")
+        #expect(
+            outcome.standardOutput.contains("  answers: 0 of 0 agree, 0 contradict; 0 of 0 the same word for word"),
+            "\(outcome.standardOutput)")
         let alone = try await bench(["agreement", files[0]])
         #expect(
             alone.ending == .exited(64) && alone.standardError.contains("give at least two results files"),

@@ -57,26 +57,39 @@ struct AgreementTests {
         #expect(tie.count(.tie) == 1 && tie.count(.reversed) == 0)
     }
 
-    @Test("a first-screen answer is the same when both runs name the same leaders, and differs otherwise")
+    @Test(
+        """
+        first-screen answers: the same word for word; a contender one run could not place, placed by \
+        the other, agrees; a leader of one clearly behind in the other contradicts
+        """)
     func answers() throws {
-        func run(actor: Double) -> RunResults {
+        func run(actor: [Double]) -> RunResults {
             RunResults(
                 environment: Fixture.environment, counterAvailability: [:], suite: .quick, repetitions: 2,
                 sampleTimeNanoseconds: 5_000_000,
                 cases: [
                     QuestionsTests.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5)),
-                    QuestionsTests.guarded("actor", "none", threads: "1", samples: Fixture.constant(actor)),
+                    QuestionsTests.guarded("actor", "none", threads: "1", samples: actor),
                     QuestionsTests.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70)),
                 ])
         }
-        let same = Agreement(first: run(actor: 50), repeated: run(actor: 50))
+        let behind = run(actor: Fixture.constant(50))
+        let same = Agreement(first: behind, repeated: behind)
         // Only the part both runs measured with two contenders or more.
         let answer = try #require(same.answers.first)
-        #expect(same.answers.count == 1 && answer.isSame && answer.first == ["Mutex"], "\(same.answers)")
+        #expect(same.answers.count == 1 && answer.isSame && answer.agrees, "\(same.answers)")
+        #expect(answer.firstText == "Mutex leads", "\(answer.firstText)")
         #expect(
             answer.text == "State shared by several threads: Mutex, actor or serial queue? 1 thread, empty sections")
-        // The actor within 5% of Mutex: both lead together, a different answer.
-        let differs = try #require(Agreement(first: run(actor: 50), repeated: run(actor: 5.1)).answers.first)
-        #expect(!differs.isSame && differs.repeated == ["Mutex", "actor"], "\(differs)")
+        // One process of the actor at 5 ns, the other at 20: more than 5% behind, not clearly.
+        let open = run(actor: Array(repeating: 5, count: 10) + Array(repeating: 20, count: 10))
+        let settled = try #require(Agreement(first: behind, repeated: open).answers.first)
+        #expect(!settled.isSame && settled.agrees && same.agreeingAnswers == 1, "\(settled)")
+        #expect(settled.repeatedText == "Mutex leads; actor not told apart", "\(settled.repeatedText)")
+        // The actor within 5% of Mutex: a leader that the first run put clearly behind.
+        let contradicted = try #require(
+            Agreement(first: behind, repeated: run(actor: Fixture.constant(5.1))).answers.first)
+        #expect(!contradicted.agrees && contradicted.contradictions == ["actor"], "\(contradicted)")
+        #expect(contradicted.repeatedText == "Mutex, actor lead", "\(contradicted.repeatedText)")
     }
 }

@@ -45,12 +45,12 @@ struct QuestionsTests {
                     + "then DispatchQueue.sync (70 ns)."), "\(text)")
         #expect(
             text.contains(
-                "  - 2 threads, empty sections: **Mutex** (45 ns) and **actor** (49 ns) lead together, any of them: "
-                    + "within 5% of each other, or closer than their processes' spread "
+                "  - 2 threads, empty sections: **Mutex** leads at 45 ns; not yet told apart from Mutex: "
+                    + "actor (49 ns, 1.09×), more than 5% behind but by less than the processes' spread "
                     + "(not measured: DispatchQueue.sync)."),
             "\(text)")
-        // A case whose modes (one process each) reach either side of the best leads with it, its
-        // modes shown; the rest are slower.
+        // A case whose two processes (one a mode each) reach either side of the best is not told
+        // apart from it, its modes shown; the rest are slower.
         let modes = try report([
             Self.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5)),
             Self.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70)),
@@ -60,8 +60,8 @@ struct QuestionsTests {
         ])
         #expect(
             modes.contains(
-                "**Mutex** (5 ns) and **actor** (63.2 ns; modes: 4 ns in 1 of 2 processes, 1000 ns in 1) lead "
-                    + "together, any of them: within 5% of each other, or closer than their processes' spread; "
+                "**Mutex** leads at 5 ns; not yet told apart from Mutex: actor (63.2 ns, 12.6×; modes: 4 ns in 1 "
+                    + "of 2 processes, 1000 ns in 1), more than 5% behind but by less than the processes' spread; "
                     + "clearly slower than Mutex: DispatchQueue.sync (70 ns)."), "\(modes)")
         #expect(text.contains("  - 2 threads per CPU, 100 ns sections 1 µs apart: not measured in this run."))
         #expect(
@@ -121,9 +121,8 @@ extension QuestionsTests {
         #expect(
             text.contains(
                 "  - concurrentPerform, 100ns body, per iteration: **stride 64** (55 ns) and **stride 512** (56 ns) "
-                    + "lead together, any of them: within 5% of each other, or closer than their processes' spread; "
-                    + "clearly slower than stride 64: stride 8 (70 ns), the automatic stride (80 ns), "
-                    + "a plain loop (100 ns), stride 1 (300 ns)"), "\(text)")
+                    + "lead together, within 5% of each other; clearly slower than stride 64: stride 8 (70 ns), "
+                    + "the automatic stride (80 ns), a plain loop (100 ns), stride 1 (300 ns)"), "\(text)")
         // Four strides within 5% lead together, every one named, in the question's order whichever
         // is fastest: a repeat run that orders them otherwise writes the same answer.
         let four = try report([
@@ -211,5 +210,27 @@ extension QuestionsTests {
             chain("fifo-dispatch", 100),
         ])
         #expect(twice.contains("work-stealing and fifo-dispatch lead together in 2 (within 5%"), "\(twice)")
+    }
+}
+
+extension QuestionsTests {
+    @Test("a best in modes leads, its modes shown; a contender between its modes depends on the mode")
+    func bestInModes() throws {
+        let text = try ModeReportTests.report([
+            ModeReportTests.measured(
+                "queue-sync", "libdispatch", [(11, 0.001), (12, 0.001), (12.5, 0.001), (2_500, 2)]),
+            ModeReportTests.measured(
+                "swift-mutex", "none", [(30, 0.001), (30.5, 0.001), (31, 0.001), (31.5, 0.001)]),
+            ModeReportTests.measured("actor", "none", [(60, 0.001), (61, 0.001), (62, 0.001), (63, 0.001)]),
+            // Not a contender: one more steady case, the run's typical spread, which a one-process
+            // mode borrows.
+            ModeReportTests.measured(
+                "pthread-mutex", "none", [(40, 0.001), (40.5, 0.001), (41, 0.001), (41.5, 0.001)]),
+        ])
+        #expect(
+            text.contains(
+                "  - 2 threads, empty sections: **DispatchQueue.sync** leads at 12.2 ns (modes: 12 ns in 3 of 4 "
+                    + "processes, 2.5 µs in 1); ahead of or behind DispatchQueue.sync depending on the mode a "
+                    + "process falls into: Mutex (30.7 ns) and actor (61.5 ns)."), "\(text)")
     }
 }
