@@ -234,3 +234,25 @@ extension QuestionsTests {
                     + "process falls into: Mutex (30.7 ns) and actor (61.5 ns)."), "\(text)")
     }
 }
+
+extension QuestionsTests {
+    @Test("a contender behind by its figure but ahead mode by mode is said to depend on the mode, not to lead")
+    func aheadModeByMode() throws {
+        let text = try ModeReportTests.report([
+            // The best, with two stray slow processes; the other, three processes in a fast mode.
+            ModeReportTests.measured(
+                "swift-mutex", "none", [136, 137, 137, 138, 138, 8_000, 8_100].map { ($0, 0.001) }),
+            ModeReportTests.measured(
+                "queue-sync", "libdispatch", [48, 49, 50, 160, 161, 161, 162, 163].map { ($0, 0.001) }),
+            ModeReportTests.measured(
+                "pthread-mutex", "none", [(40, 0.001), (40.5, 0.001), (41, 0.001), (41.5, 0.001)]),
+        ])
+        // Compared mode by mode (fast with fast, slow with slow) the queue is ahead; by its figure
+        // it is 1.17× behind: neither leading nor slower.
+        #expect(
+            text.contains(
+                "  - 2 threads, empty sections: **Mutex** leads at 138 ns (modes: 137 ns in 5 of 7 processes, "
+                    + "8.05 µs in 2); ahead of or behind Mutex depending on the mode a process falls into: "
+                    + "DispatchQueue.sync (160 ns; modes: 49 ns in 3 of 8 processes, 161 ns in 5)"), "\(text)")
+    }
+}
