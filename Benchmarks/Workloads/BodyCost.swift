@@ -119,13 +119,7 @@ public enum SpinCalibration {
     /// ever make a probe slower, so the fastest one is the closest to the true cost). Quick, for a
     /// child that was handed no value; `measure(over:)` is the run's.
     public static func measure() -> Double {
-        var fastest = Int64.max
-        for _ in 0..<probes {
-            let start = MonotonicInstant.now
-            rb_spin(roundsPerProbe)
-            fastest = min(fastest, MonotonicInstant.now.nanoseconds - start.nanoseconds)
-        }
-        return perRound(fastest)
+        perRound((0..<probes).map { _ in probe() }.min()!)
     }
 
     /// How long a run's calibration spins (`WorkloadCalibration`). A round's cost moves between
@@ -137,14 +131,17 @@ public enum SpinCalibration {
     /// The fastest probe of back-to-back probes for `window`: the cost of a round at the
     /// machine's fastest level, which a longer window finds more surely.
     public static func measure(over window: Duration) -> Double {
-        let end = MonotonicInstant.now.nanoseconds + Int64(window.inSeconds * 1e9)
-        var fastest = Int64.max
-        repeat {
-            let start = MonotonicInstant.now
-            rb_spin(roundsPerProbe)
-            fastest = min(fastest, MonotonicInstant.now.nanoseconds - start.nanoseconds)
-        } while MonotonicInstant.now.nanoseconds < end
+        let end = MonotonicInstant.now.nanoseconds + window.nanosecondsSaturating
+        var fastest = probe()
+        while MonotonicInstant.now.nanoseconds < end { fastest = min(fastest, probe()) }
         return perRound(fastest)
+    }
+
+    /// Nanoseconds one probe of `roundsPerProbe` rounds takes now.
+    private static func probe() -> Int64 {
+        let start = MonotonicInstant.now
+        rb_spin(roundsPerProbe)
+        return MonotonicInstant.now.nanoseconds - start.nanoseconds
     }
 
     /// A clock that did not advance would make every body free; one nanosecond is the floor.

@@ -101,7 +101,12 @@ struct Answers {
     /// "a", "a and b", "a, b and c"; beyond three, "a, b and 5 others".
     static func leaders(_ names: [String]) -> String {
         if names.count > 3 { return names.prefix(2).joined(separator: ", ") + " and \(names.count - 2) others" }
-        return names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return listed(names)
+    }
+
+    /// "a", "a and b", "a, b and c", every one named.
+    static func listed(_ names: [String]) -> String {
+        names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
     /// jemalloc against the system allocator, case by case: clearly faster, clearly slower, or

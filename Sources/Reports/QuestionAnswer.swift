@@ -141,15 +141,12 @@ enum QuestionAnswer {
         }
         // In the question's order, but the slower ones by figure, as the clear best's line has them.
         func named(_ labels: [String]) -> [Entry] { entries.filter { labels.contains($0.label) } }
-        func listed(_ texts: [String]) -> String {
-            texts.count == 1 ? texts[0] : texts.dropLast().joined(separator: ", ") + " and " + texts.last!
-        }
         let percent = "\(Int(Standing.closeEnough * 100))%"
         var line =
             outcome.leaders.count == 1
             ? "**\(best.label)** leads at \(Figures.nanoseconds(best.estimate.value))"
                 + (best.detail.isEmpty ? "" : " (\(best.detail.dropFirst(2)))")
-            : listed(named(outcome.leaders).map { "**\($0.label)** \($0.figure)" })
+            : Answers.listed(named(outcome.leaders).map { "**\($0.label)** \($0.figure)" })
                 + " lead together, within \(percent) of each other"
         let undecided = named(outcome.undecided)
         if !undecided.isEmpty {
@@ -158,14 +155,14 @@ enum QuestionAnswer {
                     + "\(Figures.ratio(entry.estimate.value / best.estimate.value))\(entry.detail))"
             }
             line +=
-                "; not yet told apart from \(best.label): \(listed(shown)), more than \(percent) behind "
+                "; not yet told apart from \(best.label): \(Answers.listed(shown)), more than \(percent) behind "
                 + "but by less than the processes' spread"
         }
         let modal = named(outcome.dependsOnMode)
         if !modal.isEmpty {
             line +=
                 "; ahead of or behind \(best.label) depending on the mode a process falls into: "
-                + listed(modal.map(\.shown))
+                + Answers.listed(modal.map(\.shown))
         }
         let slower = order.map { entries[$0] }.filter { outcome.behind.contains($0.label) }
         if !slower.isEmpty {
