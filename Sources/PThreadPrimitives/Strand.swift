@@ -28,7 +28,7 @@ public final class Strand: SerialQueue, @unchecked Sendable {
     private let mutex = PThreadMutex()
     private var items = Deque<Item>()
     /// How long a contended `sync` polls for the strand to fall idle before it waits in line.
-    private let syncPolls = SpinBudget()
+    private let syncPolls = SpinBudget(for: .lock)
     /// `sync` callers with a turn marker in `items`.
     private var syncCallersInLine = 0
 

@@ -1,0 +1,53 @@
+import PThreadPrimitives
+import Testing
+
+@Suite("SpinBudget: how often a poll looks, and how long it lasts")
+struct SpinBudgetTests {
+    /// Counts the looks of one poll whose condition never holds.
+    private func looksOfAFailedPoll(_ budget: borrowing SpinBudget) -> Int {
+        var looks = 0
+        let ended = budget.poll(until: {
+            looks += 1
+            return false
+        })
+        #expect(!ended)
+        return looks
+    }
+
+    @Test("a hand-off looks every round; a lock every pausesBetweenLooks rounds, over the same rounds")
+    func looks() {
+        #expect(looksOfAFailedPoll(SpinBudget()) == SpinBudget.maximum)
+        let lockLooks = looksOfAFailedPoll(SpinBudget(for: .lock))
+        let perLook = SpinBudget.pausesBetweenLooks
+        #expect(lockLooks == (SpinBudget.maximum + perLook - 1) / perLook)
+    }
+
+    @Test("a lock poll looks at once, and ends at the first look that succeeds")
+    func lockEndsAtItsLook() {
+        let budget = SpinBudget(for: .lock)
+        var looks = 0
+        let first = budget.poll(until: {
+            looks += 1; return true
+        })
+        #expect(first && looks == 1)
+        looks = 0
+        let third = budget.poll(until: {
+            looks += 1; return looks == 3
+        })
+        #expect(third && looks == 3)
+    }
+
+    @Test("a failed poll halves the budget, down to the minimum rounds")
+    func shrinks() {
+        let budget = SpinBudget(for: .lock)
+        // The maximum, then halvings; the probes (every probeEvery-th poll under the maximum) are
+        // not reached in these few polls.
+        var expectedRounds = SpinBudget.maximum
+        for _ in 0..<8 {
+            let looks = looksOfAFailedPoll(budget)
+            let perLook = SpinBudget.pausesBetweenLooks
+            #expect(looks == (expectedRounds + perLook - 1) / perLook, "after budget \(expectedRounds)")
+            expectedRounds = max(SpinBudget.minimum, expectedRounds / 2)
+        }
+    }
+}
