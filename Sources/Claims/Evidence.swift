@@ -78,9 +78,13 @@ public struct Evidence: Sendable {
 /// anything: one over both modes would call a case nine times slower in every process "a tie",
 /// and its median moves to whichever mode has more processes in a given run. Unless the rank
 /// test decides, such a case is compared like with like, mode by mode: fast mode against fast
-/// mode and slow against slow when both have as many modes, every mode of one against the other
-/// otherwise. The same answer from every pairing is the answer; a clear answer each way is
-/// `dependsOnMode` (say both); anything else is `neither`.
+/// mode and slow against slow when both have as many modes and each pair's shares of processes
+/// could be the same (their Wilson intervals overlap), every mode of one against every mode of
+/// the other otherwise. A fast mode of 3 processes in 19 is not the counterpart of a main mode of
+/// 16 in 17: paired by rank, a stray slow process of the second became the first's main mode's
+/// counterpart, and the first, slower in 16 of its 19 processes, was called faster. The same answer
+/// from every pairing is the answer; a clear answer each way is `dependsOnMode` (say both);
+/// anything else is `neither`.
 /// The claims, the report's answers and its tables all decide by it.
 public enum Faster: Equatable, Sendable {
     case first, second, neither
@@ -98,7 +102,7 @@ public enum Faster: Equatable, Sendable {
             let mine = first.modes.isEmpty ? [first] : first.modes.map(\.estimate)
             let theirs = second.modes.isEmpty ? [second] : second.modes.map(\.estimate)
             let pairs =
-                mine.count == theirs.count
+                Self.counterparts(first.modes, second.modes)
                 ? Array(zip(mine, theirs)) : mine.flatMap { one in theirs.map { (one, $0) } }
             let verdicts = Set(pairs.map { Self.byIntervals($0, $1) })
             if verdicts == [.first] {
@@ -111,6 +115,12 @@ public enum Faster: Equatable, Sendable {
                 self = .neither
             }
         }
+    }
+
+    /// Whether the modes pair up by rank: as many on each side, and each pair's shares alike.
+    private static func counterparts(_ mine: [ProcessMode], _ theirs: [ProcessMode]) -> Bool {
+        mine.count == theirs.count
+            && zip(mine, theirs).allSatisfy { $0.shareInterval.overlaps($1.shareInterval) }
     }
 
     /// The rank test's level.

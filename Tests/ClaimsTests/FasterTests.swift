@@ -1,4 +1,4 @@
-import Claims
+@testable import Claims
 import Results
 import Testing
 
@@ -61,5 +61,32 @@ struct FasterTests {
         let a = try Self.estimate([10, 10.05, 1_000, 1_005]), b = try Self.estimate([20, 20.1, 2_000, 2_010])
         #expect(a.modes.count == 2 && b.modes.count == 2, "the premise: two modes each")
         #expect(Faster(a, b) == .first && Faster(b, a) == .second)
+    }
+
+    @Test("modes whose shares differ are not paired by rank: a 3-in-19 fast mode against a 16-in-17 main one")
+    func unlikeShares() throws {
+        // As a quick run read a task from outside on fifo-dispatch and work-stealing: the first is
+        // slower in its main mode (16 of 19 processes) and faster in its fast one (3 of 19); the
+        // second has one stray slow process. Paired by rank (fast with fast, slow with slow), the
+        // first's fast mode met the second's main one, and the stray process the first's main
+        // mode: "the first is faster", although 16 of its 19 processes are slower.
+        let prior = SpreadPrior(spread: 0.05, weight: 4)
+        let first = try #require(
+            CaseEstimate(
+                values: [48, 49, 50] + [
+                    125, 130, 138, 145, 150, 155, 158, 160, 161, 162, 163, 165, 168, 170, 175, 180,
+                ],
+                prior: prior, sittingSpread: 0.015))
+        let second = try #require(
+            CaseEstimate(
+                values: [120, 125, 128, 130, 132, 134, 136, 137, 138, 139, 140, 142, 145, 150, 160, 190] + [8_340],
+                prior: prior, sittingSpread: 0.015))
+        #expect(first.modes.map(\.processes) == [3, 16] && second.modes.map(\.processes) == [16, 1], "the premise")
+        #expect(
+            RankTest.compare(first.values, second.values).pValue >= Faster.level, "the premise: ranks do not decide")
+        #expect(
+            first.modes[1].estimate.comparisonInterval.lower > second.modes[0].estimate.comparisonInterval.upper,
+            "the premise: the main modes are told apart")
+        #expect(Faster(first, second) == .dependsOnMode && Faster(second, first) == .dependsOnMode)
     }
 }
