@@ -35,19 +35,36 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     @inlinable
     public func wait() {
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
-        _ = waitForToken(until: .never)
+        _ = waitContended(until: .never)
     }
 
     @inlinable
     public func wait(timeout: Duration) -> WaitResult {
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
-        return waitForToken(until: .after(timeout))
+        return waitContended(until: .after(timeout))
     }
 
     /// `wait` until a point on the wall clock (`dispatch_walltime`).
     public func wait(until deadline: Deadline) -> WaitResult {
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
-        return waitForToken(until: deadline)
+        return waitContended(until: deadline)
+    }
+
+    /// A wait that found no permit, counted as a waiter. It gives its place back and polls for a
+    /// free permit instead: counted, it would be owed the next signal's token, so a semaphore
+    /// used as a lock would go from thread to thread at every section, each hand-off a trip of
+    /// the count's line between the CPUs, while a thread that releases and at once takes the lock
+    /// again could keep it (README.md, "Semaphores"). Only when the poll runs out is it counted
+    /// again, and then it sleeps for its token.
+    @usableFromInline
+    func waitContended(until deadline: Deadline) -> WaitResult {
+        guard value.incrementIfNegative() else {
+            // A signal counted this waiter before it could leave: its token is posted or coming.
+            return waitForToken(until: deadline)
+        }
+        if spin.poll(until: { value.decrementIfPositive() }) { return .success }
+        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
+        return pool._withUnsafeGuaranteedRef { $0.whileBlocking { sleepForToken(until: deadline) } }
     }
 
     @inlinable

@@ -33,7 +33,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     public func wait(beforeBlocking: () -> Void) {
         // acquiringAndReleasing: a permit taken here sees what its signaller wrote before it.
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
-        if spin.poll(until: tokens.tryWait) { return }
+        if pollUncounted() { return }
         beforeBlocking()
         tokens.wait()
     }
@@ -41,13 +41,28 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     /// `wait(timeout:)`, calling `beforeBlocking` once if the thread is about to sleep.
     public func wait(timeout: Duration, beforeBlocking: () -> Void) -> WaitResult {
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
-        if spin.poll(until: tokens.tryWait) { return .success }
+        if pollUncounted() { return .success }
         beforeBlocking()
         if tokens.wait(timeout: timeout) == .success { return .success }
         if value.incrementIfNegative() { return .timedOut }  // this waiter left the count
         // A signal counted this waiter before it could leave: its token is posted or coming.
         tokens.wait()
         return .success
+    }
+
+    /// For a wait that found no permit, counted as a waiter: gives its place back and polls for a
+    /// free permit instead. Counted, it would be owed the next signal's token, so a semaphore used
+    /// as a lock would go from thread to thread at every section, each hand-off a trip of the
+    /// count's line between the CPUs, while a thread that releases and at once takes the lock
+    /// again could keep it (README.md, "TokenSemaphore"). True with a permit; false when the poll
+    /// ran out and the waiter is counted again, owed a token it must sleep for.
+    private func pollUncounted() -> Bool {
+        guard value.incrementIfNegative() else {
+            // A signal counted this waiter before it could leave: its token is posted or coming.
+            return spin.poll(until: tokens.tryWait)
+        }
+        if spin.poll(until: { value.decrementIfPositive() }) { return true }
+        return value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0
     }
 
     /// Takes a permit if one is free now; never blocks.
