@@ -50,21 +50,21 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
         return waitContended(until: deadline)
     }
 
-    /// A wait that found no permit, counted as a waiter. It gives its place back and polls for a
-    /// free permit instead: counted, it would be owed the next signal's token, so a semaphore
-    /// used as a lock would go from thread to thread at every section, each hand-off a trip of
-    /// the count's line between the CPUs, while a thread that releases and at once takes the lock
-    /// again could keep it (README.md, "Semaphores"). Only when the poll runs out is it counted
-    /// again, and then it sleeps for its token.
+    /// A wait that found no permit, counted as a waiter. It gives its place back and polls
+    /// briefly for a free permit, then counts itself again and waits for a token. Counted at once,
+    /// it would be owed the next signal's token, so a semaphore used as a lock would go from
+    /// thread to thread at every section, each hand-off a trip of the count's line between the
+    /// CPUs, while a thread that releases and at once takes the lock again could keep it
+    /// (README.md, "Semaphores"). The uncounted poll is brief (`pollBriefly`): a `signal` does
+    /// not see that waiter, and reports that it woke nobody.
     @usableFromInline
     func waitContended(until deadline: Deadline) -> WaitResult {
-        guard value.incrementIfNegative() else {
-            // A signal counted this waiter before it could leave: its token is posted or coming.
-            return waitForToken(until: deadline)
+        if value.incrementIfNegative() {
+            if SpinBudget.pollBriefly(until: { value.decrementIfPositive() }) { return .success }
+            if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
         }
-        if spin.poll(until: { value.decrementIfPositive() }) { return .success }
-        if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
-        return pool._withUnsafeGuaranteedRef { $0.whileBlocking { sleepForToken(until: deadline) } }
+        // Counted: by the subtraction above, or by a signal before this waiter could leave.
+        return waitForToken(until: deadline)
     }
 
     @inlinable

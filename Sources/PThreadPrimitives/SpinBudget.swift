@@ -89,6 +89,19 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
         return false
     }
 
+    /// Polls `condition` for at most `yieldEvery - 1` rounds, a `pause` apart: short enough never
+    /// to yield the CPU, so it ends within about a microsecond however busy the machine. For a
+    /// look that must not last (a semaphore waiter out of the count, which a `signal` cannot see);
+    /// learns nothing.
+    @inlinable
+    public static func pollBriefly(until condition: () -> Bool) -> Bool {
+        for _ in 0..<(yieldEvery - 1) {
+            if condition() { return true }
+            rb_spin_pause()
+        }
+        return condition()
+    }
+
     /// The rounds this poll may take: the limit, or the maximum for a probe.
     @usableFromInline
     var currentLimit: Int {

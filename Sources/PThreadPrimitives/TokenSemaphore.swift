@@ -33,7 +33,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     public func wait(beforeBlocking: () -> Void) {
         // acquiringAndReleasing: a permit taken here sees what its signaller wrote before it.
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
-        if pollUncounted() { return }
+        if pollForPermit() { return }
         beforeBlocking()
         tokens.wait()
     }
@@ -41,7 +41,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     /// `wait(timeout:)`, calling `beforeBlocking` once if the thread is about to sleep.
     public func wait(timeout: Duration, beforeBlocking: () -> Void) -> WaitResult {
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
-        if pollUncounted() { return .success }
+        if pollForPermit() { return .success }
         beforeBlocking()
         if tokens.wait(timeout: timeout) == .success { return .success }
         if value.incrementIfNegative() { return .timedOut }  // this waiter left the count
@@ -50,19 +50,21 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
         return .success
     }
 
-    /// For a wait that found no permit, counted as a waiter: gives its place back and polls for a
-    /// free permit instead. Counted, it would be owed the next signal's token, so a semaphore used
-    /// as a lock would go from thread to thread at every section, each hand-off a trip of the
-    /// count's line between the CPUs, while a thread that releases and at once takes the lock
-    /// again could keep it (README.md, "TokenSemaphore"). True with a permit; false when the poll
-    /// ran out and the waiter is counted again, owed a token it must sleep for.
-    private func pollUncounted() -> Bool {
-        guard value.incrementIfNegative() else {
-            // A signal counted this waiter before it could leave: its token is posted or coming.
-            return spin.poll(until: tokens.tryWait)
+    /// For a wait that found no permit, counted as a waiter: gives its place back and polls
+    /// briefly for a free permit, then counts itself again and polls for a token. Counted at once,
+    /// it would be owed the next signal's token, so a semaphore used as a lock would go from
+    /// thread to thread at every section, each hand-off a trip of the count's line between the
+    /// CPUs, while a thread that releases and at once takes the lock again could keep it
+    /// (README.md, "TokenSemaphore"). The uncounted poll is brief (`pollBriefly`): a `signal`
+    /// does not see that waiter, and reports that it woke nobody. True with a permit or a token;
+    /// false when the waiter must sleep for its token.
+    private func pollForPermit() -> Bool {
+        if value.incrementIfNegative() {
+            if SpinBudget.pollBriefly(until: { value.decrementIfPositive() }) { return true }
+            if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return true }
         }
-        if spin.poll(until: { value.decrementIfPositive() }) { return true }
-        return value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0
+        // Counted: by the subtraction above, or by a signal before this waiter could leave.
+        return spin.poll(until: tokens.tryWait)
     }
 
     /// Takes a permit if one is free now; never blocks.
