@@ -19,7 +19,8 @@ import Synchronization
 /// threads passing a token back and forth get stuck asleep: once one sleeps, its partner's reply
 /// comes a wake-up later than the other's short poll, so that one sleeps too, and no poll ever
 /// succeeds to grow the budget again (every hop then pays a sleep and a wake-up). One long poll in
-/// 32 lets the pair catch each other awake, and costs a busy machine 31 rounds per wait on average.
+/// 32 lets the pair catch each other awake, and costs a busy machine 124 rounds per wait on
+/// average. It catches them only if it outlasts a wake-up through the kernel, hence `maximum`.
 ///
 /// A poll for a lock (a contended `sync`) looks only every `lock.pausesBetweenLooks` rounds: each
 /// look pulls the lock's line from the holder's CPU, and with a look every round the waiter's look
@@ -32,7 +33,13 @@ import Synchronization
 /// (waiters on one object would otherwise pass its line between them on every wait). A race
 /// between two updates loses one of them, which the next wait corrects.
 public struct SpinBudget: ~Copyable, @unchecked Sendable {
-    public static let maximum = 1_000
+    /// Rounds of the longest poll, and of a probe: 54 µs on the Intel VM (a `pause` is 13.5 ns).
+    /// It must outlast a wake-up through the kernel, which takes 20–25 µs there (POSIX semaphore
+    /// ping-pong, 45 µs a round trip in most processes). With 1,000 rounds (13.5 µs) a probe ran
+    /// out before the sleeping partner's reply came, so a pair that had fallen asleep stayed
+    /// asleep: semaphore ping-pong and producer-consumer, and nio's `sync`, kept one process in
+    /// that mode in three to ten (README.md, "SpinBudget").
+    public static let maximum = 4_000
     public static let minimum = 32
     public static let probeEvery = 32
     /// A poll gives up its CPU once every this many rounds (`sched_yield`, nothing when no other
