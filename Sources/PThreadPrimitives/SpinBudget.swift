@@ -22,7 +22,7 @@ import Synchronization
 /// 32 lets the pair catch each other awake, and costs a busy machine 124 rounds per wait on
 /// average. It catches them only if it outlasts a wake-up through the kernel, hence `maximum`.
 ///
-/// A poll for a lock (a contended `sync`) looks only every `lock.pausesBetweenLooks` rounds: each
+/// A poll for a lock (a contended `sync`) looks only every `pausesBetweenLooks` rounds: each
 /// look pulls the lock's line from the holder's CPU, and with a look every round the waiter's look
 /// caught the lock idle between two of the holder's sections about every other time, so the lock
 /// changed CPUs every few sections and each section paid the line's round trip (README.md,
