@@ -50,21 +50,11 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
         return waitContended(until: deadline)
     }
 
-    /// A wait that found no permit, counted as a waiter. It gives its place back and polls
-    /// briefly for a free permit, then counts itself again and waits for a token. Counted at once,
-    /// it would be owed the next signal's token, so a semaphore used as a lock would go from
-    /// thread to thread at every section, each hand-off a trip of the count's line between the
-    /// CPUs, while a thread that releases and at once takes the lock again could keep it
-    /// (README.md, "Semaphores"). The uncounted poll is brief (`pollBriefly`): a `signal` does
-    /// not see that waiter, and reports that it woke nobody.
+    /// A wait that found no permit: a free permit out of the count (`pollOutOfCount`, README.md,
+    /// "Semaphores"), else, counted, a token.
     @usableFromInline
     func waitContended(until deadline: Deadline) -> WaitResult {
-        if value.incrementIfNegative() {
-            if SpinBudget.pollBriefly(until: { value.decrementIfPositive() }) { return .success }
-            if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
-        }
-        // Counted: by the subtraction above, or by a signal before this waiter could leave.
-        return waitForToken(until: deadline)
+        value.pollOutOfCount() ? .success : waitForToken(until: deadline)
     }
 
     @inlinable

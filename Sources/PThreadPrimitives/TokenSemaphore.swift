@@ -50,21 +50,10 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
         return .success
     }
 
-    /// For a wait that found no permit, counted as a waiter: gives its place back and polls
-    /// briefly for a free permit, then counts itself again and polls for a token. Counted at once,
-    /// it would be owed the next signal's token, so a semaphore used as a lock would go from
-    /// thread to thread at every section, each hand-off a trip of the count's line between the
-    /// CPUs, while a thread that releases and at once takes the lock again could keep it
-    /// (README.md, "TokenSemaphore"). The uncounted poll is brief (`pollBriefly`): a `signal`
-    /// does not see that waiter, and reports that it woke nobody. True with a permit or a token;
-    /// false when the waiter must sleep for its token.
+    /// A wait that found no permit: a free permit out of the count (`pollOutOfCount`), else,
+    /// counted, a token within the budget. False when the waiter must sleep for its token.
     private func pollForPermit() -> Bool {
-        if value.incrementIfNegative() {
-            if SpinBudget.pollBriefly(until: { value.decrementIfPositive() }) { return true }
-            if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return true }
-        }
-        // Counted: by the subtraction above, or by a signal before this waiter could leave.
-        return spin.poll(until: tokens.tryWait)
+        value.pollOutOfCount() || spin.poll(until: tokens.tryWait)
     }
 
     /// Takes a permit if one is free now; never blocks.
