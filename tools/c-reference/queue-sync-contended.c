@@ -1,6 +1,6 @@
 // Reference for queue-vs-lock's contended cases on libdispatch's C API: THREADS threads each run
 // sections on one shared counter, as dispatch_sync_f on one serial queue, as a pthread mutex
-// lock + unlock, or as a compare-and-exchange lock whose waiter looks at it once every LOOK
+// lock + unlock, as a dispatch semaphore of 1 waited on and signalled (`semaphore`), or as a compare-and-exchange lock whose waiter looks at it once every LOOK
 // pauses (`poll`, what a contended sync on fifo-dispatch and the strands does:
 // Sources/PThreadPrimitives/README.md, "SpinBudget"; LOOK defaults to 16); each section holds the guard CRITICAL ns and then waits OUTSIDE ns before the
 // next (busy waits on the monotonic clock, as the suite's spin busies the CPU). Prints ns per
@@ -10,7 +10,7 @@
 //   clang -O2 -I/opt/swift/usr/lib/swift tools/c-reference/queue-sync-contended.c \
 //     -o /tmp/queue-sync-contended -L/opt/swift/usr/lib/swift/linux -ldispatch -lBlocksRuntime \
 //     -lpthread -Wl,-rpath,/opt/swift/usr/lib/swift/linux
-// Usage: queue-sync-contended sync|mutex|poll THREADS CRITICAL_NS OUTSIDE_NS [LOOK]
+// Usage: queue-sync-contended sync|mutex|semaphore|poll THREADS CRITICAL_NS OUTSIDE_NS [LOOK]
 #include <dispatch/dispatch.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,7 +23,8 @@ static dispatch_queue_t queue;
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static long counter;
 static long critical_ns, outside_ns, sections_per_thread;
-static int use_queue, use_poll;
+static int use_queue, use_poll, use_semaphore;
+static dispatch_semaphore_t semaphore;
 static long pauses_between_looks = 16;
 static _Atomic int poll_lock;
 
@@ -70,6 +71,10 @@ static void *thread_main(void *argument) {
     for (long i = 0; i < sections_per_thread; i++) {
         if (use_queue) {
             dispatch_sync_f(queue, NULL, section);
+        } else if (use_semaphore) {
+            dispatch_semaphore_wait(semaphore, DISPATCH_TIME_FOREVER);
+            section(NULL);
+            dispatch_semaphore_signal(semaphore);
         } else if (use_poll) {
             poll_acquire();
             section(NULL);
@@ -88,13 +93,15 @@ static void nothing(void *context) { (void)context; }
 
 int main(int argc, char **argv) {
     if ((argc != 5 && argc != 6)
-        || (strcmp(argv[1], "sync") != 0 && strcmp(argv[1], "mutex") != 0 && strcmp(argv[1], "poll") != 0)
+        || (strcmp(argv[1], "sync") != 0 && strcmp(argv[1], "mutex") != 0 && strcmp(argv[1], "semaphore") != 0
+            && strcmp(argv[1], "poll") != 0)
         || (argc == 6 && strcmp(argv[1], "poll") != 0)) {
-        fprintf(stderr, "usage: %s sync|mutex|poll THREADS CRITICAL_NS OUTSIDE_NS [LOOK (poll only)]\n", argv[0]);
+        fprintf(stderr, "usage: %s sync|mutex|semaphore|poll THREADS CRITICAL_NS OUTSIDE_NS [LOOK (poll only)]\n", argv[0]);
         return 64;
     }
     use_queue = strcmp(argv[1], "sync") == 0;
     use_poll = strcmp(argv[1], "poll") == 0;
+    use_semaphore = strcmp(argv[1], "semaphore") == 0;
     if (argc == 6) pauses_between_looks = atol(argv[5]);
     if (pauses_between_looks < 1) {
         fprintf(stderr, "LOOK is 1 or more pauses\n");
@@ -108,6 +115,7 @@ int main(int argc, char **argv) {
         return 64;
     }
     queue = dispatch_queue_create("queue-vs-lock", NULL);
+    semaphore = dispatch_semaphore_create(1);
     dispatch_async_f(dispatch_get_global_queue(0, 0), NULL, nothing);  // a worker thread now exists
     // About 0.3 s of sections when they do not overlap at all; at least 20,000 of them.
     long per_section = critical_ns + outside_ns / threads + 50;
