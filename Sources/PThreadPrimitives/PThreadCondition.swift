@@ -32,6 +32,9 @@ public final class PThreadCondition: @unchecked Sendable {
 
     /// Waits for a signal until `deadline`. Returns false once the deadline has passed.
     public func wait(_ mutex: PThreadMutex, until deadline: MonotonicInstant) -> Bool {
+        // A deadline already past times out at once: the kernel would sleep until its expired
+        // timer fires, up to the timer slack (50 µs) late, and a zero-timeout wait took 80 µs.
+        if MonotonicInstant.now >= deadline { return false }
         var spec = deadline.absoluteTime
         let rc = pthread_cond_timedwait(raw, mutex.raw, &spec)
         precondition(rc == 0 || rc == ETIMEDOUT, "pthread_cond_timedwait failed: \(rc)")

@@ -8,8 +8,8 @@
 
 /// Blocks while *word == expected, until woken, until the absolute deadline (nanoseconds on
 /// CLOCK_MONOTONIC, or CLOCK_REALTIME when `realtime` is non-zero; a negative deadline waits
-/// forever), or spuriously. Returns 0 when woken or the value differed, ETIMEDOUT at the deadline,
-/// EINTR on a signal.
+/// forever), or spuriously. Returns 0 when woken or the value differed, ETIMEDOUT at the deadline
+/// (at once, without the system call, when it has already passed), EINTR on a signal.
 int rb_futex_wait(uint32_t *word, uint32_t expected, int64_t deadline_ns, int realtime);
 
 /// Wakes up to `count` threads blocked in rb_futex_wait on `word`. Returns how many it woke.
