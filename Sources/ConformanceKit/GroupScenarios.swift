@@ -45,8 +45,10 @@ enum GroupScenarios {
             }
             // The block cannot end before the gate opens, so this timeout is certain.
             let early = group.wait(timeout: .milliseconds(50))
+            let now = group.wait(timeout: .zero)
             gate.open()
             try require(early == .timedOut, "wait(timeout:) returned \(early) while a member was still blocked")
+            try require(now == .timedOut, "wait(timeout: 0) returned \(now) while a member was still blocked")
             let late = group.wait(timeout: Conformance.patience)
             try require(late == .success, "wait(timeout:) returned \(late) after the member could finish")
             try require(finished.load(ordering: .acquiring), "wait(timeout:) succeeded before the member finished")

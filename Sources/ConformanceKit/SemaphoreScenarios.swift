@@ -53,6 +53,9 @@ enum SemaphoreScenarios {
             let semaphore = runtime.makeSemaphore(value: 0)
             let empty = semaphore.wait(timeout: .milliseconds(20))
             try require(empty == .timedOut, "wait(timeout:) on a semaphore with no permit returned \(empty)")
+            let none = semaphore.wait(timeout: .zero)
+            try require(none == .timedOut, "wait(timeout: 0) on a semaphore with no permit returned \(none)")
+            // Both timed-out waiters gave their places back: this signal finds nobody to wake.
             let woke = semaphore.signal()
             try require(!woke, "signal() with nobody waiting reported that it woke a waiter")
             let available = semaphore.wait(timeout: .zero)

@@ -39,13 +39,21 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     }
 
     /// `wait(timeout:)`, calling `beforeBlocking` once if the thread is about to sleep.
+    /// A timeout of zero or less looks once and gives the place back without polling (the
+    /// try-wait idiom), and without `beforeBlocking`: the thread does not block.
     public func wait(timeout: Duration, beforeBlocking: () -> Void) -> WaitResult {
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return .success }
+        if timeout <= .zero { return giveBackOrTakeToken() }
         if pollForPermit() { return .success }
         beforeBlocking()
         if tokens.wait(timeout: timeout) == .success { return .success }
-        if value.incrementIfNegative() { return .timedOut }  // this waiter left the count
-        // A signal counted this waiter before it could leave: its token is posted or coming.
+        return giveBackOrTakeToken()
+    }
+
+    /// For a counted waiter whose time is up: leaves the count, or, if a signal counted it before
+    /// it could, takes the token that signal posted (or is about to).
+    private func giveBackOrTakeToken() -> WaitResult {
+        if value.incrementIfNegative() { return .timedOut }
         tokens.wait()
         return .success
     }

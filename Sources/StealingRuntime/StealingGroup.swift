@@ -136,8 +136,10 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
         _ = block(untilEmptiedSince: seen, deadline: nil)
     }
 
+    /// A timeout of zero or less looks once (no poll, no word to the runtime about a block).
     public func wait(timeout: Duration) -> WaitResult {
         guard let seen = pendingGeneration() else { return .success }
+        if timeout <= .zero { return hasEmptied(since: seen) ? .success : .timedOut }
         if spin.poll(until: { hasEmptied(since: seen) }) { return .success }
         runtime.publishBeforeBlocking()
         return block(untilEmptiedSince: seen, deadline: MonotonicInstant.after(timeout))
