@@ -61,17 +61,24 @@ public struct Deadline: Sendable, Equatable {
 
     public static let never = Deadline(nanoseconds: -1, isWallClock: false)
 
-    /// `timeout` from now on the monotonic clock; negative means now, huge saturates to never.
+    /// `timeout` from now on the monotonic clock; zero or negative means now (`isImmediate`), huge
+    /// saturates to never.
     public static func after(_ timeout: Duration) -> Deadline {
-        Deadline(nanoseconds: Self.clamped(now(CLOCK_MONOTONIC), plus: timeout), isWallClock: false)
+        if timeout <= .zero { return Deadline(nanoseconds: 0, isWallClock: false) }
+        return Deadline(nanoseconds: Self.clamped(now(CLOCK_MONOTONIC), plus: timeout), isWallClock: false)
     }
 
     /// `timeout` from now on the wall clock (CLOCK_REALTIME).
     public static func wallClock(after timeout: Duration) -> Deadline {
-        Deadline(nanoseconds: Self.clamped(now(CLOCK_REALTIME), plus: timeout), isWallClock: true)
+        if timeout <= .zero { return Deadline(nanoseconds: 0, isWallClock: true) }
+        return Deadline(nanoseconds: Self.clamped(now(CLOCK_REALTIME), plus: timeout), isWallClock: true)
     }
 
     var isNever: Bool { nanoseconds < 0 }
+
+    /// Made from a timeout of zero or less (the clock's epoch, long past): a try-wait, which
+    /// looks once and never polls. Telling it costs no clock read, unlike `hasPassed`.
+    var isImmediate: Bool { nanoseconds == 0 }
 
     var hasPassed: Bool {
         !isNever && Self.now(isWallClock ? CLOCK_REALTIME : CLOCK_MONOTONIC) >= nanoseconds
@@ -85,7 +92,6 @@ public struct Deadline: Sendable, Equatable {
 
     private static func clamped(_ now: Int64, plus timeout: Duration) -> Int64 {
         let (seconds, attoseconds) = timeout.components
-        if seconds < 0 || (seconds == 0 && attoseconds < 0) { return now }
         if seconds > Int64.max / 1_000_000_000 - 1 { return -1 }
         let sum = now.addingReportingOverflow(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return sum.overflow ? -1 : sum.partialValue
