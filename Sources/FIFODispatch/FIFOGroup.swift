@@ -109,8 +109,8 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
         func emptiedSinceStart() -> Bool {
             UInt32(truncatingIfNeeded: word.pointee.load(ordering: .sequentiallyConsistent) >> 32) != generation
         }
-        // A zero timeout looks once, as libdispatch's does: no poll, and
-        // no word to the pool about a block that will not happen.
+        // A zero timeout looks once, as libdispatch's does: no poll, and no word to the pool about
+        // a block that will not happen.
         if deadline.isImmediate { return emptiedSinceStart() ? .success : .timedOut }
         if spin.poll(until: emptiedSinceStart) { return .success }
         return pool._withUnsafeGuaranteedRef { pool in

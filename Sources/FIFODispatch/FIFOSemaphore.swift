@@ -51,9 +51,9 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     }
 
     /// A wait that found no permit: a free permit out of the count (`pollOutOfCount`, README.md,
-    /// "Semaphores"), else, counted, a token. A zero timeout (the try-wait idiom) gives the
-    /// place back at once, as libdispatch's `DISPATCH_TIME_NOW` does:
-    /// polling would keep the caller for the whole budget for nothing it asked for.
+    /// "Semaphores"), else, counted, a token. A zero timeout (the try-wait idiom) gives the place
+    /// back at once, as libdispatch's `DISPATCH_TIME_NOW` does: polling would keep the caller for
+    /// the whole budget for nothing it asked for.
     @usableFromInline
     func waitContended(until deadline: Deadline) -> WaitResult {
         if deadline.isImmediate { return sleepForToken(until: deadline) }

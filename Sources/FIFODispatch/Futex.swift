@@ -64,14 +64,12 @@ public struct Deadline: Sendable, Equatable {
     /// `timeout` from now on the monotonic clock; zero or negative means now (`isImmediate`), huge
     /// saturates to never.
     public static func after(_ timeout: Duration) -> Deadline {
-        if timeout <= .zero { return Deadline(nanoseconds: 0, isWallClock: false) }
-        return Deadline(nanoseconds: Self.clamped(now(CLOCK_MONOTONIC), plus: timeout), isWallClock: false)
+        Deadline(nanoseconds: Self.nanoseconds(on: CLOCK_MONOTONIC, after: timeout), isWallClock: false)
     }
 
     /// `timeout` from now on the wall clock (CLOCK_REALTIME).
     public static func wallClock(after timeout: Duration) -> Deadline {
-        if timeout <= .zero { return Deadline(nanoseconds: 0, isWallClock: true) }
-        return Deadline(nanoseconds: Self.clamped(now(CLOCK_REALTIME), plus: timeout), isWallClock: true)
+        Deadline(nanoseconds: Self.nanoseconds(on: CLOCK_REALTIME, after: timeout), isWallClock: true)
     }
 
     var isNever: Bool { nanoseconds < 0 }
@@ -90,10 +88,13 @@ public struct Deadline: Sendable, Equatable {
         return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 
-    private static func clamped(_ now: Int64, plus timeout: Duration) -> Int64 {
+    /// `clock`'s now plus `timeout`: the epoch (0, `isImmediate`) for a timeout of zero or less,
+    /// without reading the clock; -1 (never) where the sum would overflow.
+    private static func nanoseconds(on clock: clockid_t, after timeout: Duration) -> Int64 {
+        if timeout <= .zero { return 0 }
         let (seconds, attoseconds) = timeout.components
         if seconds > Int64.max / 1_000_000_000 - 1 { return -1 }
-        let sum = now.addingReportingOverflow(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let sum = now(clock).addingReportingOverflow(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return sum.overflow ? -1 : sum.partialValue
     }
 }

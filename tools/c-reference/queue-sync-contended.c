@@ -1,10 +1,12 @@
 // Reference for queue-vs-lock's contended cases on libdispatch's C API: THREADS threads each run
 // sections on one shared counter, as dispatch_sync_f on one serial queue, as a pthread mutex
-// lock + unlock, as a dispatch semaphore of 1 waited on and signalled (`semaphore`), or as a compare-and-exchange lock whose waiter looks at it once every LOOK
-// pauses (`poll`, what a contended sync on fifo-dispatch and the strands does:
-// Sources/PThreadPrimitives/README.md, "SpinBudget"; LOOK defaults to 16); each section holds the guard CRITICAL ns and then waits OUTSIDE ns before the
-// next (busy waits on the monotonic clock, as the suite's spin busies the CPU). Prints ns per
-// section of any thread: the whole run's time over every thread's sections, as the suite counts.
+// lock + unlock, as a dispatch semaphore of 1 waited on and signalled (`semaphore`), or as a
+// compare-and-exchange lock whose waiter looks at it once every LOOK pauses (`poll`, what a
+// contended sync on fifo-dispatch and the strands does: Sources/PThreadPrimitives/README.md,
+// "SpinBudget"; LOOK defaults to 16); each section holds the guard CRITICAL ns and then waits
+// OUTSIDE ns before the next (busy waits on the monotonic clock, as the suite's spin busies the
+// CPU). Prints ns per section of any thread: the whole run's time over every thread's sections,
+// as the suite counts.
 // One process gives one value; run it several times (samples of one process are not independent).
 // Build (from the repository root):
 //   clang -O2 -I/opt/swift/usr/lib/swift tools/c-reference/queue-sync-contended.c \
