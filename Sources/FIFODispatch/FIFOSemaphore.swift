@@ -56,7 +56,10 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     /// the whole budget for nothing it asked for.
     @usableFromInline
     func waitContended(until deadline: Deadline) -> WaitResult {
-        if deadline.isImmediate { return sleepForToken(until: deadline) }
+        if deadline.isImmediate {
+            // Leaves the count, or takes the token of the signal that counted this waiter first.
+            return value.incrementIfNegative() ? .timedOut : sleepForToken(until: .never)
+        }
         return value.pollOutOfCount() ? .success : waitForToken(until: deadline)
     }
 
