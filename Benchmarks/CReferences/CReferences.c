@@ -87,7 +87,7 @@ static void apply_piece(void *context, size_t piece) {
     rb_spin_piece(&direct->body, lower, upper);
 }
 
-rb_direct *rb_direct_create(rb_direct_kind kind, long iterations, long stride, uint64_t spin_rounds) {
+rb_direct *rb_direct_create(rb_direct_kind kind, long iterations, long stride, rb_spin_rounds spin) {
     rb_direct *direct = calloc(1, sizeof *direct);
     if (!direct) return NULL;
     direct->kind = kind;
@@ -124,7 +124,7 @@ rb_direct *rb_direct_create(rb_direct_kind kind, long iterations, long stride, u
         direct->iterations = iterations;
         direct->stride = stride;
         direct->pieces = (iterations + stride - 1) / stride;
-        direct->body.spin_rounds = spin_rounds;
+        direct->body.spin = spin;
         direct->body.tally = rb_piece_tally_create();
         if (!direct->body.tally) { free(direct); return NULL; }
         break;

@@ -26,7 +26,7 @@ public struct ApplySerial: Workload {
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
         let body = try BodyCost(parameterOf: benchmarkCase)
         let iterations = try ApplyStride.iterations(parameterOf: benchmarkCase)
-        return SerialLoopOperation(spinRounds: body.spinRounds, iterations: iterations)
+        return SerialLoopOperation(spinRounds: body.spinRoundsPerIndex, iterations: iterations)
     }
 }
 
@@ -34,7 +34,7 @@ public struct ApplySerial: Workload {
 public final class SerialLoopOperation: MeasuredOperation {
     let body: SpinPieces
 
-    public init(spinRounds: UInt64, iterations: Int) {
+    public init(spinRounds: rb_spin_rounds, iterations: Int) {
         body = SpinPieces(spinRounds: spinRounds, iterations: iterations)
     }
 

@@ -92,9 +92,9 @@ public struct ApplyStride: Workload {
         let stride = try StrideChoice(parameterOf: benchmarkCase)
         let iterations = try Self.iterations(parameterOf: benchmarkCase)
         guard let backend else { throw WorkloadError.badParameter("\(name) runs on a backend; none was given") }
-        let rounds = body.spinRounds  // calibrate before the runtime starts threads that could disturb it
+        let rounds = body.spinRoundsPerIndex  // calibrate before the runtime starts threads that could disturb it
         struct Make: RuntimeTypeConsumer {
-            let rounds: UInt64, stride: StrideChoice, iterations: Int
+            let rounds: rb_spin_rounds, stride: StrideChoice, iterations: Int
             func callAsFunction<R: ConcurrencyRuntime>(_: R.Type) -> any MeasuredOperation {
                 ApplyStride.operation(on: R(workers: 0), spinRounds: rounds, stride: stride, iterations: iterations)
             }
@@ -105,7 +105,7 @@ public struct ApplyStride: Workload {
     /// The operation on `runtime`, which it owns from now on (`finish()` shuts it down). Generic,
     /// so it can be given any runtime, including the misbehaving ones of the tests.
     public static func operation<R: ConcurrencyRuntime>(
-        on runtime: R, spinRounds: UInt64, stride: StrideChoice, iterations: Int
+        on runtime: R, spinRounds: rb_spin_rounds, stride: StrideChoice, iterations: Int
     ) -> any MeasuredOperation {
         ApplyOperation(
             runtime: runtime, spinRounds: spinRounds,
@@ -180,7 +180,7 @@ final class ApplyOperation<R: ConcurrencyRuntime>: MeasuredOperation {
     let stride: StridePolicy
     let body: SpinPieces
 
-    init(runtime: R, spinRounds: UInt64, stride: StridePolicy, iterations: Int) {
+    init(runtime: R, spinRounds: rb_spin_rounds, stride: StridePolicy, iterations: Int) {
         self.runtime = runtime
         self.stride = stride
         body = SpinPieces(spinRounds: spinRounds, iterations: iterations)

@@ -61,13 +61,21 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// This cost as a case parameter, `body=<description>`.
     public var parameter: Parameter { Parameter(Self.parameterName, description) }
 
-    /// Spin rounds that take this long on this machine, rounded to the nearest whole round (a
-    /// round takes several nanoseconds, so `10ns` is a round or two: small bodies are approximate,
-    /// which is why reports should show the `spin` workload's cost per round too).
+    /// Spin rounds that take this long on this machine, rounded to the nearest whole round: for a
+    /// body spun once per operation, where 100 ns and more are tens of rounds. A loop's body
+    /// (apply) spins `spinRoundsPerIndex` instead, since `10ns` is two or three rounds and the
+    /// rounding would decide its cost.
     /// The first call of a non-empty cost in a process calibrates the spin (see
     /// `SpinCalibration`); an empty body needs no calibration.
-    public var spinRounds: UInt64 {
-        nanoseconds == 0 ? 0 : UInt64((Double(nanoseconds) / SpinCalibration.nanosecondsPerRound).rounded())
+    public var spinRounds: UInt64 { UInt64(exactSpinRounds.rounded()) }
+
+    /// Spin rounds per loop index, to a 2^-32 of a round: the indices of a loop spin the whole
+    /// rounds and one more by turns (`rb_spin_rounds_through`), so a loop's work moves only as far
+    /// as its calibration does.
+    public var spinRoundsPerIndex: rb_spin_rounds { rb_spin_rounds(rounds: exactSpinRounds) }
+
+    private var exactSpinRounds: Double {
+        nanoseconds == 0 ? 0 : Double(nanoseconds) / SpinCalibration.nanosecondsPerRound
     }
 
     public static func < (a: BodyCost, b: BodyCost) -> Bool { a.nanoseconds < b.nanoseconds }
@@ -78,6 +86,24 @@ public struct BodyCost: Sendable, Hashable, Comparable, CustomStringConvertible 
             "\(who)\(parameterName)=<n>ns or <n>us with n a whole number (e.g. 0ns, 10ns, 1us), "
                 + "got \(text.map { "'\($0)'" } ?? "none")")
     }
+}
+
+extension rb_spin_rounds {
+    /// `rounds` to the nearest 2^-32 of a round.
+    /// - Precondition: `rounds` is zero or more, and finite.
+    public init(rounds: Double) {
+        precondition(rounds >= 0 && rounds.isFinite, "spin rounds are zero or more, got \(rounds)")
+        let whole = rounds.rounded(.down)
+        let fraction = ((rounds - whole) * 0x1_0000_0000).rounded()
+        // A fraction that rounds up to a whole round carries into `whole`.
+        self =
+            fraction >= 0x1_0000_0000
+            ? rb_spin_rounds(whole: UInt64(whole) + 1, fraction: 0)
+            : rb_spin_rounds(whole: UInt64(whole), fraction: UInt32(fraction))
+    }
+
+    /// The rounds per index as a number.
+    public var rounds: Double { Double(whole) + Double(fraction) / 0x1_0000_0000 }
 }
 
 /// What one `rb_spin` round costs. `bench run` measures it once in the parent and hands the value

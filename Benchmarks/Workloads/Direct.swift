@@ -1,5 +1,6 @@
 import CaseCatalogue
 import Backends
+import CBodyCost
 import Harness
 import Results
 import RuntimeKit
@@ -77,7 +78,7 @@ public struct Direct: Workload {
             let body = try BodyCost(parameterOf: benchmarkCase)
             let stride = try StrideChoice(parameterOf: benchmarkCase)
             let iterations = try ApplyStride.iterations(parameterOf: benchmarkCase)
-            loop = DirectLoop(iterations: iterations, stride: stride, spinRounds: body.spinRounds)
+            loop = DirectLoop(iterations: iterations, stride: stride, spinRounds: body.spinRoundsPerIndex)
         }
         if operation == .swiftMutex { return SwiftMutexDirectOperation() }
         guard operation.needsBackend else { return try CDirectOperation(operation, loop: nil) }
@@ -115,7 +116,7 @@ public struct Direct: Workload {
 struct DirectLoop: Sendable {
     let iterations: Int
     let stride: StrideChoice
-    let spinRounds: UInt64
+    let spinRounds: rb_spin_rounds
 
     func stride(workers: Int) -> Int {
         stride.policy(iterations: iterations, workers: workers).iterationsPerPiece(

@@ -1,4 +1,5 @@
 import CaseCatalogue
+import CBodyCost
 import CReferences
 import Glibc
 import Harness
@@ -34,7 +35,10 @@ final class CDirectOperation: MeasuredOperation {
         // Fan-out's round is as wide as the suite's: two tasks per worker (libdispatch-c's workers
         // are the active CPUs).
         let iterations = operation == .groupFanOut ? 2 * activeProcessorCount : loop?.iterations ?? 0
-        guard let direct = rb_direct_create(kind, iterations, stride, loop?.spinRounds ?? 0) else {
+        guard
+            let direct = rb_direct_create(
+                kind, iterations, stride, loop?.spinRounds ?? rb_spin_rounds(whole: 0, fraction: 0))
+        else {
             throw WorkloadError.notApplicable(
                 "the C reference could not be set up: \(String(cString: strerror(errno)))")
         }

@@ -1,3 +1,4 @@
+import CBodyCost
 import CReferences
 import RuntimeKit
 
@@ -16,11 +17,11 @@ final class SpinPieces: @unchecked Sendable {
     private let body: UnsafeMutablePointer<rb_spin_piece_context>
     private static let isolation = 128
 
-    init(spinRounds: UInt64, iterations: Int) {
+    init(spinRounds: rb_spin_rounds, iterations: Int) {
         tally = PieceTally(iterations: iterations)
         body = UnsafeMutableRawPointer.allocate(byteCount: Self.isolation, alignment: Self.isolation)
             .bindMemory(to: rb_spin_piece_context.self, capacity: 1)
-        body.initialize(to: rb_spin_piece_context(spin_rounds: spinRounds, tally: tally.tally))
+        body.initialize(to: rb_spin_piece_context(spin: spinRounds, tally: tally.tally))
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import Backends
+import CBodyCost
 import Harness
 import Results
 import RuntimeKit
@@ -16,7 +17,8 @@ struct ApplyStrideTests {
         let error = try await exercise(
             {
                 ApplyStride.operation(
-                    on: backend.runtime.init(workers: 0), spinRounds: 1, stride: stride, iterations: 1_000)
+                    on: backend.runtime.init(workers: 0), spinRounds: rb_spin_rounds(rounds: 1.5), stride: stride,
+                    iterations: 1_000)
             }, counts: [1, 3])
         #expect(error == nil, "\(backend.id), stride \(stride): \(error.map(String.init(describing:)) ?? "")")
     }
@@ -32,7 +34,8 @@ struct ApplyStrideTests {
             let result = try await exerciseSampled(
                 {
                     ApplyStride.operation(
-                        on: backend.runtime.init(workers: 0), spinRounds: 1, stride: stride, iterations: 1_000)
+                        on: backend.runtime.init(workers: 0), spinRounds: rb_spin_rounds(rounds: 1.5), stride: stride,
+                        iterations: 1_000)
                 }, warmUp: 2, sampled: 3)
             #expect(result.error == nil, "\(backend.id), stride \(stride): \(String(describing: result.error))")
             let used = try #require(
@@ -63,7 +66,8 @@ struct ApplyStrideTests {
         let error = try await exercise(
             {
                 ApplyStride.operation(
-                    on: FaultyRuntime(fault: .skip(index: 7)), spinRounds: 0, stride: stride, iterations: 100)
+                    on: FaultyRuntime(fault: .skip(index: 7)), spinRounds: rb_spin_rounds(rounds: 0), stride: stride,
+                    iterations: 100)
             }, counts: [1, 2])
         let message = try #require(
             verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
@@ -77,7 +81,8 @@ struct ApplyStrideTests {
         let error = try await exercise(
             {
                 ApplyStride.operation(
-                    on: FaultyRuntime(fault: .repeatIndex(42)), spinRounds: 0, stride: stride, iterations: 100)
+                    on: FaultyRuntime(fault: .repeatIndex(42)), spinRounds: rb_spin_rounds(rounds: 0), stride: stride,
+                    iterations: 100)
             }, counts: [1, 2])
         let message = try #require(
             verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
@@ -93,7 +98,8 @@ struct ApplyStrideTests {
         let error = try await exercise(
             {
                 ApplyStride.operation(
-                    on: FaultyRuntime(fault: .cancellingMistakes(around: 50)), spinRounds: 0, stride: stride,
+                    on: FaultyRuntime(fault: .cancellingMistakes(around: 50)), spinRounds: rb_spin_rounds(rounds: 0),
+                    stride: stride,
                     iterations: 100)
             }, counts: [1, 2])
         let message = try #require(

@@ -1,4 +1,5 @@
 import Backends
+import CBodyCost
 import Harness
 import Results
 import PThreadPrimitives
@@ -44,6 +45,40 @@ struct ParameterTests {
         #expect(BodyCost(nanoseconds: 0).spinRounds == 0)
         let rounds = BodyCost.all.map(\.spinRounds)
         #expect(rounds == rounds.sorted(), "more time must never mean fewer rounds: \(rounds)")
+        let perIndex = BodyCost.all.map(\.spinRoundsPerIndex.rounds)
+        #expect(perIndex == perIndex.sorted(), "more time must never mean fewer rounds: \(perIndex)")
+        #expect(BodyCost.all.allSatisfy { abs($0.spinRoundsPerIndex.rounds - Double($0.spinRounds)) <= 0.5 })
+    }
+
+    @Test("a loop's body spins a fraction of a round by turns: its indices' rounds add up to the exact amount")
+    func fractionalRounds() {
+        let spin = rb_spin_rounds(rounds: 2.618)
+        #expect(spin.whole == 2)
+        #expect(abs(spin.rounds - 2.618) < 1e-9, "\(spin.rounds)")
+        // Each index spins 2 or 3 rounds, and every prefix within one round of its exact share.
+        var total: UInt64 = 0
+        for index in UInt64(0)..<10_000 {
+            let rounds = rb_spin_rounds_through(spin, index + 1) - rb_spin_rounds_through(spin, index)
+            #expect(rounds == 2 || rounds == 3, "index \(index) spins \(rounds)")
+            total += rounds
+            #expect(abs(Double(total) - 2.618 * Double(index + 1)) < 1, "after index \(index): \(total)")
+        }
+        #expect(total == rb_spin_rounds_through(spin, 10_000))
+        // The piece function's stepping, started at any index (where a piece starts), spins each
+        // index exactly that share, so a loop spins the same rounds however it is cut.
+        for start: UInt64 in [0, 1, 4_097] {
+            var phase = rb_spin_rounds_phase(spin, start)
+            for index in start..<start + 600 {
+                let expected = rb_spin_rounds_through(spin, index + 1) - rb_spin_rounds_through(spin, index)
+                #expect(rb_spin_rounds_step(spin, &phase) == expected, "index \(index), started at \(start)")
+            }
+        }
+        // Whole numbers stay whole, and a fraction that rounds to a whole round carries.
+        #expect(rb_spin_rounds(rounds: 3).fraction == 0 && rb_spin_rounds(rounds: 3).whole == 3)
+        let carried = rb_spin_rounds(rounds: 2.9999999999999)
+        #expect(carried.whole == 3 && carried.fraction == 0)
+        // 2^40 indices at a fraction just under one round: the product needs more than 64 bits.
+        #expect(rb_spin_rounds_through(rb_spin_rounds(whole: 0, fraction: .max), 1 << 40) == (1 << 40) - 256)
     }
 
     @Test("a run's calibration spins for its whole window and keeps the fastest probe")
@@ -67,6 +102,7 @@ struct ParameterTests {
         try WorkloadCalibration.use([SpinCalibration.name: measured, "from-a-newer-parent": 1])
         #expect(SpinCalibration.nanosecondsPerRound == measured)
         #expect(BodyCost(nanoseconds: 1_000).spinRounds == UInt64((1_000 / measured).rounded()))
+        #expect(abs(BodyCost(nanoseconds: 10).spinRoundsPerIndex.rounds - 10 / measured) < 1e-6)
         for bad in [0, -1, Double.nan, .infinity] {
             #expect(throws: CalibrationError.self) { try WorkloadCalibration.use([SpinCalibration.name: bad]) }
         }

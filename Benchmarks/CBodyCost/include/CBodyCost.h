@@ -24,6 +24,41 @@ static inline void rb_spin(uint64_t rounds) {
     }
 }
 
+/// A body's spin per loop index, in whole rounds and 2^-32 parts of a round. A body costs a
+/// fraction of a round more than any whole number: `10ns` is 2.62 rounds where a round takes
+/// 3.82 ns, and rounding it to 3 in one run and to 2 in the next (calibrated at 4.02 ns) made
+/// every 10 ns figure jump by 1.4x between identical runs (Benchmarks/README.md, "Body costs").
+typedef struct {
+    uint64_t whole;
+    uint32_t fraction;
+} rb_spin_rounds;
+
+/// The rounds that indices 0..<count spin together: `whole` each, plus the whole part of
+/// count x fraction. Index i spins rb_spin_rounds_through(i + 1) - rb_spin_rounds_through(i),
+/// `whole` or `whole + 1` rounds by turns, a function of the index alone: a loop spins the same
+/// rounds however a runtime cuts it into pieces, and any run of n indices spins within a round of
+/// n times the exact amount.
+static inline uint64_t rb_spin_rounds_through(rb_spin_rounds rounds, uint64_t count) {
+    return rounds.whole * count + (uint64_t)(((unsigned __int128)count * rounds.fraction) >> 32);
+}
+
+/// The fraction carried into index `index`, (index x fraction) mod 2^32: where a loop starting
+/// at `index` begins stepping with `rb_spin_rounds_step`.
+static inline uint32_t rb_spin_rounds_phase(rb_spin_rounds rounds, uint64_t index) {
+    return (uint32_t)(index * rounds.fraction);
+}
+
+/// The rounds of the index whose phase is `*phase` (the same as rb_spin_rounds_through's
+/// difference), moving `*phase` on to the next index. An add and a shift: the spin's `lfence`
+/// waits for whatever computed its count, so a multiply per index, or a reload of the counts from
+/// memory, would add its latency to every body (a 2.5-round body read 14 ns like 3 rounds, not
+/// 11.5 ns, when each index multiplied).
+static inline uint64_t rb_spin_rounds_step(rb_spin_rounds rounds, uint32_t *phase) {
+    uint64_t next = (uint64_t)*phase + rounds.fraction;
+    *phase = (uint32_t)next;
+    return rounds.whole + (next >> 32);
+}
+
 /// Tells the processor this thread is spinning on a lock (pause on x86-64, yield on arm64): it
 /// stops speculating past the loop and leaves the core to its hyperthread sibling meanwhile.
 static inline void rb_cpu_relax(void) {

@@ -42,11 +42,11 @@ typedef enum {
 
 typedef struct rb_direct rb_direct;
 
-/// Sets up one operation. `iterations`, `stride` and `spin_rounds` are used by
+/// Sets up one operation. `iterations`, `stride` and `spin` are used by
 /// RB_DIRECT_DISPATCH_APPLY only (one operation is then one whole loop of `iterations`);
 /// RB_DIRECT_DISPATCH_GROUP_FAN_OUT takes its round's width in `iterations`.
 /// Returns NULL when the runtime refused to set up (errno says why).
-rb_direct *rb_direct_create(rb_direct_kind kind, long iterations, long stride, uint64_t spin_rounds);
+rb_direct *rb_direct_create(rb_direct_kind kind, long iterations, long stride, rb_spin_rounds spin);
 
 /// Performs `count` operations and returns once every one has completed.
 void rb_direct_run(rb_direct *direct, long count);

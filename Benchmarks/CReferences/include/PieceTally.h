@@ -75,14 +75,14 @@ static inline void rb_piece_tally_record(rb_piece_tally *tally, long lower, long
 
 /// What `rb_spin_piece` needs: the body's spin and the loop's tally.
 typedef struct {
-    uint64_t spin_rounds;
+    rb_spin_rounds spin;
     rb_piece_tally *tally;
 } rb_spin_piece_context;
 
 /// The body of apply-stride's loops, one piece at a time, shared by the suite (through a
-/// runtime's apply) and its C reference (dispatch_apply_f): spin `spin_rounds` for every index of
-/// lower..<upper, in a loop inside the piece as the guide's striding has it, then record the
-/// piece. `context` is an `rb_spin_piece_context`.
+/// runtime's apply) and its C reference (dispatch_apply_f): spin each index of lower..<upper its
+/// share of `spin` (`rb_spin_rounds_through`), in a loop inside the piece as the guide's striding
+/// has it, then record the piece. `context` is an `rb_spin_piece_context`.
 ///
 /// One copy for every caller, defined in PieceTally.c, never inlined and aligned to 64 bytes: its
 /// loop over the indices is a few instructions, and how they are laid out decides an empty body's
