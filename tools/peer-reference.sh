@@ -108,8 +108,9 @@ TOML
         round_ns=$("$program" spin-round)
         round_source="probed here"
     fi
-    # The suite's rounding (BodyCost): the nearest whole round, at least one for a body above zero.
-    rounds() { awk -v ns="$1" -v r="$round_ns" 'BEGIN { n = int(ns / r + 0.5); if (ns > 0 && n < 1) n = 1; print n }'; }
+    # Rounds per index as the suite's apply spins them (BodyCost.spinRoundsPerIndex): the exact
+    # quotient, which the program spins as whole rounds by turns.
+    rounds() { awk -v ns="$1" -v r="$round_ns" 'BEGIN { printf "%.9f", ns / r }'; }
     printf '%s, %d processes per operation, bodies at %s ns per spin round (%s); ns per unit: median (min - max)\n' \
         "$version" "$processes" "$round_ns" "$round_source"
     measure "$version" "$program" \

@@ -5,8 +5,9 @@
 //!
 //!   fib N                  fib(N) by rayon::join at every call with n >= 2; ns per join
 //!   apply ROUNDS ITERS     (0..ITERS).into_par_iter().for_each(body), rayon's own splitting;
-//!                          the body spins ROUNDS serialized rounds (the suite's body cost); ns
-//!                          per iteration
+//!                          the body spins ROUNDS serialized rounds per index (the suite's body
+//!                          cost; a fraction such as 2.56 is spun as the suite spins it, 2 or 3
+//!                          rounds by turns); ns per iteration
 //!   spin-round             ns per spin round, measured as the suite's BodyCost measures it
 //!   outside                empty tasks submitted with rayon::spawn from a thread outside the pool,
 //!                          the last one wakes it; ns per task
@@ -57,6 +58,39 @@ fn spin(rounds: u64) {
         unsafe {
             std::arch::asm!("isb")
         };
+    }
+}
+
+/// Rounds per index to a 2^-32 of a round, as the suite's `rb_spin_rounds`.
+#[derive(Clone, Copy)]
+struct SpinRounds {
+    whole: u64,
+    fraction: u32,
+}
+
+impl SpinRounds {
+    fn new(rounds: f64) -> SpinRounds {
+        let whole = rounds.floor();
+        let fraction = ((rounds - whole) * 4_294_967_296.0).round();
+        if fraction >= 4_294_967_296.0 {
+            SpinRounds { whole: whole as u64 + 1, fraction: 0 }
+        } else {
+            SpinRounds { whole: whole as u64, fraction: fraction as u32 }
+        }
+    }
+
+    /// The fraction carried into `index` (the suite's `rb_spin_rounds_phase`).
+    fn phase(self, index: u64) -> u32 {
+        index.wrapping_mul(self.fraction as u64) as u32
+    }
+
+    /// The rounds of the index at `phase`, moving it to the next index's (the suite's
+    /// `rb_spin_rounds_step`): the same rounds as the suite's loop, index by index, and the same
+    /// add and shift before each body, which the spin's fence waits for.
+    fn step(self, phase: &mut u32) -> u64 {
+        let next = *phase as u64 + self.fraction as u64;
+        *phase = next as u32;
+        self.whole + (next >> 32)
     }
 }
 
@@ -159,15 +193,37 @@ fn main() {
             })
         }
         Some("apply") => {
-            let rounds = number(args.get(1));
+            let rounds = SpinRounds::new(
+                args.get(1)
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .filter(|r| *r >= 0.0 && r.is_finite())
+                    .unwrap_or_else(|| usage()),
+            );
             let iterations = number(args.get(2));
             use rayon::prelude::*;
             median_ns_per_unit(iterations as f64, |batch| {
                 for _ in 0..batch {
-                    (0..iterations).into_par_iter().for_each(|i| {
-                        black_box(i);
-                        spin(rounds);
-                    });
+                    if rounds.fraction == 0 {
+                        // Whole rounds (the empty body): the plain loop, as the suite's piece
+                        // keeps it.
+                        (0..iterations).into_par_iter().for_each(|i| {
+                            black_box(i);
+                            spin(rounds.whole);
+                        });
+                        continue;
+                    }
+                    // rayon hands each job a contiguous range in order, so the phase steps
+                    // along it and is recomputed only where a job starts.
+                    (0..iterations).into_par_iter().for_each_init(
+                        || (u64::MAX, 0u32),
+                        |(next_index, phase), i| {
+                            if *next_index != i {
+                                *phase = rounds.phase(i);
+                            }
+                            *next_index = i + 1;
+                            spin(rounds.step(phase));
+                        },
+                    );
                 }
             })
         }
