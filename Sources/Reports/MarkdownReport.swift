@@ -31,7 +31,7 @@ enum MarkdownReport {
             ]
         }
         lines += ["## Questions", ""] + QuestionAnswer.markdownLines(Question.firstScreen, cases: cases) + [""]
-        lines += RunNoise(cases, load: run.load).markdownLines.flatMap { [$0, ""] }
+        lines += RunNoise(cases, load: run.load, repetitions: run.repetitions).markdownLines.flatMap { [$0, ""] }
         lines += [
             "## What should I use?", "",
             "Per family, under the system allocator: which contender is best, "
@@ -62,15 +62,38 @@ enum MarkdownReport {
             ? "commit \(environment.gitCommit.prefix(12))"
                 + (environment.uncommittedChanges == true ? " with uncommitted changes" : "")
             : "an unknown commit (\(environment.gitCommit.replacing("unavailable: ", with: "")))"
-        let processes =
-            "\(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
-            + (run.interrupted == nil ? "" : " planned, fewer where the interruption cut a case short")
-        return "Suite **\(run.suite)** (\(run.cases.count) cases, \(processes), "
+        return "Suite **\(run.suite)** (\(caseCounts(run)), "
             + "samples of at least \(Figures.value(Double(run.sampleTimeNanoseconds) / 1e6)) ms), "
             + "measured on \(environment.cpuModel) with \(environment.onlineCPUs) CPUs\(virtual), "
             + "built by \(environment.swiftCompiler)\(environment.benchVersion.map { " as bench \($0)" } ?? "") at "
             + "\(commit). Every number below is computed from results.json beside this file: "
             + "`bench report results.json` writes this report again."
+    }
+
+    /// "469 cases, 434 measured (35 not applicable to their backend), 5 processes per case, up to
+    /// 17 for the 56 whose answers needed more": the counts the rest of the first screen uses
+    /// (the noise paragraph counts measured cases, a mode counts a case's processes, which the
+    /// answers' round raises above the run's `--repetitions`).
+    static func caseCounts(_ run: RunResults) -> String {
+        let notApplicable = run.cases.count { $0.notApplicable != nil }
+        let measured = run.cases.count { !$0.records.isEmpty }
+        let failed = run.cases.count - measured - notApplicable
+        var counts = "\(run.cases.count) cases"
+        if measured < run.cases.count {
+            let unmeasured = [
+                notApplicable > 0 ? "\(notApplicable) not applicable to their backend" : nil,
+                failed > 0 ? "\(failed) failed" : nil,
+            ]
+            counts += ", \(measured) measured (" + unmeasured.compactMap(\.self).joined(separator: ", ") + ")"
+        }
+        let processes = run.cases.map(\.records.count)
+        let extended = processes.filter { $0 > run.repetitions }
+        counts += ", \(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
+        if run.interrupted != nil { counts += " planned, fewer where the interruption cut a case short" }
+        if let most = extended.max() {
+            counts += ", up to \(most) for the \(extended.count) whose answers needed more"
+        }
+        return counts
     }
 
     static func claims(_ verdicts: [ClaimVerdict]) -> [String] {

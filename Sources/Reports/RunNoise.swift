@@ -12,6 +12,8 @@ struct RunNoise {
     let casesWithSpread: Int
     let disagreeing: [String]
     let load: MachineLoad?
+    /// The run's processes per case (`--repetitions`): the advice for a tie suggests twice that.
+    let repetitions: Int
 
     /// Processes this far apart (10%) make a case's own figure uncertain beyond what most
     /// comparisons in the suite can resolve.
@@ -19,7 +21,7 @@ struct RunNoise {
 
     enum Verdict: String { case quiet, someNoise = "some noise", noisy }
 
-    init(_ cases: [MeasuredCase], load: MachineLoad?) {
+    init(_ cases: [MeasuredCase], load: MachineLoad?, repetitions: Int) {
         let spreads = cases.compactMap { measured in
             measured.estimate?.ownSpread.map { (measured.benchmarkCase.id, $0) }
         }
@@ -27,6 +29,7 @@ struct RunNoise {
         casesWithSpread = spreads.count
         disagreeing = spreads.filter { $0.1 > Self.disagreeingSpread }.map(\.0)
         self.load = load
+        self.repetitions = repetitions
     }
 
     /// Quiet: processes of a typical case agree within 1.5% and at most one case in ten
@@ -87,7 +90,8 @@ struct RunNoise {
                 + "processes' spread allows, and is a tie otherwise."
         ]
         lines.append(
-            "To settle a tie: more processes per case (`--repetitions 5`), longer samples (`--suite full`), "
+            "To settle a tie: more processes per case (`--repetitions \(max(3, 2 * repetitions))`; "
+                + "an interval narrows with the square root of their number), longer samples (`--suite full`), "
                 + "a CPU of its own (`--cpus 1`, for one-thread cases), a quieter machine "
                 + "(`bench doctor` says what disturbs this one), or `bench ab` for two builds measured side by side.")
         return lines

@@ -68,6 +68,39 @@ struct MarkdownReportTests {
         #expect(rows[3].hasPrefix("| thread | system | 16000 | 16000–16000 | 107× | 10000 |"), "\(rows)")
     }
 
+    @Test(
+        """
+        the opening line counts the cases measured apart from those not applicable, and the \
+        processes an answer added beyond the run's own
+        """)
+    func caseCounts() throws {
+        var run = Fixture.run
+        let total = run.cases.count
+        let notApplicable = run.cases.count { $0.notApplicable != nil }
+        let failed = run.cases.count { $0.records.isEmpty && $0.notApplicable == nil }
+        try #require(notApplicable == 1 && failed == 1 && run.repetitions == 2)
+        func opening(_ run: RunResults) throws -> String {
+            let report = try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }?.contents)
+            return String(report.prefix(600))
+        }
+        let counts =
+            "\(total) cases, \(total - 2) measured (1 not applicable to their backend, 1 failed), 2 processes per case"
+        let plain = try opening(run)
+        #expect(plain.contains("(\(counts), samples of at least"), "\(plain)")
+        // One case's answer asked for three more processes.
+        let index = try #require(run.cases.firstIndex { !$0.records.isEmpty })
+        let record = run.cases[index].records[0]
+        run.cases[index].records += (2..<5).map { repetition in
+            CaseRecord(
+                caseID: record.caseID, repetition: repetition, batch: record.batch,
+                nanosecondsPerOperation: record.nanosecondsPerOperation,
+                metricsPerOperation: record.metricsPerOperation, unavailable: record.unavailable,
+                workloadMetrics: record.workloadMetrics, cpus: record.cpus)
+        }
+        let extended = try opening(run)
+        #expect(extended.contains("(\(counts), up to 5 for the 1 whose answers needed more, samples of"), "\(extended)")
+    }
+
     @Test("the first screen says how noisy the run was and what to do about a tie, before the answers")
     func noiseOnFirstScreen() throws {
         let report = Self.report
@@ -77,7 +110,8 @@ struct MarkdownReportTests {
                     + "0 of 21 cases had processes more than 10% apart."),
             "\(report.prefix(2000))")
         #expect(noise.lowerBound < (try #require(report.range(of: "## What should I use?"))).lowerBound)
-        #expect(report.contains("To settle a tie: more processes per case (`--repetitions 5`)"))
+        // Twice the run's 2 processes, never fewer than 3.
+        #expect(report.contains("To settle a tie: more processes per case (`--repetitions 4`;"))
         var noisy = Fixture.run
         noisy.cases = noisy.cases.map { result in
             var result = result
