@@ -325,7 +325,7 @@ let package = Package(
             name: "WorkloadsTests",
             dependencies: [
                 "Workloads", "Harness", "Backends", "CaseCatalogue", "Claims", "Results", "RuntimeKit",
-                "PThreadPrimitives", "Fidelity",
+                "PThreadPrimitives", "Fidelity", "CBodyCost",
             ]
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Claims
 import Counters
+import Backends
 import Harness
 import PThreadPrimitives
 import Results
@@ -147,10 +148,13 @@ struct MeasurementOptions: ParsableArguments {
     /// The run engine for `plan`, its children measuring as these options say, with `calibration`
     /// measured once by the caller for all of them.
     func measuredRun(_ plan: RunPlan, suite: Suite, calibration: [String: Double]) -> MeasuredRun {
-        MeasuredRun(
+        var run = MeasuredRun(
             plan: plan, launcher: launcher(for: suite, calibration: calibration), suite: suite,
             sampleTime: .milliseconds(sampleMilliseconds(for: suite)),
             metrics: Self.described + RequestedEventCounters.metrics(for: events), tools: Self.tools)
+        let backends = Set(plan.cases.map(\.backend)).compactMap(Backends.named)
+        run.backendSummaries = Dictionary(uniqueKeysWithValues: backends.map { ($0.id, $0.summary) })
+        return run
     }
 
     /// Every metric a child of this bench can report, described: the counters', the threads

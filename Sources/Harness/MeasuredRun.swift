@@ -22,6 +22,8 @@ public struct MeasuredRun: Sendable {
     /// One round of more processes, before the modes', for the cases the run's answers cannot yet
     /// tell apart; nil for none.
     public var answerRound: AnswerRound?
+    /// The one-line summary of each backend the plan measures, by id, for results.json.
+    public var backendSummaries: [String: String] = [:]
 
     public init(
         plan: RunPlan, launcher: CaseLauncher, suite: Suite, sampleTime: Duration, metrics: [Metric],
@@ -279,6 +281,7 @@ public struct MeasuredRun: Sendable {
         run.calibration = launcher.calibration
         run.countedAllocations = launcher.countsAllocations ? true : nil
         run.tools = tools
+        run.backends = backendSummaries.isEmpty ? nil : backendSummaries
         run.executable = executable
         run.load = measured.load
         run.interrupted = measured.interrupted

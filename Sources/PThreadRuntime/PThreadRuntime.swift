@@ -13,7 +13,8 @@ import RuntimeKit
 /// does); a thread beyond `workers` retires after `retireAfter` without work.
 public final class PThreadRuntime: PoolBackedRuntime, StallWatchedPool, @unchecked Sendable {
     public static let id = "pthread-mutex"
-    public static let summary = "pthread workers sharing one FIFO behind a pthread mutex + condition variable"
+    public static let summary =
+        "our baseline: pthread workers sharing one FIFO behind a pthread mutex + condition variable"
     public static let unsupported: [RuntimeBehaviour: String] = [:]
     /// libdispatch's cap on threads it adds; ours too.
     static let maximumAddedThreads = 255

@@ -31,6 +31,7 @@ enum MarkdownReport {
             ]
         }
         lines += ["## Questions", ""] + QuestionAnswer.markdownLines(Question.firstScreen, cases: cases) + [""]
+        lines += runtimes(run).map { $0 + [""] } ?? []
         lines += RunNoise(cases, load: run.load, repetitions: run.repetitions).markdownLines.flatMap { [$0, ""] }
         lines += [
             "## What should I use?", "",
@@ -94,6 +95,20 @@ enum MarkdownReport {
             counts += ", up to \(most) for the \(extended.count) whose answers needed more"
         }
         return counts
+    }
+
+    /// What each backend of the run is, under the questions that name them: a new user read
+    /// "fifo-dispatch" and "pthread-mutex" on the first screen with nothing to say whether they were
+    /// real libraries or the suite's own. In the order the report ranks backends; nil for a results
+    /// file without summaries.
+    static func runtimes(_ run: RunResults) -> [String]? {
+        guard let summaries = run.backends, !summaries.isEmpty else { return nil }
+        let order = run.cases.map(\.benchmarkCase.backend)
+        let ids = summaries.keys.sorted {
+            (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1)
+        }
+        return ["**The runtimes named above** (`bench list` describes each):"]
+            + ids.map { "- **\($0)**: \(summaries[$0]!)" }
     }
 
     static func claims(_ verdicts: [ClaimVerdict]) -> [String] {

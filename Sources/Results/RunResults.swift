@@ -38,6 +38,9 @@ public struct RunResults: Sendable, Codable {
     public var started: Instant?
     /// The profiles `bench run --profile` took of some cases; nil when none was asked for.
     public var profiles: [ProfileSummary]?
+    /// The backends the run measured, by id, each with its runtime's one-line summary, so a report
+    /// can say what "fifo-dispatch" is; nil in files written before it was recorded.
+    public var backends: [String: String]?
     public var repetitions: Int
     public var sampleTimeNanoseconds: Int64
     public var cases: [CaseResult]

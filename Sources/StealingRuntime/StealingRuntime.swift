@@ -18,7 +18,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     public static let id = "work-stealing"
     public static let summary =
-        "work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
+        "our work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
     public static let unsupported: [RuntimeBehaviour: String] = [:]
 
     /// Rounds of stealing attempts before a searching worker yields, then before it parks: short,

@@ -101,6 +101,26 @@ struct MarkdownReportTests {
         #expect(extended.contains("(\(counts), up to 5 for the 1 whose answers needed more, samples of"), "\(extended)")
     }
 
+    @Test("the first screen says what each backend of the run is, after the questions; an older file says nothing")
+    func runtimesNamed() throws {
+        func report(_ run: RunResults) throws -> String {
+            try #require(try ResultsWriter.outputs(of: run).first { $0.path == "report.md" }?.contents)
+        }
+        #expect(try !report(Fixture.run).contains("The runtimes named above"))
+        var run = Fixture.run
+        run.backends = ["libdispatch": "libdispatch through the Swift Dispatch API", "work-stealing": "a pool"]
+        let text = try report(run)
+        let legend = try #require(text.range(of: "**The runtimes named above** (`bench list` describes each):\n"))
+        #expect(text[legend.upperBound...].hasPrefix("- **"), "\(text[legend.upperBound...].prefix(200))")
+        #expect(text.contains("- **libdispatch**: libdispatch through the Swift Dispatch API\n"))
+        #expect(text.contains("- **work-stealing**: a pool\n"))
+        #expect(legend.lowerBound > (try #require(text.range(of: "## Questions"))).lowerBound)
+        #expect(legend.lowerBound < (try #require(text.range(of: "**Noise:"))).lowerBound)
+        // Kept in results.json.
+        let decoded = try JSONDecoder().decode(RunResults.self, from: try JSONEncoder().encode(run))
+        #expect(decoded.backends == run.backends)
+    }
+
     @Test("the first screen says how noisy the run was and what to do about a tie, before the answers")
     func noiseOnFirstScreen() throws {
         let report = Self.report
