@@ -42,7 +42,7 @@ struct QuestionsTests {
         #expect(
             text.contains(
                 "  - 1 thread, empty sections: **Mutex** is clearly fastest at 5 ns, 10.0× ahead of actor (50 ns); "
-                    + "then DispatchQueue.sync (70 ns)."), "\(text)")
+                    + "then DispatchQueue.sync (70 ns, 14.0×)."), "\(text)")
         #expect(
             text.contains(
                 "  - 2 threads, empty sections: **Mutex** leads at 45 ns; not yet told apart from Mutex: "
@@ -140,7 +140,8 @@ extension QuestionsTests {
         #expect(
             apart.contains(
                 "  - concurrentPerform, 100ns body, per iteration: **stride 64** is clearly fastest at 55 ns, "
-                    + "1.09× ahead of stride 512 (60 ns); then the automatic stride (80 ns), stride 1 (300 ns)"),
+                    + "1.09× ahead of stride 512 (60 ns); then the automatic stride (80 ns, 1.45×), "
+                    + "stride 1 (300 ns, 5.45×)"),
             "\(apart)")
     }
 }
