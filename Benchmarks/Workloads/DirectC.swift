@@ -37,7 +37,7 @@ final class CDirectOperation: MeasuredOperation {
         let iterations = operation == .groupFanOut ? 2 * activeProcessorCount : loop?.iterations ?? 0
         guard
             let direct = rb_direct_create(
-                kind, iterations, stride, loop?.spinRounds ?? rb_spin_rounds(whole: 0, fraction: 0))
+                kind, iterations, stride, loop?.spinRounds ?? rb_spin_rounds())
         else {
             throw WorkloadError.notApplicable(
                 "the C reference could not be set up: \(String(cString: strerror(errno)))")

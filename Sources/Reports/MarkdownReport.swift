@@ -87,8 +87,7 @@ enum MarkdownReport {
             ]
             counts += ", \(measured) measured (" + unmeasured.compactMap(\.self).joined(separator: ", ") + ")"
         }
-        let processes = run.cases.map(\.records.count)
-        let extended = processes.filter { $0 > run.repetitions }
+        let extended = run.cases.map(\.records.count).filter { $0 > run.repetitions }
         counts += ", \(run.repetitions) process\(run.repetitions == 1 ? "" : "es") per case"
         if run.interrupted != nil { counts += " planned, fewer where the interruption cut a case short" }
         if let most = extended.max() {
@@ -103,10 +102,12 @@ enum MarkdownReport {
     /// file without summaries.
     static func runtimes(_ run: RunResults) -> [String]? {
         guard let summaries = run.backends, !summaries.isEmpty else { return nil }
-        let order = run.cases.map(\.benchmarkCase.backend)
-        let ids = summaries.keys.sorted {
-            (order.firstIndex(of: $0) ?? .max, $0) < (order.firstIndex(of: $1) ?? .max, $1)
+        var ids: [String] = []
+        for result in run.cases {
+            let backend = result.benchmarkCase.backend
+            if summaries[backend] != nil, !ids.contains(backend) { ids.append(backend) }
         }
+        ids += summaries.keys.filter { !ids.contains($0) }.sorted()
         return ["**The runtimes named above** (`bench list` describes each):"]
             + ids.map { "- **\($0)**: \(summaries[$0]!)" }
     }

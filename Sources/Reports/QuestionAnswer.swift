@@ -69,6 +69,12 @@ enum QuestionAnswer {
 
         var shown: String { "\(label) \(figure)" }
         var figure: String { "(\(Figures.nanoseconds(estimate.value))\(detail))" }
+
+        /// "actor (49 ns, 1.09×)": as `shown`, with the ratio to `best`'s figure.
+        func shown(against best: Entry) -> String {
+            "\(label) (\(Figures.nanoseconds(estimate.value)), "
+                + "\(Figures.ratio(estimate.value / best.estimate.value))\(detail))"
+        }
     }
 
     /// What a part's answer says before it is worded: each measured contender's place against the
@@ -137,10 +143,7 @@ enum QuestionAnswer {
             let runnerUp = entries[order[1]]
             // Each with its ratio to the best too: "56.6× ahead of async let on work-stealing; then
             // async let" left a reader to work out the 176× to the one most people would use.
-            let rest = order.dropFirst(2).map { index in
-                "\(entries[index].label) (\(Figures.nanoseconds(entries[index].estimate.value)), "
-                    + "\(Figures.ratio(entries[index].estimate.value / best.estimate.value))\(entries[index].detail))"
-            }
+            let rest = order.dropFirst(2).map { entries[$0].shown(against: best) }
             return "**\(best.label)** is \(clearly) at \(Figures.nanoseconds(best.estimate.value)), "
                 + "\(Figures.ratio(runnerUp.estimate.value / best.estimate.value)) ahead of \(runnerUp.shown)"
                 + (rest.isEmpty ? "" : "; then " + rest.joined(separator: ", "))
@@ -156,10 +159,7 @@ enum QuestionAnswer {
                 + " lead together, within \(percent) of each other"
         let undecided = named(outcome.undecided)
         if !undecided.isEmpty {
-            let shown = undecided.map { entry in
-                "\(entry.label) (\(Figures.nanoseconds(entry.estimate.value)), "
-                    + "\(Figures.ratio(entry.estimate.value / best.estimate.value))\(entry.detail))"
-            }
+            let shown = undecided.map { $0.shown(against: best) }
             line +=
                 "; not yet told apart from \(best.label): \(Answers.listed(shown)), more than \(percent) behind "
                 + "but by less than the processes' spread"
