@@ -138,11 +138,21 @@ struct StressTests {
         }
     }
 
+    /// Sections per mix in the test below: 1,000,000, or STRAND_STRESS_SECTIONS (a multiple of 4;
+    /// the ThreadSanitizer run in .ci/run uses 400,000, where 1,000,000 per mix took 86 s).
+    static let strandSections: Int = {
+        let sections = getenv("STRAND_STRESS_SECTIONS").flatMap { Int(String(cString: $0)) } ?? 1_000_000
+        precondition(
+            sections > 0 && sections % 4 == 0,
+            "STRAND_STRESS_SECTIONS must be a positive multiple of 4, got \(sections)")
+        return sections
+    }()
+
     @Test(
-        "Strand: 1,000,000 sections from 4 threads, syncs and asyncs mixed, run once each, one at a time",
+        "Strand: 1,000,000 mixed syncs and asyncs (STRAND_STRESS_SECTIONS) from 4 threads run once each, one at a time",
         arguments: SectionMix.allCases)
     func strandSyncAndAsyncOnce(mix: SectionMix) async throws {
-        let perThread = 250_000, threads = 4
+        let threads = 4, perThread = Self.strandSections / threads
         let (totals, overlapCount) = try await onDedicatedThread { () -> ([Int], Int) in
             // Two workers, as the backends run: a thread per drain job (ThreadPerJob) would start
             // one for most of the asyncs here, and hold them all until the end.
