@@ -1,3 +1,4 @@
+import CSpinHint
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,6 +27,15 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// appear in a fork-join burst without a futex round trip.
     static let spinRounds = 32
     static let yieldRounds = 4
+    /// After those, a slower search while this CPU has nothing else to run: a look every
+    /// `slowLookPauses` pauses, a yield every `slowLooksPerYield` looks, `slowLooks` looks in all
+    /// (about 20 µs on the AMD VM), ended by the first yield that ran another thread. A worker
+    /// still looking when the thread it just served comes back with the next job saves that job a
+    /// wake-up of a halted vCPU (tens of µs here); one that kept looking while another thread
+    /// wanted its CPU took that CPU from submitters (README.md, "Searching slowly").
+    static let slowLooks = 48
+    static let slowLookPauses = 16
+    static let slowLooksPerYield = 4
 
     public let workers: Int
     /// Whether `join` always makes its right half stealable (`.eager`, the default) or only while
@@ -306,16 +316,29 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// or fewer than two); nil once it has looked long enough, or at once if it may not search.
     private func search(for worker: Worker) -> JobRef? {
         guard sleepers.startSearching() else { return nil }
+        var cpuWanted = false
         for round in 0..<(Self.spinRounds + Self.yieldRounds) {
-            if let job = stealOnce(for: worker) {
-                if sleepers.stopSearching() { sleepers.handOffIfWorkRemains { hasVisibleWork() } }
-                return job
-            }
+            if let job = stealOnce(for: worker) { return found(job) }
             if stopping.load(ordering: .relaxed) { break }
-            if round >= Self.spinRounds { RuntimeEvents.yieldCPU() }
+            if round >= Self.spinRounds, RuntimeEvents.yieldCPULent() { cpuWanted = true }
+        }
+        if !cpuWanted, !stopping.load(ordering: .relaxed) {
+            for look in 1...Self.slowLooks {
+                for _ in 0..<Self.slowLookPauses { rb_spin_pause() }
+                if let job = stealOnce(for: worker) { return found(job) }
+                if stopping.load(ordering: .relaxed) { break }
+                if look % Self.slowLooksPerYield == 0, RuntimeEvents.yieldCPULent() { break }
+            }
         }
         sleepers.stopSearching()  // nothing found: parking's final check looks again, fenced
         return nil
+    }
+
+    /// A searcher's find: it stops searching, and if it was the last searcher, wakes another
+    /// worker for any work still visible.
+    private func found(_ job: JobRef) -> JobRef {
+        if sleepers.stopSearching() { sleepers.handOffIfWorkRemains { hasVisibleWork() } }
+        return job
     }
 
     /// Sleep until a submitter wakes us (README.md, "Parking and searching (Sleepers)"). If the
