@@ -83,6 +83,8 @@ let package = Package(
         .target(name: "CFutex"),
         // Thread ids, names and run states (gettid and prctl are variadic; Glibc lacks pthread_setname_np).
         .target(name: "CThreadInfo"),
+        // The probe of how far apart two CPUs are (a cache line's trip), run in each child.
+        .target(name: "CMachineProbe"),
         .target(name: "CFIFODispatch"),
         .target(
             name: "FIFODispatch",
@@ -136,7 +138,7 @@ let package = Package(
         .target(
             name: "Harness",
             dependencies: [
-                "Results", "Backends", "RuntimeKit",
+                "Results", "Backends", "RuntimeKit", "CMachineProbe",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),  // FilePath, on Linux
             ]

@@ -75,6 +75,9 @@ public struct CaseChild {
                 return .notApplicable("\(backend.id) cannot run in this process: \(error)")
             }
         }
+        // Before the runtime's threads exist, and again after they are gone: the probe spins on
+        // two CPUs, and a worker that shared one would time itself, not the machine.
+        let hopBefore = CPUHopProbe.hop(between: CPUAffinity.current())
         do {
             let operation = try workload.prepare(benchmarkCase, backend: backend)
             let window = try request.profile.map { paths throws(FileError) in try ProfileWindow(paths) }
@@ -82,6 +85,7 @@ public struct CaseChild {
             let measured = try request.sampler.measure(
                 operation, counters: counters, profile: window, threads: threads)
             try operation.finish()
+            let hop = CPUHopProbe.hop(before: hopBefore, after: CPUHopProbe.hop(between: CPUAffinity.current()))
             let figures = operation.workloadMetrics.merging(threads.figures) { own, _ in own }
             return .record(
                 CaseRecord(
@@ -89,7 +93,7 @@ public struct CaseChild {
                     batch: measured.batch, nanosecondsPerOperation: measured.nanosecondsPerOperation,
                     metricsPerOperation: measured.metricsPerOperation, unavailable: counters.unavailable,
                     workloadMetrics: figures.isEmpty ? nil : figures,
-                    cpus: CPUAffinity.current()))
+                    cpus: CPUAffinity.current(), cpuHop: hop))
         } catch WorkloadError.notApplicable(let why) {
             return .notApplicable(why)
         }

@@ -23,15 +23,19 @@ public struct CaseRecord: Sendable, Codable, Equatable {
     public let workloadMetrics: [String: WorkloadMetric]?
     /// The CPUs the child could run on while measuring (all of them unless pinned).
     public let cpus: [Int]
+    /// How far apart two of those CPUs were around the samples; nil with fewer than two CPUs, and
+    /// in records written before the probe existed.
+    public let cpuHop: CPUHop?
 
     public init(
         version: Int = CaseRecord.currentVersion, caseID: String, repetition: Int, batch: Int,
         nanosecondsPerOperation: [Double], metricsPerOperation: [String: Double],
         unavailable: [String: String], workloadMetrics: [String: WorkloadMetric]? = nil,
-        cpus: [Int]
+        cpus: [Int], cpuHop: CPUHop? = nil
     ) {
         self.workloadMetrics = workloadMetrics
         self.cpus = cpus
+        self.cpuHop = cpuHop
         self.version = version
         self.caseID = caseID
         self.repetition = repetition

@@ -49,6 +49,18 @@ struct BenchCLITests {
             #expect(result.records.allSatisfy { $0.nanosecondsPerOperation.count == 3 && $0.batch >= 1 })
         }
         #expect(run.environment.onlineCPUs >= 1)
+        // The children timed a cache line between their first two CPUs, before and after their
+        // samples. A child whose probe found both CPUs taken by other threads for its whole budget
+        // (this suite runs tests side by side on 2 cores) records none rather than a wrong time.
+        let records = run.cases.flatMap(\.records)
+        if run.environment.usableCPUs.map({ $0.affinity.count >= 2 }) ?? false {
+            let hops = records.compactMap { record in record.cpuHop.map { (record, $0) } }
+            #expect(hops.count * 2 >= records.count, "\(records.map(\.cpuHop))")
+            #expect(
+                hops.allSatisfy { record, hop in
+                    hop.cpus == Array(record.cpus.prefix(2)) && hop.beforeNanoseconds > 0 && hop.afterNanoseconds > 0
+                }, "\(hops.map(\.1))")
+        }
         // Counter availability: every metric a child knows, each "available" or a reason.
         for metric in [
             "task-clock", "cycles", "instructions", "rusage.voluntary-switches", "jemalloc.thread-allocated-bytes",
@@ -201,6 +213,8 @@ struct BenchCLITests {
         let records = run.cases.flatMap(\.records)
         #expect(!records.isEmpty)
         #expect(records.allSatisfy { $0.cpus == [0] }, "\(records.map(\.cpus))")
+        // One CPU: no pair to time a cache line between.
+        #expect(records.allSatisfy { $0.cpuHop == nil })
         // The machine's identity says so too: a run pinned to CPU 0 is not the unpinned machine.
         #expect(run.environment.usableCPUs?.affinity == [0], "\(String(describing: run.environment.usableCPUs))")
         // The file describes every counter and figure it may record (the workloads', and the
