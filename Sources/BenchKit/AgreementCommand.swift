@@ -27,8 +27,17 @@ struct AgreementCommand: ParsableCommand {
             by the other. They are the same word for word when both name the same leaders, the same \
             contenders not told apart and the same ones that depend on the mode.
 
-            The cases missed (largest first), the statements not held and the answers that \
-            differ are listed (--list limits how many of each). tools/report-calibration.sh runs \
+            - spread: the cases whose slowest process took over twice its fastest, per run and in \
+            every run. On a shared machine one run's spreads measure the sitting too. Each child \
+            times a cache line's trip between two CPUs before and after its samples; a process \
+            whose trip took over twice the run's usual ran on a machine changed under it (a VM's \
+            CPUs moved apart), and the spread is also given without such processes ("steady"). A \
+            case wide in every run, steady, is the runtime's. Each is listed with the counters per \
+            operation (parks, wake-ups, context switches, CPU time) that differ between its fastest \
+            and its slowest process, in the run where they were furthest apart.
+
+            The cases missed (largest first), the statements not held, the answers that differ \
+            and the widest spreads are listed (--list limits how many of each). tools/report-calibration.sh runs \
             a suite N times and calls this; README "How far a figure holds" has this machine's \
             figures.
 
@@ -45,7 +54,8 @@ struct AgreementCommand: ParsableCommand {
     var files: [String] = []
 
     @Option(
-        parsing: .unconditional, help: "How many misses and statements not held to list per pair (0: only the counts).")
+        parsing: .unconditional,
+        help: "How many misses, statements not held and wide spreads to list (0: only the counts).")
     var list = 10
 
     func validate() throws {
@@ -92,14 +102,59 @@ struct AgreementCommand: ParsableCommand {
                 print("    \(what)  \(answer.text): \(answer.firstText) → \(answer.repeatedText)")
             }
         }
-        guard runs.count > 2 else { return }
-        let statements = outcomes.values.reduce(0, +)
-        print("all \(runs.count - 1) pairs:")
-        print(
-            "  figures: \(missed) of \(compared) outside the earlier interval "
-                + "(\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
-        print("  statements: \(summary(statements) { outcomes[$0] ?? 0 })")
-        print("  answers: \(answerSummary(answers, agreeing: agreeingAnswers, same: sameAnswers))")
+        if runs.count > 2 {
+            let statements = outcomes.values.reduce(0, +)
+            print("all \(runs.count - 1) pairs:")
+            print(
+                "  figures: \(missed) of \(compared) outside the earlier interval "
+                    + "(\(percent(compared == 0 ? 0 : Double(missed) / Double(compared))))")
+            print("  statements: \(summary(statements) { outcomes[$0] ?? 0 })")
+            print("  answers: \(answerSummary(answers, agreeing: agreeingAnswers, same: sameAnswers))")
+        }
+        printSpreads(ProcessSpread(runs))
+    }
+
+    /// The cases whose slowest process took over `ProcessSpread.limit` times the fastest, in how
+    /// many runs, with and without the processes whose CPUs were far apart, and what differed
+    /// between the fastest and the slowest process.
+    private func printSpreads(_ spread: ProcessSpread) {
+        let limit = Figures.value(ProcessSpread.limit), far = Figures.value(RunCPUHops.farFactor)
+        print("spread between processes (the slowest over \(limit)× the fastest):")
+        for run in spread.casesPerRun.indices {
+            let cases = "  run \(run + 1): \(spread.widePerRun[run]) of \(spread.casesPerRun[run]) cases; "
+            guard spread.probedPerRun[run] > 0 else {
+                print(cases + "no process timed a CPU hop (a run made before the probe), so none is left out")
+                continue
+            }
+            print(
+                cases + "\(spread.steadyWidePerRun[run]) without the processes whose CPU hop took over \(far)× "
+                    + "the run's median (\(spread.farPerRun[run]) of \(spread.probedPerRun[run]) processes)")
+        }
+        if spread.casesPerRun.count >= 2 {
+            print(
+                "  in every run: \(spread.inEveryRun.count) cases; \(spread.steadyInEveryRun.count) without "
+                    + "the processes whose CPUs were far apart")
+        }
+        for wide in spread.wide.prefix(list) {
+            let ratios = zip(wide.ratios, wide.steadyRatios).map { all, steady in
+                guard let all else { return "–" }
+                guard let steady, steady != all else { return ratio(all) }
+                return "\(ratio(all)) (\(ratio(steady)) steady)"
+            }.joined(separator: ", ")
+            var widest = "widest \(wide.shown(wide.fastest)) against \(wide.shown(wide.slowest))"
+            if let fast = wide.fastestHop, let slow = wide.slowestHop {
+                widest += ", a CPU hop \(number(fast)) ns against \(number(slow)) ns"
+            }
+            let counters =
+                wide.differing.isEmpty
+                ? "no counter per operation differs by \(Figures.value(ProcessSpread.counterRatio))× or more"
+                : "they differ in "
+                    + wide.differing.map { "\($0.name) (\($0.values.map(number).joined(separator: ", ")))" }
+                    .joined(separator: ", ")
+            print(
+                "    over in \(wide.wideRuns) of \(wide.measuredRuns), \(wide.steadyWideRuns) steady  "
+                    + "\(wide.caseID): \(ratios); \(widest); \(counters)")
+        }
     }
 
     private func summary(_ total: Int, _ count: (Agreement.Statement.Outcome) -> Int) -> String {

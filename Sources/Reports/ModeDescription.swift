@@ -24,7 +24,11 @@ enum ModeDescription {
             return "\(figure) in \(mode.processes) of \(mode.ofProcesses) processes "
                 + "(share \(percent(share.lowerBound))–\(percent(share.upperBound)))"
         }
-        let differing = differingCounters(measured.result, modes: estimate.modes, value: measured.ranking.value)
+        let value = measured.ranking.value
+        let groups = estimate.modes.map { mode in
+            measured.result.records.filter { value($0).map(mode.contains) ?? false }
+        }
+        let differing = differingCounters(measured.result, groups: groups)
         let counters =
             differing.isEmpty
             ? "no counter per operation differs between them by \(Figures.ratio(counterRatio)) or more"
@@ -32,23 +36,34 @@ enum ModeDescription {
                 + differing.map { name, medians in
                     "\(name) (\(medians.map(Figures.value).joined(separator: ", ")) per operation)"
                 }.joined(separator: ", ")
-        return "- \(label): \(modes.joined(separator: ", ")); \(counters)."
+        return "- \(label): \(modes.joined(separator: ", ")); \(counters)\(hopsApart(groups))."
     }
 
-    /// The counters whose medians over each mode's processes differ by `counterRatio` or more,
-    /// with those medians (fastest mode first), the most different first.
-    /// `value` is a process's figure, which placed it in its mode.
-    static func differingCounters(
-        _ result: CaseResult, modes: [ProcessMode], value: (CaseRecord) -> Double?
-    ) -> [(String, [Double])] {
-        let byMode = modes.map { mode in result.records.filter { value($0).map(mode.contains) ?? false } }
+    /// "; a cache line took 31, 223 ns from one CPU to another in them (…)" when the modes' processes ran with their
+    /// CPUs `RunCPUHops.farFactor` or more further apart in one mode than in another: then that
+    /// mode is the machine's, not the runtime's. Empty otherwise, or where no process was probed.
+    static func hopsApart(_ groups: [[CaseRecord]]) -> String {
+        let medians = groups.map { records in
+            let hops = records.compactMap { $0.cpuHop?.nanoseconds }.sorted()
+            return hops.isEmpty ? nil : SampleStatistics.percentile(hops, 0.5)
+        }
+        guard medians.allSatisfy({ $0 != nil }), let low = medians.compactMap({ $0 }).min(),
+            let high = medians.compactMap({ $0 }).max(), high >= low * RunCPUHops.farFactor
+        else { return "" }
+        return "; a cache line took \(medians.map { Figures.value($0!) }.joined(separator: ", ")) ns from one CPU "
+            + "to another in them (the machine moved its CPUs apart: a mode of the machine, not of the runtime)"
+    }
+
+    /// The counters whose medians over each group of `result`'s processes differ by
+    /// `counterRatio` or more, with those medians (in the groups' order), the most different first.
+    static func differingCounters(_ result: CaseResult, groups: [[CaseRecord]]) -> [(String, [Double])] {
         var found: [(name: String, medians: [Double], ratio: Double)] = []
         for name in result.counterNames.sorted() {
-            let medians = byMode.compactMap { records -> Double? in
+            let medians = groups.compactMap { records -> Double? in
                 let values = records.compactMap { $0.metricsPerOperation[name] }.sorted()
                 return values.isEmpty ? nil : SampleStatistics.percentile(values, 0.5)
             }
-            guard medians.count == modes.count, let high = medians.max(), let low = medians.min(),
+            guard medians.count == groups.count, let high = medians.max(), let low = medians.min(),
                 high >= counterFloor
             else { continue }
             let ratio = low > 0 ? high / low : .infinity

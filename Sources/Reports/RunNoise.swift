@@ -12,6 +12,8 @@ struct RunNoise {
     let casesWithSpread: Int
     let disagreeing: [String]
     let load: MachineLoad?
+    /// How far apart two CPUs were in the run's processes, and in how many they were far apart.
+    let hops: RunCPUHops
     /// The run's processes per case (`--repetitions`): the advice for a tie suggests twice that.
     let repetitions: Int
 
@@ -29,6 +31,7 @@ struct RunNoise {
         casesWithSpread = spreads.count
         disagreeing = spreads.filter { $0.1 > Self.disagreeingSpread }.map(\.0)
         self.load = load
+        hops = RunCPUHops(cases.flatMap(\.result.records))
         self.repetitions = repetitions
     }
 
@@ -80,6 +83,15 @@ struct RunNoise {
                 facts.append("the hypervisor took \(percent(steal / 100)) of the CPU time (steal)")
             }
             facts.append("other processes used \(percent(load.otherProcessesPercent / 100)) of it")
+        }
+        if let median = hops.median {
+            var fact = "a cache line took \(Figures.value(median)) ns from one CPU to another in a typical process"
+            if hops.far > 0 {
+                fact +=
+                    " and over \(Figures.value(RunCPUHops.farFactor))× that in \(hops.far) of \(hops.probed) processes "
+                    + "(the CPUs were moved apart under them: hand-offs cost more there)"
+            }
+            facts.append(fact)
         }
         let decided: String = because.map { $0 + " " } ?? ""
         var lines = [

@@ -6,8 +6,11 @@ import Testing
 /// the counters that differ, and "× best" says when the order depends on the mode.
 @Suite("report.md: processes in modes")
 struct ModeReportTests {
-    /// A case with one process per entry of `processes`: (ns per operation, context switches per operation).
-    static func measured(_ guarding: String, _ backend: String, _ processes: [(Double, Double)]) -> CaseResult {
+    /// A case with one process per entry of `processes`: (ns per operation, context switches per operation),
+    /// each with the CPU hop of the same entry of `hops`, if given.
+    static func measured(
+        _ guarding: String, _ backend: String, _ processes: [(Double, Double)], hops: [Double]? = nil
+    ) -> CaseResult {
         let benchmarkCase = BenchmarkCase(
             workload: "queue-vs-lock", backend: backend,
             parameters: [
@@ -20,7 +23,8 @@ struct ModeReportTests {
                 caseID: benchmarkCase.id, repetition: repetition, batch: 10,
                 nanosecondsPerOperation: Array(repeating: process.0, count: 5),
                 metricsPerOperation: ["context-switches": process.1, "task-clock": process.0 * 0.9],
-                unavailable: [:], workloadMetrics: nil, cpus: [0, 1])
+                unavailable: [:], workloadMetrics: nil, cpus: [0, 1],
+                cpuHop: hops.map { CPUHop(cpus: [0, 1], beforeNanoseconds: $0[repetition], afterNanoseconds: 20) })
         }
         return result
     }
@@ -51,6 +55,25 @@ struct ModeReportTests {
         // The split case ranks first by its median, but swift-mutex is faster than its slow mode.
         #expect(text.contains("| fifo-dispatch · queue-sync | 12.2 |"), "\(text)")
         #expect(text.contains("×, depends on the mode |"), "\(text)")
+    }
+
+    @Test("a mode whose processes ran with the CPUs 2× further apart is called the machine's; 1.5× is not")
+    func machineMode() throws {
+        let steady = [
+            Self.measured("swift-mutex", "none", [(30, 0.001), (30.5, 0.001), (31, 0.001), (31.5, 0.001)]),
+            Self.measured("pthread-mutex", "none", [(40, 0.001), (40.5, 0.001), (41, 0.001), (41.5, 0.001)]),
+        ]
+        let processes = [(11.0, 0.001), (12, 0.001), (12.5, 0.001), (40, 0.001)]
+        let far = try Self.report(
+            [Self.measured("queue-sync", "fifo-dispatch", processes, hops: [25, 30, 28, 210])] + steady)
+        #expect(
+            far.contains(
+                "task-clock (10.8, 36 per operation); a cache line took 28, 210 ns from one CPU to another in them "
+                    + "(the machine moved its CPUs apart: a mode of the machine, not of the runtime)."),
+            "\(far)")
+        let near = try Self.report(
+            [Self.measured("queue-sync", "fifo-dispatch", processes, hops: [25, 30, 28, 42])] + steady)
+        #expect(near.contains("task-clock (10.8, 36 per operation).") && !near.contains("in them (the machine moved"))
     }
 
     @Test("a case whose processes form one group gets no mode list")

@@ -1,0 +1,146 @@
+import Results
+
+/// How far apart a case's processes ran, in each of several runs of one suite: the slowest
+/// process's figure over the fastest's.
+///
+/// A runtime whose cost depends on which process a user happens to get cannot be planned on, so a
+/// case whose slowest process took more than `limit` times its fastest is worth a look. One run
+/// cannot say whose the spread is: on a shared machine it measures the sitting too (on the 2-core
+/// VM, the same build's three backends had 8 cases over 2× in one full run and 28 in the next, an
+/// hour later). Two things tell them apart:
+/// - each process's probe of how far apart two CPUs were (`CPUHop`): a process whose cache line
+///   took over `RunCPUHops.farFactor` times the run's median between CPUs ran on another
+///   machine, in effect, and the spread is also given without such processes ("steady");
+/// - the runs: a case over the limit in every run is the runtime's; one over it in some runs only
+///   may be the machine's.
+/// For each case, the counters per operation that differ between its fastest and its slowest
+/// process say what the slow one did (`ModeDescription.differingCounters`).
+public struct ProcessSpread: Sendable {
+    /// A slowest process more than this many times the fastest makes the spread wide.
+    public static let limit = 2.0
+    /// Counters differing by this factor between the fastest and the slowest process are named.
+    public static var counterRatio: Double { ModeDescription.counterRatio }
+
+    /// One case over the limit in at least one run.
+    public struct Wide: Sendable {
+        public let caseID: String
+        /// Per run, slowest over fastest process; nil where the run lacks the case or has fewer
+        /// than two processes of it.
+        public let ratios: [Double?]
+        /// The same without the processes whose CPUs were far apart (all of them where no process
+        /// was probed); nil where fewer than two processes remain.
+        public let steadyRatios: [Double?]
+        /// The fastest and the slowest process's figures in the run where the spread was widest,
+        /// in the unit `shown` gives.
+        public let fastest: Double
+        public let slowest: Double
+        /// Those two processes' CPU hops (`CPUHop.nanoseconds`), where probed.
+        public let fastestHop: Double?
+        public let slowestHop: Double?
+        /// The counters (per operation) whose values differ by `ModeDescription.counterRatio` or
+        /// more between those two processes, with those values (fastest process first), the most
+        /// different first.
+        public let differing: [(name: String, values: [Double])]
+        let ranking: Ranking
+
+        /// Runs that measured the case.
+        public var measuredRuns: Int { ratios.compactMap { $0 }.count }
+        /// Runs in which it was over the limit.
+        public var wideRuns: Int { Self.over(ratios) }
+        /// Runs in which it was over the limit without the processes whose CPUs were far apart.
+        public var steadyWideRuns: Int { Self.over(steadyRatios) }
+        /// Over the limit in every run that measured it (with two runs or more).
+        public var inEveryRun: Bool { measuredRuns >= 2 && wideRuns == measuredRuns }
+        /// The same, without the processes whose CPUs were far apart: the runtime's own.
+        public var steadyInEveryRun: Bool { measuredRuns >= 2 && steadyWideRuns == measuredRuns }
+        /// "3.9 µs" for a figure of this case.
+        public func shown(_ value: Double) -> String { ranking.shown(value) }
+
+        private static func over(_ ratios: [Double?]) -> Int {
+            ratios.compactMap { $0 }.filter { $0 > ProcessSpread.limit }.count
+        }
+    }
+
+    /// Per run: the cases with two processes or more, those over the limit, and those over it
+    /// without the processes whose CPUs were far apart.
+    public let casesPerRun: [Int]
+    public let widePerRun: [Int]
+    public let steadyWidePerRun: [Int]
+    /// Per run: the processes probed, and those whose CPUs were far apart.
+    public let probedPerRun: [Int]
+    public let farPerRun: [Int]
+    /// Every case over the limit in some run: those over it without far CPUs in more runs first,
+    /// then in more runs, then the widest.
+    public let wide: [Wide]
+
+    private typealias Process = (record: CaseRecord, value: Double)
+    private struct Widest {
+        let ratio: Double
+        let measured: MeasuredCase
+        let fastest: Process
+        let slowest: Process
+    }
+
+    public init(_ runs: [RunResults]) {
+        var ratios: [String: [Double?]] = [:], steadyRatios: [String: [Double?]] = [:]
+        var widest: [String: Widest] = [:]
+        var order: [String] = []
+        var cases: [Int] = [], wide: [Int] = [], steadyWide: [Int] = [], probed: [Int] = [], far: [Int] = []
+        for (index, run) in runs.enumerated() {
+            let hops = RunCPUHops(run.cases.flatMap(\.records))
+            probed.append(hops.probed)
+            far.append(hops.far)
+            var caseCount = 0, wideCount = 0, steadyCount = 0
+            for measured in MeasuredCase.all(run, estimates: RunEstimates(run.cases)) {
+                let id = measured.benchmarkCase.id
+                let processes: [Process] = measured.result.records.compactMap { record in
+                    measured.ranking.value(of: record).flatMap { $0 > 0 && $0.isFinite ? (record, $0) : nil }
+                }.sorted { $0.value < $1.value }
+                guard let first = processes.first, let last = processes.last, processes.count >= 2 else { continue }
+                let ratio = last.value / first.value
+                let steady = processes.filter { !hops.isFar($0.record) }
+                let steadyRatio = steady.count >= 2 ? steady.last!.value / steady.first!.value : nil
+                caseCount += 1
+                if ratio > Self.limit { wideCount += 1 }
+                if (steadyRatio ?? 0) > Self.limit { steadyCount += 1 }
+                if ratios[id] == nil {
+                    ratios[id] = Array(repeating: nil, count: runs.count)
+                    steadyRatios[id] = Array(repeating: nil, count: runs.count)
+                    order.append(id)
+                }
+                ratios[id]![index] = ratio
+                steadyRatios[id]![index] = steadyRatio
+                if ratio > (widest[id]?.ratio ?? 0) {
+                    widest[id] = Widest(ratio: ratio, measured: measured, fastest: first, slowest: last)
+                }
+            }
+            cases.append(caseCount)
+            wide.append(wideCount)
+            steadyWide.append(steadyCount)
+        }
+        casesPerRun = cases
+        widePerRun = wide
+        steadyWidePerRun = steadyWide
+        probedPerRun = probed
+        farPerRun = far
+        self.wide = order.compactMap { id -> Wide? in
+            guard let widest = widest[id], widest.ratio > Self.limit else { return nil }
+            let differing = ModeDescription.differingCounters(
+                widest.measured.result, groups: [[widest.fastest.record], [widest.slowest.record]])
+            return Wide(
+                caseID: id, ratios: ratios[id]!, steadyRatios: steadyRatios[id]!, fastest: widest.fastest.value,
+                slowest: widest.slowest.value, fastestHop: widest.fastest.record.cpuHop?.nanoseconds,
+                slowestHop: widest.slowest.record.cpuHop?.nanoseconds,
+                differing: differing.map { (name: $0.0, values: $0.1) }, ranking: widest.measured.ranking)
+        }.sorted { a, b in
+            if a.steadyWideRuns != b.steadyWideRuns { return a.steadyWideRuns > b.steadyWideRuns }
+            if a.wideRuns != b.wideRuns { return a.wideRuns > b.wideRuns }
+            return a.slowest / a.fastest > b.slowest / b.fastest
+        }
+    }
+
+    /// The cases over the limit in every run that measured them.
+    public var inEveryRun: [Wide] { wide.filter(\.inEveryRun) }
+    /// The same, without the processes whose CPUs were far apart: the runtimes' own.
+    public var steadyInEveryRun: [Wide] { wide.filter(\.steadyInEveryRun) }
+}
