@@ -151,9 +151,13 @@ struct AgreementCommand: ParsableCommand {
                 : "they differ in "
                     + wide.differing.map { "\($0.name) (\($0.values.map(number).joined(separator: ", ")))" }
                     .joined(separator: ", ")
+            let switching = wide.switching.map {
+                "; in \($0.switched) of \($0.processes) processes the samples switched between "
+                    + "\(Figures.nanoseconds($0.fast)) and \(Figures.nanoseconds($0.slow)) per operation"
+            }
             print(
                 "    over in \(wide.wideRuns) of \(wide.measuredRuns), \(wide.steadyWideRuns) steady  "
-                    + "\(wide.caseID): \(ratios); \(widest); \(counters)")
+                    + "\(wide.caseID): \(ratios); \(widest); \(counters)\(switching ?? "")")
         }
     }
 

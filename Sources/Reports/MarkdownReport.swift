@@ -413,20 +413,27 @@ enum MarkdownReport {
                 "Also measured, closer between the contenders: " + left.joined(separator: ", ")
                     + " (`bench report --all-columns` shows them here; results.csv has every one).")
         }
+        let label = { (measured: MeasuredCase) in
+            family.contender(measured.benchmarkCase) + " (\(measured.benchmarkCase.allocator))"
+        }
         let split = standing.ranked.filter { !$0.estimate.modes.isEmpty }
+        let switching = standing.ranked.compactMap { measured, estimate in
+            estimate.modes.isEmpty ? ModeSwitching(measured.result.records).map { (measured, $0) } : nil
+        }
         let modes =
-            split.isEmpty
+            split.isEmpty && switching.isEmpty
             ? []
             : [
                 "",
                 "Processes in modes (neighbours at least \(Figures.ratio(ProcessMode.separation)) apart, "
-                    + "nothing between): compared with the others mode by mode.",
+                    + "nothing between): compared with the others mode by mode; and samples of one process "
+                    + "that far apart, two or more on each side.",
             ]
                 + split.map { measured, estimate in
-                    ModeDescription.line(
-                        measured,
-                        label: family.contender(measured.benchmarkCase) + " (\(measured.benchmarkCase.allocator))",
-                        estimate: estimate, scale: scale)
+                    ModeDescription.line(measured, label: label(measured), estimate: estimate, scale: scale)
+                }
+                + switching.map { measured, switching in
+                    ModeDescription.switchingLine(label: label(measured), switching: switching, scale: scale)
                 }
         return table.lines + (notes.isEmpty ? [] : [""] + notes) + modes
     }

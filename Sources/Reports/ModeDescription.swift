@@ -36,7 +36,22 @@ enum ModeDescription {
                 + differing.map { name, medians in
                     "\(name) (\(medians.map(Figures.value).joined(separator: ", ")) per operation)"
                 }.joined(separator: ", ")
-        return "- \(label): \(modes.joined(separator: ", ")); \(counters)\(hopsApart(groups))."
+        let switching = ModeSwitching(measured.result.records).map { "; " + switched($0, scale: scale) } ?? ""
+        return "- \(label): \(modes.joined(separator: ", ")); \(counters)\(hopsApart(groups))\(switching)."
+    }
+
+    /// "- fifo-dispatch · ping-pong (system): in 10 of 29 processes the samples switched …" for a
+    /// case whose processes did not fall into modes, but changed mode as they ran.
+    static func switchingLine(label: String, switching: ModeSwitching, scale: Double = 1) -> String {
+        "- \(label): \(switched(switching, scale: scale))."
+    }
+
+    /// "in 10 of 29 processes the samples switched between about 140 ns and 1.5 µs (…)": why a
+    /// process's figure is then a mix of the modes.
+    static func switched(_ switching: ModeSwitching, scale: Double) -> String {
+        "in \(switching.switched) of \(switching.processes) processes the samples switched between about "
+            + "\(Figures.nanoseconds(switching.fast * scale)) and \(Figures.nanoseconds(switching.slow * scale)) "
+            + "(each such process changed mode as it ran: its figure mixes the modes by its time in each)"
     }
 
     /// "; a cache line took 31, 223 ns from one CPU to another in them (…)" when the modes' processes ran with their

@@ -14,7 +14,8 @@ import Results
 /// - the runs: a case over the limit in every run is the runtime's; one over it in some runs only
 ///   may be the machine's.
 /// For each case, the counters per operation that differ between its fastest and its slowest
-/// process say what the slow one did (`ModeDescription.differingCounters`).
+/// process say what the slow one did (`ModeDescription.differingCounters`), and processes whose
+/// own samples switched between modes say the mode changes as a process runs (`ModeSwitching`).
 public struct ProcessSpread: Sendable {
     /// A slowest process more than this many times the fastest makes the spread wide.
     public static let limit = 2.0
@@ -41,6 +42,10 @@ public struct ProcessSpread: Sendable {
         /// more between those two processes, with those values (fastest process first), the most
         /// different first.
         public let differing: [(name: String, values: [Double])]
+        /// In that run, the processes whose samples switched between modes as they ran, where
+        /// enough did (`ModeSwitching`): then a process's figure is a mix, and the spread between
+        /// processes is how differently they mixed.
+        public let switching: ModeSwitching?
         let ranking: Ranking
 
         /// Runs that measured the case.
@@ -131,7 +136,8 @@ public struct ProcessSpread: Sendable {
                 caseID: id, ratios: ratios[id]!, steadyRatios: steadyRatios[id]!, fastest: widest.fastest.value,
                 slowest: widest.slowest.value, fastestHop: widest.fastest.record.cpuHop?.nanoseconds,
                 slowestHop: widest.slowest.record.cpuHop?.nanoseconds,
-                differing: differing.map { (name: $0.0, values: $0.1) }, ranking: widest.measured.ranking)
+                differing: differing.map { (name: $0.0, values: $0.1) },
+                switching: ModeSwitching(widest.measured.result.records), ranking: widest.measured.ranking)
         }.sorted { a, b in
             if a.steadyWideRuns != b.steadyWideRuns { return a.steadyWideRuns > b.steadyWideRuns }
             if a.wideRuns != b.wideRuns { return a.wideRuns > b.wideRuns }

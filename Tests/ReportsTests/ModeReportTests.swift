@@ -76,6 +76,28 @@ struct ModeReportTests {
         #expect(near.contains("task-clock (10.8, 36 per operation).") && !near.contains("in them (the machine moved"))
     }
 
+    @Test("a case whose processes changed mode as they ran says so, with or without modes between processes")
+    func switching() throws {
+        var mixed = Self.measured(
+            "queue-sync", "fifo-dispatch", [(11, 0.001), (12, 0.001), (12.5, 0.001), (13, 0.001)])
+        for index in 0..<2 {
+            let record = mixed.records[index]
+            mixed.records[index] = CaseRecord(
+                caseID: record.caseID, repetition: record.repetition, batch: record.batch,
+                nanosecondsPerOperation: [11, 11, 11, 300, 300], metricsPerOperation: record.metricsPerOperation,
+                unavailable: [:], workloadMetrics: nil, cpus: record.cpus)
+        }
+        let steady = Self.measured("swift-mutex", "none", [(30, 0.001), (30.5, 0.001), (31, 0.001), (31.5, 0.001)])
+        let text = try Self.report([mixed, steady])
+        #expect(
+            text.contains(
+                "- fifo-dispatch · queue-sync (system): in 2 of 4 processes the samples switched between about "
+                    + "11 ns and 300 ns (each such process changed mode as it ran"),
+            "\(text)")
+        #expect(text.contains("Processes in modes"))
+        #expect(!text.contains("swift-mutex (system): in"))
+    }
+
     @Test("a case whose processes form one group gets no mode list")
     func noModes() throws {
         let text = try Self.report([
