@@ -34,7 +34,11 @@ struct AgreementCommand: ParsableCommand {
             CPUs moved apart), and the spread is also given without such processes ("steady"). A \
             case wide in every run, steady, is the runtime's. Each is listed with the counters per \
             operation (parks, wake-ups, context switches, CPU time) that differ between its fastest \
-            and its slowest process, in the run where they were furthest apart.
+            and its slowest process, in the run where they were furthest apart; with the processes \
+            whose own samples switched between modes (the mode changed as the process ran), and \
+            beside it the best other contender of its parameters, fastest to slowest process: a \
+            wide case whose slowest process matches what the others always read has a lucky fast \
+            mode rather than an unlucky slow one.
 
             The cases missed (largest first), the statements not held, the answers that differ \
             and the widest spreads are listed (--list limits how many of each). tools/report-calibration.sh runs \
@@ -155,9 +159,14 @@ struct AgreementCommand: ParsableCommand {
                 "; in \($0.switched) of \($0.processes) processes the samples switched between "
                     + "\(Figures.nanoseconds($0.fast)) and \(Figures.nanoseconds($0.slow)) per operation"
             }
+            let rival = wide.rival.map {
+                "; the best other, \($0.contender): \(wide.shown($0.fastest)) to \(wide.shown($0.slowest)), "
+                    + "median \(wide.shown($0.median))"
+                    + (wide.slowest < $0.fastest ? " (this case's slowest process beat its fastest)" : "")
+            }
             print(
                 "    over in \(wide.wideRuns) of \(wide.measuredRuns), \(wide.steadyWideRuns) steady  "
-                    + "\(wide.caseID): \(ratios); \(widest); \(counters)\(switching ?? "")")
+                    + "\(wide.caseID): \(ratios); \(widest); \(counters)\(switching ?? "")\(rival ?? "")")
         }
     }
 

@@ -46,6 +46,10 @@ public struct ProcessSpread: Sendable {
         /// enough did (`ModeSwitching`): then a process's figure is a mix, and the spread between
         /// processes is how differently they mixed.
         public let switching: ModeSwitching?
+        /// In that run, the other contender of the case's parameter set and allocator with the
+        /// fastest median process, for a case ranked by time: whether a slow process of this case
+        /// is slow beside what else a user could pick, and whether that has the same modes.
+        public let rival: Rival?
         let ranking: Ranking
 
         /// Runs that measured the case.
@@ -66,6 +70,15 @@ public struct ProcessSpread: Sendable {
         }
     }
 
+    /// Another contender's processes, fastest, median and slowest, beside a wide case's.
+    public struct Rival: Sendable, Equatable {
+        /// As the report's table names it: "libdispatch-c", "none · posix".
+        public let contender: String
+        public let fastest: Double
+        public let median: Double
+        public let slowest: Double
+    }
+
     /// Per run: the cases with two processes or more, those over the limit, and those over it
     /// without the processes whose CPUs were far apart.
     public let casesPerRun: [Int]
@@ -84,6 +97,7 @@ public struct ProcessSpread: Sendable {
         let measured: MeasuredCase
         let fastest: Process
         let slowest: Process
+        let rival: Rival?
     }
 
     public init(_ runs: [RunResults]) {
@@ -96,11 +110,11 @@ public struct ProcessSpread: Sendable {
             probed.append(hops.probed)
             far.append(hops.far)
             var caseCount = 0, wideCount = 0, steadyCount = 0
-            for measured in MeasuredCase.all(run, estimates: RunEstimates(run.cases)) {
+            let all = MeasuredCase.all(run, estimates: RunEstimates(run.cases))
+            let rivals = Self.rivals(all)
+            for measured in all {
                 let id = measured.benchmarkCase.id
-                let processes: [Process] = measured.result.records.compactMap { record in
-                    measured.ranking.value(of: record).flatMap { $0 > 0 && $0.isFinite ? (record, $0) : nil }
-                }.sorted { $0.value < $1.value }
+                let processes = Self.processes(measured)
                 guard let first = processes.first, let last = processes.last, processes.count >= 2 else { continue }
                 let ratio = last.value / first.value
                 let steady = processes.filter { !hops.isFar($0.record) }
@@ -116,7 +130,8 @@ public struct ProcessSpread: Sendable {
                 ratios[id]![index] = ratio
                 steadyRatios[id]![index] = steadyRatio
                 if ratio > (widest[id]?.ratio ?? 0) {
-                    widest[id] = Widest(ratio: ratio, measured: measured, fastest: first, slowest: last)
+                    widest[id] = Widest(
+                        ratio: ratio, measured: measured, fastest: first, slowest: last, rival: rivals[id])
                 }
             }
             cases.append(caseCount)
@@ -137,12 +152,47 @@ public struct ProcessSpread: Sendable {
                 slowest: widest.slowest.value, fastestHop: widest.fastest.record.cpuHop?.nanoseconds,
                 slowestHop: widest.slowest.record.cpuHop?.nanoseconds,
                 differing: differing.map { (name: $0.0, values: $0.1) },
-                switching: ModeSwitching(widest.measured.result.records), ranking: widest.measured.ranking)
+                switching: ModeSwitching(widest.measured.result.records), rival: widest.rival,
+                ranking: widest.measured.ranking)
         }.sorted { a, b in
             if a.steadyWideRuns != b.steadyWideRuns { return a.steadyWideRuns > b.steadyWideRuns }
             if a.wideRuns != b.wideRuns { return a.wideRuns > b.wideRuns }
             return a.slowest / a.fastest > b.slowest / b.fastest
         }
+    }
+
+    /// A case's processes by its ranking's figure, positive and finite, fastest first.
+    private static func processes(_ measured: MeasuredCase) -> [Process] {
+        measured.result.records.compactMap { record in
+            measured.ranking.value(of: record).flatMap { $0 > 0 && $0.isFinite ? (record, $0) : nil }
+        }.sorted { $0.value < $1.value }
+    }
+
+    /// Per case ranked by time, the other contender of its parameter set and allocator with the
+    /// fastest median process.
+    private static func rivals(_ cases: [MeasuredCase]) -> [String: Rival] {
+        var found: [String: Rival] = [:]
+        for family in Family.arrange(cases.filter { $0.ranking.figure == .time }) {
+            for set in family.parameterSets {
+                let contenders = set.cases.compactMap { measured -> (MeasuredCase, Rival)? in
+                    let processes = processes(measured)
+                    guard let first = processes.first, let last = processes.last else { return nil }
+                    let rival = Rival(
+                        contender: family.contender(measured.benchmarkCase), fastest: first.value,
+                        median: SampleStatistics.percentile(processes.map(\.value), 0.5), slowest: last.value)
+                    return (measured, rival)
+                }
+                for (measured, _) in contenders {
+                    found[measured.benchmarkCase.id] =
+                        contenders.filter {
+                            $0.0.benchmarkCase.id != measured.benchmarkCase.id
+                                && $0.0.benchmarkCase.allocator == measured.benchmarkCase.allocator
+                        }
+                        .min { $0.1.median < $1.1.median }?.1
+                }
+            }
+        }
+        return found
     }
 
     /// The cases over the limit in every run that measured them.

@@ -50,6 +50,10 @@ struct ProcessSpreadTests {
         #expect(wide.fastest == 50 && wide.slowest == 150 && wide.switching == nil)
         // The slow process switched context; its task-clock counter is the fixture's in both.
         #expect(wide.differing.map(\.name) == ["context-switches"], "\(wide.differing)")
+        // Beside it, the other contender of its set and allocator with the fastest median process:
+        // pthread-mutex (about 51 ns), not work-stealing under jemalloc (60) or libdispatch (200).
+        let rival = try #require(wide.rival)
+        #expect(rival.contender == "pthread-mutex" && rival.fastest >= 49.5 && rival.slowest <= 52.5, "\(rival)")
     }
 
     @Test("a case wide in every run is the runtime's; exactly 2× is not wide")
