@@ -4,11 +4,14 @@ import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 
-/// `semaphore`, patterns `pingpong` and `pingpong-oversubscribed`: pairs of dedicated threads
-/// hand a token back and forth, each thread waiting on its own semaphore (value 0) and signalling
-/// its partner's. `pingpong` is one pair; `pingpong-oversubscribed` is 2 × CPUs pairs at once,
-/// four threads per CPU, so a waiter that spins instead of sleeping holds a CPU its partner (or
-/// another pair) needs. One operation is one hand-off of any pair; a round's hand-offs are shared
+/// `semaphore`, patterns `pingpong`, `pingpong-one-cpu`, `pingpong-two-cpus` and
+/// `pingpong-oversubscribed`: pairs of dedicated threads hand a token back and forth, each thread
+/// waiting on its own semaphore (value 0) and signalling its partner's. `pingpong` is one pair,
+/// placed by the kernel, which puts the two sides on one CPU in some processes and on two in
+/// others: two modes far apart. The pinned patterns fix each (`sides`: the CPUs of side 0 and side
+/// 1), so the mode is a setting a reader can compare. `pingpong-oversubscribed` is 2 × CPUs pairs
+/// at once, four threads per CPU, so a waiter that spins instead of sleeping holds a CPU its
+/// partner (or another pair) needs. One operation is one hand-off of any pair; a round's hand-offs are shared
 /// evenly among the pairs. In a pair, even-numbered hand-offs go from side 0 to side 1, odd ones
 /// back. Every hand-off blocks its receiver, so this is the semaphore's slow path: a wake-up
 /// through the kernel.
@@ -55,12 +58,16 @@ final class SemaphorePingPong<S: CountingSemaphore>: MeasuredOperation, @uncheck
     private let timeout: Duration
     private var crew: ThreadCrew?
 
-    init(supply: SemaphoreSupply<S>, pairs: Int = 1, timeout: Duration) {
+    /// `sides`: nil to let the kernel place the threads, or the CPUs side 0 and side 1 of every
+    /// pair are pinned to.
+    init(supply: SemaphoreSupply<S>, pairs: Int = 1, sides: [[Int]]? = nil, timeout: Duration) {
         precondition(pairs >= 1, "ping-pong needs at least one pair")
+        precondition(sides == nil || sides!.count == 2, "one CPU set per side")
         self.supply = supply
         self.timeout = timeout
         self.pairs = (0..<pairs).map { _ in Pair(supply) }
-        crew = ThreadCrew(members: 2 * pairs, timeout: timeout) { [self] member, round in
+        let cpus = sides.map { sides in (0..<(2 * pairs)).map { sides[$0 % 2] } }
+        crew = ThreadCrew(members: 2 * pairs, timeout: timeout, cpus: cpus) { [self] member, round in
             play(pair: member / 2, side: member % 2, round)
         }
     }

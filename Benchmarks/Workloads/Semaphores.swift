@@ -12,6 +12,8 @@ import RuntimeKit
 /// | --- | --- | --- |
 /// | `uncontended` | the measuring thread | one `wait` + `signal` on a semaphore of value 1 |
 /// | `pingpong` | two | one hand-off of a token through two semaphores of value 0 |
+/// | `pingpong-one-cpu` | two, on one CPU | the same, both threads pinned to the process's first CPU |
+/// | `pingpong-two-cpus` | two, one per CPU | the same, the threads pinned to its first two CPUs |
 /// | `pingpong-oversubscribed` | 4 × CPUs | one hand-off of any of 2 × CPUs pairs playing at once (full suite) |
 /// | `pool` | four | one acquire + release of one of two resources (the guide's file-descriptor example) |
 /// | `producer-consumer` | two | one item through a 16-slot bounded buffer (free and filled slots) |
@@ -78,6 +80,7 @@ public struct Semaphores: Workload {
     public func prepare(_ benchmarkCase: BenchmarkCase, backend: Backend?) throws -> any MeasuredOperation {
         let pattern: Pattern = try benchmarkCase.choice(Self.patternName)
         let kind: Kind = try benchmarkCase.choice(Self.kindName)
+        let sides = try Self.sides(for: pattern)
         // Calibrate the pool's spin before a runtime starts threads that could disturb it.
         let holdRounds = pattern == .pool ? PoolShape.holdTime.spinRounds : nil
         switch kind {
@@ -86,32 +89,57 @@ public struct Semaphores: Workload {
                 throw WorkloadError.badParameter("\(name) with semaphore=backend runs on a backend; none was given")
             }
             struct Make: RuntimeTypeConsumer {
-                let pattern: Pattern, timeout: Duration, holdRounds: UInt64?
+                let pattern: Pattern, sides: [[Int]]?, timeout: Duration, holdRounds: UInt64?
                 func callAsFunction<R: ConcurrencyRuntime>(_ runtime: R.Type) -> any MeasuredOperation {
-                    Semaphores.operation(pattern, on: runtime, timeout: timeout, holdRounds: holdRounds)
+                    Semaphores.operation(pattern, on: runtime, sides: sides, timeout: timeout, holdRounds: holdRounds)
                 }
             }
-            return try backend.specialized(Make(pattern: pattern, timeout: timeout, holdRounds: holdRounds))
+            return try backend.specialized(
+                Make(pattern: pattern, sides: sides, timeout: timeout, holdRounds: holdRounds))
         case .posix:
             return Self.operation(
-                pattern, supply: SemaphoreSupply { POSIXSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds
-            )
+                pattern, supply: SemaphoreSupply { POSIXSemaphore(value: $0) }, sides: sides, timeout: timeout,
+                holdRounds: holdRounds)
         case .mutexCondition:
             return Self.operation(
-                pattern, supply: SemaphoreSupply { MutexSemaphore(value: $0) }, timeout: timeout, holdRounds: holdRounds
-            )
+                pattern, supply: SemaphoreSupply { MutexSemaphore(value: $0) }, sides: sides, timeout: timeout,
+                holdRounds: holdRounds)
+        }
+    }
+
+    /// The CPUs side 0 and side 1 of a pinned ping-pong run on, from those this process may use
+    /// (`usable`, ascending; `--cpus` narrows them); nil for the patterns the kernel places.
+    /// Two CPUs where the process has one is not applicable: the case says so rather than
+    /// measuring one CPU under the other's name.
+    public static func sides(for pattern: Pattern, usable: [Int] = CPUAffinity.current()) throws(WorkloadError)
+        -> [[Int]]?
+    {
+        switch pattern {
+        case .pingpongOneCPU:
+            guard let first = usable.first else {
+                throw .notApplicable("\(pattern) pins to a CPU of this process, and its CPUs could not be read")
+            }
+            return [[first], [first]]
+        case .pingpongTwoCPUs:
+            guard usable.count >= 2 else {
+                throw .notApplicable(
+                    "\(pattern) needs two CPUs; this process may use only CPU \(usable.map(String.init).joined(separator: ", "))")
+            }
+            return [[usable[0]], [usable[1]]]
+        case .uncontended, .pingpong, .pingpongOversubscribed, .pool, .producerConsumer:
+            return nil
         }
     }
 
     /// `pattern` on semaphores of a new `R`, which the operation shuts down in `finish()`. One
     /// worker: the pool only has to exist for `makeSemaphore`, and idles throughout.
     static func operation<R: ConcurrencyRuntime>(
-        _ pattern: Pattern, on runtime: R.Type, timeout: Duration, holdRounds: UInt64?
+        _ pattern: Pattern, on runtime: R.Type, sides: [[Int]]?, timeout: Duration, holdRounds: UInt64?
     ) -> any MeasuredOperation {
         let runtime = R(workers: 1)
         return operation(
             pattern, supply: SemaphoreSupply({ runtime.makeSemaphore(value: $0) }, closing: { runtime.shutdown() }),
-            timeout: timeout, holdRounds: holdRounds)
+            sides: sides, timeout: timeout, holdRounds: holdRounds)
     }
 
     /// The operation of `pattern` on semaphores from `supply`. Generic, so the tests can hand it
@@ -119,12 +147,12 @@ public struct Semaphores: Workload {
     /// signal fails a test in a fraction of a second, and a longer `holdRounds` (the pool's spin
     /// while a resource is held; default `SemaphorePool.holdTime`).
     public static func operation<S: CountingSemaphore>(
-        _ pattern: Pattern, supply: SemaphoreSupply<S>, timeout: Duration = Semaphores.defaultTimeout,
-        holdRounds: UInt64? = nil
+        _ pattern: Pattern, supply: SemaphoreSupply<S>, sides: [[Int]]? = nil,
+        timeout: Duration = Semaphores.defaultTimeout, holdRounds: UInt64? = nil
     ) -> any MeasuredOperation {
         switch pattern {
         case .uncontended: SemaphoreUncontended(supply: supply)
-        case .pingpong: SemaphorePingPong(supply: supply, timeout: timeout)
+        case .pingpong, .pingpongOneCPU, .pingpongTwoCPUs: SemaphorePingPong(supply: supply, sides: sides, timeout: timeout)
         case .pingpongOversubscribed: SemaphorePingPong(supply: supply, pairs: oversubscribedPairs, timeout: timeout)
         case .pool:
             SemaphorePool(supply: supply, timeout: timeout, holdRounds: holdRounds ?? PoolShape.holdTime.spinRounds)

@@ -1,7 +1,11 @@
 import Harness
 import Results
 import PThreadPrimitives
+import RuntimeKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The dedicated threads of a semaphore pattern (two ping-pong sides, four pool users, a
 /// producer and a consumer): plain pthreads, not a runtime's pool, so what is measured is the
@@ -59,16 +63,25 @@ final class ThreadCrew: @unchecked Sendable {
     /// True once the measuring thread gave up on members that may still be running.
     private var abandoned = false
 
-    /// Starts `members` threads that wait for rounds.
-    /// - Precondition: `members >= 1`, `timeout > .zero`.
-    init(members: Int, timeout: Duration, part: @escaping Part) {
+    /// Starts `members` threads that wait for rounds; with `cpus`, member `m` pins itself to
+    /// `cpus[m]` first, and a member that cannot fails every round with why.
+    /// - Precondition: `members >= 1`, `timeout > .zero`, `cpus` nil or one set per member.
+    init(members: Int, timeout: Duration, cpus: [[Int]]? = nil, part: @escaping Part) {
         precondition(members >= 1, "a crew has at least one member")
         precondition(timeout > .zero, "a crew needs a positive timeout")
+        precondition(cpus == nil || cpus!.count == members, "one CPU set per member")
         self.members = members
         self.timeout = timeout
         starts = (0..<members).map { _ in MutexSemaphore(value: 0) }
         threads = (0..<members).map { member in
-            PThread.spawn { [self] in serve(as: member, part: part) }
+            PThread.spawn { [self] in
+                if let mine = cpus?[member], UsableCPUs.setAffinityOfCallingThread(mine) != 0 {
+                    let error = WorkloadError.notApplicable(
+                        "member \(member) could not be pinned to CPUs \(mine) (errno \(errno))")
+                    failureLock.withLock { firstFailure = firstFailure ?? error }
+                }
+                serve(as: member, part: part)
+            }
         }
     }
 
