@@ -123,7 +123,8 @@ public struct Semaphores: Workload {
         case .pingpongTwoCPUs:
             guard usable.count >= 2 else {
                 throw .notApplicable(
-                    "\(pattern) needs two CPUs; this process may use only CPU \(usable.map(String.init).joined(separator: ", "))")
+                    "\(pattern) needs two CPUs; this process may use only CPU \(usable.map(String.init).joined(separator: ", "))"
+                )
             }
             return [[usable[0]], [usable[1]]]
         case .uncontended, .pingpong, .pingpongOversubscribed, .pool, .producerConsumer:
@@ -152,7 +153,8 @@ public struct Semaphores: Workload {
     ) -> any MeasuredOperation {
         switch pattern {
         case .uncontended: SemaphoreUncontended(supply: supply)
-        case .pingpong, .pingpongOneCPU, .pingpongTwoCPUs: SemaphorePingPong(supply: supply, sides: sides, timeout: timeout)
+        case .pingpong, .pingpongOneCPU, .pingpongTwoCPUs:
+            SemaphorePingPong(supply: supply, sides: sides, timeout: timeout)
         case .pingpongOversubscribed: SemaphorePingPong(supply: supply, pairs: oversubscribedPairs, timeout: timeout)
         case .pool:
             SemaphorePool(supply: supply, timeout: timeout, holdRounds: holdRounds ?? PoolShape.holdTime.spinRounds)

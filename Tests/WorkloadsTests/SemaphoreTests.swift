@@ -2,6 +2,7 @@ import Backends
 import Harness
 import Results
 import PThreadPrimitives
+import RuntimeKit
 import Testing
 import Workloads
 
@@ -34,6 +35,7 @@ struct SemaphoreTests {
         "every pattern passes on every backend's own semaphore", arguments: workloadBackends,
         Semaphores.Pattern.allCases)
     func passesOnEveryBackend(backend: Backend, pattern: Semaphores.Pattern) async throws {
+        guard Self.canRun(pattern) else { return }
         let workload = Semaphores(timeout: Self.healthyTimeout)
         let benchmarkCase = Self.benchmarkCase(pattern, .backend, backend: backend)
         #expect(workload.usesBackend(for: benchmarkCase.parameters))
@@ -45,6 +47,7 @@ struct SemaphoreTests {
         "every pattern passes on POSIX and mutex + condition semaphores, which need no backend",
         arguments: [Semaphores.Kind.posix, .mutexCondition], Semaphores.Pattern.allCases)
     func passesWithoutBackend(kind: Semaphores.Kind, pattern: Semaphores.Pattern) async throws {
+        guard Self.canRun(pattern) else { return }
         let workload = Semaphores(timeout: Self.healthyTimeout)
         let benchmarkCase = Self.benchmarkCase(pattern, kind, backend: nil)
         #expect(!workload.usesBackend(for: benchmarkCase.parameters))
@@ -69,6 +72,42 @@ struct SemaphoreTests {
         #expect(pool.error == nil, "\(String(describing: pool.error))")
         let holders = try #require(pool.metrics["max_holders"])
         #expect(holders.unit == .count && (1...2).contains(holders.value), "\(holders)")
+    }
+
+    /// Whether this process has the CPUs `pattern` pins to (two CPUs needs two).
+    static func canRun(_ pattern: Semaphores.Pattern) -> Bool {
+        pattern != .pingpongTwoCPUs || UsableCPUs.affinityOfCallingThread().count >= 2
+    }
+
+    @Test(
+        "pinned ping-pong: one CPU puts both sides on the process's first, two CPUs one side on each of its first two")
+    func pinnedSides() throws {
+        #expect(try Semaphores.sides(for: .pingpongOneCPU, usable: [1, 3]) == [[1], [1]])
+        #expect(try Semaphores.sides(for: .pingpongTwoCPUs, usable: [1, 3]) == [[1], [3]])
+        #expect(try Semaphores.sides(for: .pingpong, usable: [0, 1]) == nil)
+        #expect(try Semaphores.sides(for: .pingpongOversubscribed, usable: [0, 1]) == nil)
+        do {
+            _ = try Semaphores.sides(for: .pingpongTwoCPUs, usable: [2])
+            Issue.record("two CPUs from one should not be applicable")
+        } catch {
+            guard case .notApplicable(let why) = error else { throw error }
+            #expect(why == "pingpong-two-cpus needs two CPUs; this process may use only CPU 2", "\(why)")
+        }
+    }
+
+    @Test("a pinned ping-pong's sides wait on the CPUs they were pinned to, and verify as the free one does")
+    func pinnedSidesRunThere() async throws {
+        let usable = UsableCPUs.affinityOfCallingThread()
+        for pattern in [Semaphores.Pattern.pingpongOneCPU, .pingpongTwoCPUs] where Self.canRun(pattern) {
+            let sides = try #require(try Semaphores.sides(for: pattern, usable: usable))
+            let seen = AffinityRecordingSemaphore.Seen()
+            let supply = SemaphoreSupply { AffinityRecordingSemaphore(value: $0, seen: seen) }
+            let error = try await exercise(
+                { Semaphores.operation(pattern, supply: supply, sides: sides, timeout: Self.healthyTimeout) },
+                counts: Self.counts)
+            #expect(error == nil, "\(pattern): \(error.map(String.init(describing:)) ?? "")")
+            #expect(seen.masks.withLock { $0 } == Set(sides), "\(pattern)")
+        }
     }
 
     @Test("a lost signal fails pingpong by its deadline, naming the hand-off, and the operation stays failed")

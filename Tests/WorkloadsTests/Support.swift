@@ -205,3 +205,39 @@ final class FaultySemaphore: CountingSemaphore, @unchecked Sendable {
         }
     }
 }
+
+/// A mutex + condition semaphore that records the CPUs each waiting thread may run on (its
+/// affinity mask), to show where a pattern pinned its threads. A look without waiting
+/// (`timeout: .zero`: the measuring thread counting the permits left) is not recorded.
+final class AffinityRecordingSemaphore: CountingSemaphore, @unchecked Sendable {
+    /// The masks seen, shared by every semaphore of one supply.
+    final class Seen: Sendable {
+        let masks = Mutex<Set<[Int]>>([])
+    }
+
+    private let semaphore: MutexSemaphore
+    private let seen: Seen
+
+    init(value: Int, seen: Seen) {
+        semaphore = MutexSemaphore(value: value)
+        self.seen = seen
+    }
+
+    func wait() {
+        record()
+        semaphore.wait()
+    }
+
+    func wait(timeout: Duration) -> WaitResult {
+        if timeout > .zero { record() }
+        return semaphore.wait(timeout: timeout)
+    }
+
+    @discardableResult
+    func signal() -> Bool { semaphore.signal() }
+
+    private func record() {
+        let mask = UsableCPUs.affinityOfCallingThread()
+        seen.masks.withLock { _ = $0.insert(mask) }
+    }
+}
