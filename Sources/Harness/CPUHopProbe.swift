@@ -10,9 +10,9 @@ enum CPUHopProbe {
     /// otherwise hold up every round trip by a time slice.
     static let budget: Duration = .milliseconds(20)
 
-    /// Nanoseconds per hop between the first two of `cpus`, or nil with fewer than two CPUs, or
-    /// when a thread cannot be pinned.
-    static func hop(between cpus: [Int]) -> (cpus: [Int], nanoseconds: Double)? {
+    /// Nanoseconds per hop between the first two of `cpus`, or nil with fewer than two CPUs, when
+    /// a thread cannot be pinned, or when no batch of round trips ended within `budget`.
+    static func hop(between cpus: [Int], budget: Duration = Self.budget) -> (cpus: [Int], nanoseconds: Double)? {
         guard cpus.count >= 2 else { return nil }
         let pair = Array(cpus.prefix(2))
         let nanoseconds = rb_cpu_hop_nanoseconds(
