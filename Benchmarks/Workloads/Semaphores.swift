@@ -66,10 +66,12 @@ public struct Semaphores: Workload {
     public func parameterSets(for suite: Suite) -> [[Parameter]] {
         // Smoke: one hand-off through the backend's semaphores, which exercises a crew, the
         // deadlines and the histogram on every backend. Quick: every pattern but the
-        // oversubscribed ping-pong on every kind (7 cases per pattern and allocator: the backends
-        // plus the two without one). Full: everything; the oversubscribed ping-pong is where a
-        // semaphore that spins before it sleeps must show it does not rob a busy machine.
-        let patterns = suite == .full ? Pattern.allCases : Pattern.allCases.filter { $0 != .pingpongOversubscribed }
+        // oversubscribed and the pinned ping-pongs on every kind (a case per backend and
+        // allocator, plus the two kinds without one). Full: everything; the oversubscribed
+        // ping-pong is where a semaphore that spins before it sleeps must show it does not rob a
+        // busy machine, and the pinned ones give `pingpong`'s two modes apart.
+        let fullOnly: Set<Pattern> = [.pingpongOversubscribed, .pingpongOneCPU, .pingpongTwoCPUs]
+        let patterns = suite == .full ? Pattern.allCases : Pattern.allCases.filter { !fullOnly.contains($0) }
         let sets: [(Pattern, Kind)] =
             suite == .smoke
             ? [(.pingpong, .backend)]
@@ -122,9 +124,8 @@ public struct Semaphores: Workload {
             return [[first], [first]]
         case .pingpongTwoCPUs:
             guard usable.count >= 2 else {
-                throw .notApplicable(
-                    "\(pattern) needs two CPUs; this process may use only CPU \(usable.map(String.init).joined(separator: ", "))"
-                )
+                let only = usable.map(String.init).joined(separator: ", ")
+                throw .notApplicable("\(pattern) needs two CPUs; this process may use only CPU \(only)")
             }
             return [[usable[0]], [usable[1]]]
         case .uncontended, .pingpong, .pingpongOversubscribed, .pool, .producerConsumer:

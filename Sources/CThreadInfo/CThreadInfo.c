@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -11,6 +12,10 @@
 
 int rb_thread_id(void) {
     return (int)syscall(SYS_gettid);
+}
+
+int rb_thread_cpu(void) {
+    return sched_getcpu();
 }
 
 int rb_thread_set_name(const char *name) {

@@ -24,6 +24,8 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     /// cores takes well under a microsecond this way (the futex path takes tens), but on a machine
     /// with more busy threads than CPUs the poll would take the signaller's CPU (`SpinBudget`).
     private let spin = SpinBudget()
+    /// Who signalled a waiter last, and from which CPU: a waiter on that CPU yields soon.
+    private let signaller = LastSignaller()
 
     /// - Precondition: `value >= 0`.
     init(value: Int, pool: WorkerPool) {
@@ -60,7 +62,8 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
             // Leaves the count, or takes the token of the signal that counted this waiter first.
             return value.incrementIfNegative() ? .timedOut : sleepForToken(until: .never)
         }
-        return value.pollOutOfCount() ? .success : waitForToken(until: deadline)
+        return value.pollOutOfCount(signallerOnThisCPU: { signaller.isOnThisCPU })
+            ? .success : waitForToken(until: deadline)
     }
 
     @inlinable
@@ -73,6 +76,7 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
 
     @usableFromInline
     func postToken() {
+        signaller.note()
         wakeups.word.pointee.add(1, ordering: .sequentiallyConsistent)
         if sleepers.load(ordering: .sequentiallyConsistent) > 0 { wakeups.wake(1) }
     }
@@ -80,7 +84,7 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     /// Takes a token, or gives the place back at the deadline.
     @usableFromInline
     func waitForToken(until deadline: Deadline) -> WaitResult {
-        if spin.poll(until: takeToken) { return .success }
+        if spin.poll(until: takeToken, yieldingSoonIf: { signaller.isOnThisCPU }) { return .success }
         return pool._withUnsafeGuaranteedRef { $0.whileBlocking { sleepForToken(until: deadline) } }
     }
 

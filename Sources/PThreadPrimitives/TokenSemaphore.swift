@@ -18,6 +18,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     private let value: Atomic<Int>
     private let tokens = POSIXSemaphore(value: 0)
     private let spin = SpinBudget()
+    private let signaller = LastSignaller()
 
     /// - Precondition: `value >= 0`.
     public init(value: Int) {
@@ -61,7 +62,8 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     /// A wait that found no permit: a free permit out of the count (`pollOutOfCount`), else,
     /// counted, a token within the budget. False when the waiter must sleep for its token.
     private func pollForPermit() -> Bool {
-        value.pollOutOfCount() || spin.poll(until: tokens.tryWait)
+        value.pollOutOfCount(signallerOnThisCPU: { signaller.isOnThisCPU })
+            || spin.poll(until: tokens.tryWait, yieldingSoonIf: { signaller.isOnThisCPU })
     }
 
     /// Takes a permit if one is free now; never blocks.
@@ -70,6 +72,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     @discardableResult
     public func signal() -> Bool {
         if value.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
+        signaller.note()
         tokens.signal()
         return true
     }

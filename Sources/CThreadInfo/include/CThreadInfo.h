@@ -10,6 +10,10 @@
 /// The calling thread's kernel thread id.
 int rb_thread_id(void);
 
+/// The CPU the calling thread runs on now (sched_getcpu, read from the thread's rseq area by
+/// glibc 2.35 and later: about 2 ns), or -1. Stale as soon as the kernel moves the thread.
+int rb_thread_cpu(void);
+
 /// Names the calling thread (at most 15 bytes are kept; the kernel's limit). Returns 0 or an errno.
 int rb_thread_set_name(const char *name);
 

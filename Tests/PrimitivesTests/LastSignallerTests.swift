@@ -1,0 +1,71 @@
+import PThreadPrimitives
+import RuntimeKit
+import Synchronization
+import Testing
+
+/// `LastSignaller`: a waiter learns that another thread signalled last from its own CPU, and
+/// nothing from its own signal or from a signal on another CPU. Threads are pinned, so where each
+/// runs is known; a busy machine cannot move them.
+@Suite("LastSignaller: who signalled last, from which CPU")
+struct LastSignallerTests {
+    /// Runs `body` on a new thread pinned to `cpu`, and waits for it.
+    private func onCPU<T: Sendable>(_ cpu: Int, _ body: @escaping @Sendable () -> T) -> T {
+        let result = Mutex<T?>(nil)
+        let thread = PThread.spawn {
+            #expect(UsableCPUs.setAffinityOfCallingThread([cpu]) == 0)
+            let value = body()
+            result.withLock { $0 = value }
+        }
+        thread.join()
+        return result.withLock { $0! }
+    }
+
+    final class Shared: Sendable {
+        let signaller = LastSignaller()
+    }
+
+    /// Has a thread pinned to `cpu` signal, and stay alive until `body` is done: a thread that
+    /// ended may leave its `pthread_t` to the next one created, which would then pass for it.
+    private func withSignalFrom<T>(_ cpu: Int, _ shared: Shared, _ body: () -> T) -> T {
+        let noted = MutexSemaphore(value: 0), done = MutexSemaphore(value: 0)
+        let thread = PThread.spawn {
+            #expect(UsableCPUs.setAffinityOfCallingThread([cpu]) == 0)
+            shared.signaller.note()
+            noted.signal()
+            done.wait()
+        }
+        noted.wait()
+        let value = body()
+        done.signal()
+        thread.join()
+        return value
+    }
+
+    @Test("nobody signalled: no hint; another thread on this CPU: the hint; on another CPU: none")
+    func otherThreads() throws {
+        let cpus = UsableCPUs.affinityOfCallingThread()
+        let shared = Shared()
+        let first = try #require(cpus.first)
+        #expect(!onCPU(first) { shared.signaller.isOnThisCPU })
+        withSignalFrom(first, shared) {
+            #expect(onCPU(first) { shared.signaller.isOnThisCPU })
+            if cpus.count >= 2 { #expect(!onCPU(cpus[1]) { shared.signaller.isOnThisCPU }) }
+        }
+        if cpus.count >= 2 {
+            withSignalFrom(cpus[1], shared) { #expect(!onCPU(first) { shared.signaller.isOnThisCPU }) }
+        }
+    }
+
+    @Test("a thread's own last signal is no hint: a semaphore used as a lock is signalled by its waiters")
+    func ownSignal() throws {
+        let first = try #require(UsableCPUs.affinityOfCallingThread().first)
+        let shared = Shared()
+        let (own, afterAnother) = onCPU(first) { () -> (Bool, Bool) in
+            shared.signaller.note()
+            let own = shared.signaller.isOnThisCPU
+            let another = withSignalFrom(first, shared) { true }
+            return (own, another && shared.signaller.isOnThisCPU)
+        }
+        #expect(!own && afterAnother)
+    }
+}
