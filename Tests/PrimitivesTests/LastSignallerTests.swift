@@ -1,6 +1,5 @@
 import PThreadPrimitives
 import RuntimeKit
-import Synchronization
 import Testing
 
 /// `LastSignaller`: a waiter learns that another thread signalled last from its own CPU, and
@@ -8,16 +7,21 @@ import Testing
 /// runs is known; a busy machine cannot move them.
 @Suite("LastSignaller: who signalled last, from which CPU")
 struct LastSignallerTests {
-    /// Runs `body` on a new thread pinned to `cpu`, and waits for it.
+    /// What a thread found, read after it was joined.
+    private final class Outcome<T>: @unchecked Sendable {
+        var value: T?
+    }
+
+    /// Runs `body` on a new thread pinned to `cpu`, and waits for it (the join orders the
+    /// thread's write of the outcome before the read).
     private func onCPU<T: Sendable>(_ cpu: Int, _ body: @escaping @Sendable () -> T) -> T {
-        let result = Mutex<T?>(nil)
+        let outcome = Outcome<T>()
         let thread = PThread.spawn {
             #expect(UsableCPUs.setAffinityOfCallingThread([cpu]) == 0)
-            let value = body()
-            result.withLock { $0 = value }
+            outcome.value = body()
         }
         thread.join()
-        return result.withLock { $0! }
+        return outcome.value!
     }
 
     final class Shared: Sendable {

@@ -210,9 +210,15 @@ final class FaultySemaphore: CountingSemaphore, @unchecked Sendable {
 /// affinity mask), to show where a pattern pinned its threads. A look without waiting
 /// (`timeout: .zero`: the measuring thread counting the permits left) is not recorded.
 final class AffinityRecordingSemaphore: CountingSemaphore, @unchecked Sendable {
-    /// The masks seen, shared by every semaphore of one supply.
-    final class Seen: Sendable {
-        let masks = Mutex<Set<[Int]>>([])
+    /// The masks seen, shared by every semaphore of one supply. Under a pthread mutex, not the
+    /// standard library's `Mutex`, whose futex ThreadSanitizer cannot see (it reported two sides
+    /// recording at once as a race).
+    final class Seen: @unchecked Sendable {
+        private let lock = PThreadMutex()
+        private var seen: Set<[Int]> = []
+
+        func insert(_ mask: [Int]) { lock.withLock { _ = seen.insert(mask) } }
+        var masks: Set<[Int]> { lock.withLock { seen } }
     }
 
     private let semaphore: MutexSemaphore
@@ -238,6 +244,6 @@ final class AffinityRecordingSemaphore: CountingSemaphore, @unchecked Sendable {
 
     private func record() {
         let mask = UsableCPUs.affinityOfCallingThread()
-        seen.masks.withLock { _ = $0.insert(mask) }
+        seen.insert(mask)
     }
 }
