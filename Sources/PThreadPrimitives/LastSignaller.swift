@@ -19,8 +19,9 @@ import Synchronization
 /// left by 16 bits, or'd with the CPU number (a `pthread_t` is an address under 2^47).
 ///
 /// A hint, not a protocol: relaxed loads and stores, a store only on a change (a pair that keeps
-/// its CPUs writes it once). A stale or torn-by-race value costs one early yield (a system call,
-/// about 0.4 µs with nobody else to run) or one poll at the usual pace.
+/// its CPUs writes it once). A stale value, or one another signaller overwrites meanwhile, costs
+/// one early yield (a system call, about 0.4 µs with nobody else to run) or one poll at the usual
+/// pace.
 public struct LastSignaller: ~Copyable, @unchecked Sendable {
     @usableFromInline let packed = Atomic<Int>(-1)
 

@@ -48,11 +48,9 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
     /// that would end the wait may be queued behind the poll on this very CPU, and without the
     /// yield it waited for the poll's whole budget.
     public static let yieldEvery = 64
-    /// Rounds a hand-off poll takes before its first yield when the thread that signalled last
-    /// did so from this CPU (`LastSignaller`): its partner then most likely waits for this very
-    /// CPU, and cannot signal until this thread gives it up, so the rounds before are lost. On the
-    /// AMD VM, two threads pinned to one CPU paid 64 rounds (1.9 µs of `pause`) and a yield per
-    /// hand-off, 5.4 µs, against 2.8 µs for a POSIX semaphore's sleep and wake-up.
+    /// Rounds a hand-off poll takes before its first yield when another thread signalled last
+    /// from this CPU (`LastSignaller`, which gives the figures): that thread then most likely
+    /// waits for this very CPU, so the rounds before are lost.
     public static let yieldSoonAfter = 4
 
     /// What a poll waits for, which decides how often it looks.
@@ -108,7 +106,7 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
     /// a yield if `signallerHere` says the thread that will end the wait last ran on this CPU
     /// (`LastSignaller.isOnThisCPU`), then the poll as usual. A wait those rounds end never asks.
     /// Apart from `poll`, which a lock's poll keeps unchanged: its rounds' length decides when it
-    /// looks, and one more test a round moved 2-thread contended `sync` by +9 to +28%.
+    /// looks (README.md, "LastSignaller").
     @inlinable
     public func poll(until condition: () -> Bool, yieldingSoonIf signallerHere: () -> Bool) -> Bool {
         for _ in 0..<Self.yieldSoonAfter {

@@ -111,10 +111,11 @@ public struct ProcessSpread: Sendable {
             far.append(hops.far)
             var caseCount = 0, wideCount = 0, steadyCount = 0
             let all = MeasuredCase.all(run, estimates: RunEstimates(run.cases))
-            let rivals = Self.rivals(all)
+            let sorted = Dictionary(all.map { ($0.benchmarkCase.id, Self.processes($0)) }) { first, _ in first }
+            let rivals = Self.rivals(all, processes: sorted)
             for measured in all {
                 let id = measured.benchmarkCase.id
-                let processes = Self.processes(measured)
+                let processes = sorted[id] ?? []
                 guard let first = processes.first, let last = processes.last, processes.count >= 2 else { continue }
                 let ratio = last.value / first.value
                 let steady = processes.filter { !hops.isFar($0.record) }
@@ -169,13 +170,13 @@ public struct ProcessSpread: Sendable {
     }
 
     /// Per case ranked by time, the other contender of its parameter set and allocator with the
-    /// fastest median process.
-    private static func rivals(_ cases: [MeasuredCase]) -> [String: Rival] {
+    /// fastest median process; `processes` holds each case's, by id, as `processes(_:)` sorts them.
+    private static func rivals(_ cases: [MeasuredCase], processes: [String: [Process]]) -> [String: Rival] {
         var found: [String: Rival] = [:]
         for family in Family.arrange(cases.filter { $0.ranking.figure == .time }) {
             for set in family.parameterSets {
                 let contenders = set.cases.compactMap { measured -> (MeasuredCase, Rival)? in
-                    let processes = processes(measured)
+                    let processes = processes[measured.benchmarkCase.id] ?? []
                     guard let first = processes.first, let last = processes.last else { return nil }
                     let rival = Rival(
                         contender: family.contender(measured.benchmarkCase), fastest: first.value,
