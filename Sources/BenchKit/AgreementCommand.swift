@@ -24,8 +24,9 @@ struct AgreementCommand: ParsableCommand {
             - answers: each part of report.md's questions. Two answers agree when no contender is \
             a leader in one (the best, or within 5% of it) and clearly more than 5% behind in the \
             other; a contender one run could not tell apart from the best may be placed either way \
-            by the other. They are the same word for word when both name the same leaders, the same \
-            contenders not told apart and the same ones that depend on the mode.
+            by the other. They are the same word for word when both name the same contenders \
+            leading together (none clearly more than 5% behind the fastest) and the same ones that \
+            depend on the mode.
 
             - spread: the cases whose slowest process took over twice its fastest, per run and in \
             every run. On a shared machine one run's spreads measure the sitting too. Each child \

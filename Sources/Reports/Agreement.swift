@@ -12,7 +12,7 @@ import Results
 ///   than the system allocator for a case) checked in the repeat: the same, reversed, or a tie;
 /// - **answers**: each part of the first screen's questions, which agree when no contender is a
 ///   leader in one run and clearly behind in the other, and are the same word for word when both
-///   runs name the same leaders, the same contenders not told apart and the same mode-dependent ones.
+///   runs name the same contenders leading together and the same mode-dependent ones.
 ///
 /// This is how the report's statistics are calibrated on a machine (`bench agreement`, README
 /// "How far a figure holds"), and how a user checks that a second run says the same.
@@ -41,24 +41,25 @@ public struct Agreement: Sendable {
         let first: QuestionAnswer.Outcome
         let repeated: QuestionAnswer.Outcome
 
-        /// Word for word: the same leaders, the same undecided, the same mode-dependent contenders.
+        /// Word for word: the same contenders leading together, the same mode-dependent ones.
         public var isSame: Bool { Self.groups(first) == Self.groups(repeated) }
         /// Contenders one run names a leader and the other clearly behind; none when the two
         /// answers agree (a contender that one run could not place, the other may place either way).
         public var contradictions: [String] { first.contradictions(repeated) }
         public var agrees: Bool { contradictions.isEmpty }
 
-        /// "stride 64, stride 512 lead; stride 8 not told apart" for a list of differences.
+        /// "stride 64, stride 512, stride 8 lead together; the automatic stride depends on the mode"
+        /// for a list of differences.
         public var firstText: String { Self.text(first) }
         public var repeatedText: String { Self.text(repeated) }
 
         private static func groups(_ outcome: QuestionAnswer.Outcome) -> [Set<String>] {
-            [Set(outcome.leaders), Set(outcome.undecided), Set(outcome.dependsOnMode)]
+            [Set(outcome.leadingGroup), Set(outcome.dependsOnMode)]
         }
 
         private static func text(_ outcome: QuestionAnswer.Outcome) -> String {
             let groups = [
-                (outcome.leaders, outcome.leaders.count == 1 ? "leads" : "lead"), (outcome.undecided, "not told apart"),
+                (outcome.leadingGroup, outcome.leadingGroup.count == 1 ? "leads" : "lead together"),
                 (outcome.dependsOnMode, "depends on the mode"),
             ]
             return groups.filter { !$0.0.isEmpty }.map { "\($0.0.joined(separator: ", ")) \($0.1)" }

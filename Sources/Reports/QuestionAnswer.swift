@@ -71,9 +71,11 @@ enum QuestionAnswer {
         var figure: String { "(\(Figures.nanoseconds(estimate.value))\(detail))" }
 
         /// "actor (49 ns, 1.09×)": as `shown`, with the ratio to `best`'s figure.
-        func shown(against best: Entry) -> String {
-            "\(label) (\(Figures.nanoseconds(estimate.value)), "
-                + "\(Figures.ratio(estimate.value / best.estimate.value))\(detail))"
+        func shown(against best: Entry) -> String { "\(label) \(figure(against: best))" }
+
+        /// "(49 ns, 1.09×)": the figure with its ratio to `best`'s.
+        func figure(against best: Entry) -> String {
+            "(\(Figures.nanoseconds(estimate.value)), \(Figures.ratio(estimate.value / best.estimate.value))\(detail))"
         }
     }
 
@@ -86,6 +88,11 @@ enum QuestionAnswer {
         let leaders: [String]
         /// More than `closeEnough` behind by their figures, but not clearly so.
         let undecided: [String]
+        /// The leaders and the undecided, in the question's order: none of them clearly more than
+        /// `closeEnough` behind the best, said as one group ("lead together"). Said apart, a
+        /// contender near the 5% line (the automatic stride at 1.04× in one run, 1.06× in the next)
+        /// moved between the two from one run to the next with nothing decided either way.
+        let leadingGroup: [String]
         /// Faster than the best in one mode, slower in another.
         let dependsOnMode: [String]
         /// Clearly more than `closeEnough` behind the best.
@@ -100,6 +107,7 @@ enum QuestionAnswer {
             func labels(_ place: Standing.Place) -> [String] { places.filter { $0.1 == place }.map(\.0) }
             leaders = labels(.leads)
             undecided = labels(.undecided)
+            leadingGroup = places.filter { $0.1 == .leads || $0.1 == .undecided }.map(\.0)
             dependsOnMode = labels(.dependsOnMode)
             behind = labels(.behind)
         }
@@ -127,9 +135,9 @@ enum QuestionAnswer {
 
     /// The answer line for contenders ranked by their estimates: the clear best with its margin
     /// and the rest with their ratios to it ("**Mutex** is clearly fastest at 4.8 ns, 10× ahead of
-    /// actor (49 ns); then DispatchQueue.sync (67 ns, 14×)"); or the leader, or the leaders within
-    /// 5% together, then the contenders this run could not place (more than 5% behind by their
-    /// figures, but within their processes' spread), those whose modes fall either side of the
+    /// actor (49 ns); then DispatchQueue.sync (67 ns, 14×)"); or the leader, or the leaders
+    /// together (within 5% of the best, or more than 5% behind by their figures but within their
+    /// processes' spread, each with its ratio), then those whose modes fall either side of the
     /// best, and those clearly slower.
     ///
     /// Each group is named in the question's order, every one of its contenders, so the same
@@ -151,19 +159,14 @@ enum QuestionAnswer {
         // In the question's order, but the slower ones by figure, as the clear best's line has them.
         func named(_ labels: [String]) -> [Entry] { entries.filter { labels.contains($0.label) } }
         let percent = "\(Int(Standing.closeEnough * 100))%"
+        let group = named(outcome.leadingGroup)
         var line =
-            outcome.leaders.count == 1
+            group.count == 1
             ? "**\(best.label)** leads at \(Figures.nanoseconds(best.estimate.value))"
                 + (best.detail.isEmpty ? "" : " (\(best.detail.dropFirst(2)))")
-            : Answers.listed(named(outcome.leaders).map { "**\($0.label)** \($0.figure)" })
-                + " lead together, within \(percent) of each other"
-        let undecided = named(outcome.undecided)
-        if !undecided.isEmpty {
-            let shown = undecided.map { $0.shown(against: best) }
-            line +=
-                "; not yet told apart from \(best.label): \(Answers.listed(shown)), more than \(percent) behind "
-                + "but by less than the processes' spread"
-        }
+            : Answers.listed(
+                group.map { "**\($0.label)** " + ($0.label == best.label ? $0.figure : $0.figure(against: best)) })
+                + " lead together, none clearly more than \(percent) behind the fastest"
         let modal = named(outcome.dependsOnMode)
         if !modal.isEmpty {
             line +=

@@ -85,11 +85,11 @@ struct AgreementTests {
         let open = run(actor: Array(repeating: 5, count: 10) + Array(repeating: 20, count: 10))
         let settled = try #require(Agreement(first: behind, repeated: open).answers.first)
         #expect(!settled.isSame && settled.agrees && same.agreeingAnswers == 1, "\(settled)")
-        #expect(settled.repeatedText == "Mutex leads; actor not told apart", "\(settled.repeatedText)")
+        #expect(settled.repeatedText == "Mutex, actor lead together", "\(settled.repeatedText)")
         // The actor within 5% of Mutex: a leader that the first run put clearly behind.
         let contradicted = try #require(
             Agreement(first: behind, repeated: run(actor: Fixture.constant(5.1))).answers.first)
         #expect(!contradicted.agrees && contradicted.contradictions == ["actor"], "\(contradicted)")
-        #expect(contradicted.repeatedText == "Mutex, actor lead", "\(contradicted.repeatedText)")
+        #expect(contradicted.repeatedText == "Mutex, actor lead together", "\(contradicted.repeatedText)")
     }
 }

@@ -45,12 +45,11 @@ struct QuestionsTests {
                     + "then DispatchQueue.sync (70 ns, 14.0×)."), "\(text)")
         #expect(
             text.contains(
-                "  - 2 threads, empty sections: **Mutex** leads at 45 ns; not yet told apart from Mutex: "
-                    + "actor (49 ns, 1.09×), more than 5% behind but by less than the processes' spread "
-                    + "(not measured: DispatchQueue.sync)."),
+                "  - 2 threads, empty sections: **Mutex** (45 ns) and **actor** (49 ns, 1.09×) lead together, "
+                    + "none clearly more than 5% behind the fastest (not measured: DispatchQueue.sync)."),
             "\(text)")
         // A case whose two processes (one a mode each) reach either side of the best is not told
-        // apart from it, its modes shown; the rest are slower.
+        // apart from it: it leads together with it, its ratio and modes shown; the rest are slower.
         let modes = try report([
             Self.guarded("swift-mutex", "none", threads: "1", samples: Fixture.constant(5)),
             Self.guarded("queue-sync", "libdispatch", threads: "1", samples: Fixture.constant(70)),
@@ -60,8 +59,8 @@ struct QuestionsTests {
         ])
         #expect(
             modes.contains(
-                "**Mutex** leads at 5 ns; not yet told apart from Mutex: actor (63.2 ns, 12.6×; modes: 4 ns in 1 "
-                    + "of 2 processes, 1000 ns in 1), more than 5% behind but by less than the processes' spread; "
+                "**Mutex** (5 ns) and **actor** (63.2 ns, 12.6×; modes: 4 ns in 1 of 2 processes, 1000 ns in 1) "
+                    + "lead together, none clearly more than 5% behind the fastest; "
                     + "clearly slower than Mutex: DispatchQueue.sync (70 ns)."), "\(modes)")
         #expect(text.contains("  - 2 threads per CPU, 100 ns sections 1 µs apart: not measured in this run."))
         #expect(
@@ -120,8 +119,9 @@ extension QuestionsTests {
         // Constant samples: 55 against 56 ns is clear, but within 5%: no reason to choose.
         #expect(
             text.contains(
-                "  - concurrentPerform, 100ns body, per iteration: **stride 64** (55 ns) and **stride 512** (56 ns) "
-                    + "lead together, within 5% of each other; clearly slower than stride 64: stride 8 (70 ns), "
+                "  - concurrentPerform, 100ns body, per iteration: **stride 64** (55 ns) and **stride 512** (56 ns, "
+                    + "1.02×) lead together, none clearly more than 5% behind the fastest; clearly slower than "
+                    + "stride 64: stride 8 (70 ns), "
                     + "the automatic stride (80 ns), a plain loop (100 ns), stride 1 (300 ns)"), "\(text)")
         // Four strides within 5% lead together, every one named, in the question's order whichever
         // is fastest: a repeat run that orders them otherwise writes the same answer.
@@ -131,8 +131,9 @@ extension QuestionsTests {
         ])
         #expect(
             four.contains(
-                "  - concurrentPerform, 100ns body, per iteration: **stride 8** (56 ns), **stride 64** (55 ns), "
-                    + "**stride 512** (55.5 ns) and **the automatic stride** (55.2 ns) lead together"), "\(four)")
+                "  - concurrentPerform, 100ns body, per iteration: **stride 8** (56 ns, 1.02×), **stride 64** (55 ns), "
+                    + "**stride 512** (55.5 ns, 1.01×) and **the automatic stride** (55.2 ns, 1.00×) lead together"),
+            "\(four)")
         // 9% apart, the best is named with its margin.
         let apart = try report([
             loop("1", 30_000_000), loop("64", 5_500_000), loop("512", 6_000_000), loop("auto", 8_000_000),
