@@ -1,14 +1,15 @@
 import RuntimeKit
 import Synchronization
 
-/// One (iterations, stride) combination: empty, one index, and a large prime count, each with a
-/// stride of 1, 7, the whole loop, and the runtime's own choice.
+/// One (iterations, stride) combination: empty, one index, and a large count that 7 does not
+/// divide (`Conformance.applyIterations`), each with a stride of 1, 7, the whole loop, and the
+/// runtime's own choice.
 struct ApplyCase: Sendable, CustomStringConvertible {
     let iterations: Int
     let stride: StridePolicy
 
     /// For 0 and 1 iterations the whole loop's stride is 1, listed once.
-    static let all: [ApplyCase] = [0, 1, 1_000_003].flatMap { n in
+    static let all: [ApplyCase] = [0, 1, Conformance.applyIterations].flatMap { n in
         let strides = [StridePolicy.fixed(1), .fixed(7)] + (n > 1 ? [.fixed(n)] : []) + [.automatic]
         return strides.map { ApplyCase(iterations: n, stride: $0) }
     }

@@ -61,6 +61,18 @@ public enum Conformance {
         return rounds
     }()
 
+    /// The large loop of the apply scenarios: 1,000,003 iterations, a prime, so that stride 7
+    /// leaves a short last piece. CONFORMANCE_APPLY_ITERATIONS sets another count above 1 that 7
+    /// does not divide: under a sanitizer, where a million closure calls per scenario take most of
+    /// the kit's time (its twelve large-loop scenarios were 66 of 106 s under ThreadSanitizer).
+    public static let applyIterations: Int = {
+        guard let text = environment("CONFORMANCE_APPLY_ITERATIONS") else { return 1_000_003 }
+        guard let count = Int(text), count > 1, count % 7 != 0 else {
+            fatalError("CONFORMANCE_APPLY_ITERATIONS is '\(text)', not a whole number above 1 that 7 does not divide")
+        }
+        return count
+    }()
+
     static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
