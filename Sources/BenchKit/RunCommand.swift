@@ -41,7 +41,8 @@ struct RunCommand: ParsableCommand {
         help: ArgumentHelp(
             """
             Seconds to spend, after every case's repetitions, on more processes for the cases whose processes \
-            fell into modes (a fast and a slow group, twice apart or more), until each mode's share is known to \
+            fell into modes (a fast and a slow group, twice apart or more) and kept them as they ran, until each \
+            mode's share is known to \
             ±15 points or the time is spent (default: 0 for the smoke suite, 20 for the quick suite, 120 for \
             the full suite, and 0 with --repetitions, which then holds for every case; 0 adds none).
             """, valueName: "seconds"))

@@ -96,14 +96,18 @@ public struct MeasuredRun: Sendable {
     static let processesPerModeRound = 2
 
     /// The cases (indices) whose processes fell into modes with a share not yet known to
-    /// ±`settledShare`, how many; and those of them that get `processesPerModeRound` more in the
-    /// next round: the cheapest first, each only if it fits in `secondsLeft`.
+    /// ±`settledShare`, and did not change mode as they ran (`ModeSwitching`), how many; and those
+    /// of them that get `processesPerModeRound` more in the next round: the cheapest first, each
+    /// only if it fits in `secondsLeft`.
     static func casesToSettle(_ cases: [CaseResult], secondsPerProcess: [Double], secondsLeft: Double)
         -> (unsettled: Int, chosen: [Int])
     {
         let estimates = RunEstimates(cases)
+        // A case whose processes changed mode as they ran is left out: each process mixes the
+        // modes by the time it spent in each, so more processes measure the mix again, not a share.
         let unsettled = cases.indices.filter { index in
-            estimates[cases[index].benchmarkCase.id]?.modes.contains { $0.shareUncertainty > settledShare } ?? false
+            (estimates[cases[index].benchmarkCase.id]?.modes.contains { $0.shareUncertainty > settledShare } ?? false)
+                && ModeSwitching(cases[index].records) == nil
         }
         let chosen = ProcessBudget.cheapestFirst(
             unsettled, secondsPerProcess: secondsPerProcess, processes: processesPerModeRound, seconds: secondsLeft)

@@ -36,6 +36,28 @@ struct ModeSettlingTests {
         #expect(MeasuredRun.casesToSettle(Self.cases, secondsPerProcess: seconds, secondsLeft: 0.3).chosen.isEmpty)
     }
 
+    @Test("a case whose processes changed mode as they ran gets no more: more would measure the mix again")
+    func switching() {
+        // Two processes spent half their samples at 10 ns and half at 1,000, a third ran slow
+        // throughout: split between processes too, but by how they mixed the modes.
+        func process(_ repetition: Int, _ samples: [Double]) -> CaseRecord {
+            CaseRecord(
+                caseID: "w/switching", repetition: repetition, batch: 1, nanosecondsPerOperation: samples,
+                metricsPerOperation: [:], unavailable: [:], workloadMetrics: nil, cpus: [0])
+        }
+        var mixed = CaseResult(
+            benchmarkCase: BenchmarkCase(workload: "w", backend: "switching", parameters: [], allocator: .system))
+        mixed.records = [
+            process(0, [10, 10, 1_000, 1_000]), process(1, [10, 1_000, 10, 1_000]),
+            process(2, Array(repeating: 4_000, count: 4)), process(3, Array(repeating: 4_000, count: 4)),
+        ]
+        #expect(ModeSwitching(mixed.records) != nil, "the premise: the case switched")
+        #expect(RunEstimates([mixed])[mixed.benchmarkCase.id]?.modes.isEmpty == false, "the premise: process modes")
+        let chosen = MeasuredRun.casesToSettle(
+            [mixed, Self.cases[1]], secondsPerProcess: [0.1, 0.1], secondsLeft: 100)
+        #expect(chosen.unsettled == 1 && chosen.chosen == [1], "\(chosen)")
+    }
+
     @Test("a case whose modes' shares are known to ±15 points needs no more")
     func settled() {
         // 30 fast processes and 30 slow: each share within about ±12 points.
