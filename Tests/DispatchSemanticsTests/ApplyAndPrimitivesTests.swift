@@ -12,7 +12,7 @@ import Testing
 struct ApplyAndPrimitivesTests {
     @Test(
         "apply on a concurrent queue runs every index once, with fixed strides and automatic",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func applyConcurrent(_ implementation: Implementation) throws {
         with(implementation) { api in
             for queue in [api.global(.default), api.makeQueue("test.apply", concurrent: true)] {
@@ -27,7 +27,7 @@ struct ApplyAndPrimitivesTests {
         }
     }
 
-    @Test("apply on a serial queue runs in order on the caller", arguments: Implementation.allCases)
+    @Test("apply on a serial queue runs in order on the caller", arguments: Implementation.underTest)
     func applySerial(_ implementation: Implementation) throws {
         with(implementation) { api in
             let caller = pthread_self()
@@ -42,7 +42,7 @@ struct ApplyAndPrimitivesTests {
         }
     }
 
-    @Test("nested apply inside apply completes", arguments: Implementation.allCases)
+    @Test("nested apply inside apply completes", arguments: Implementation.underTest)
     func nestedApply(_ implementation: Implementation) throws {
         with(implementation) { api in
             let total = Atomic<Int>(0), queue = api.global(.default)
@@ -57,7 +57,7 @@ struct ApplyAndPrimitivesTests {
 
     @Test(
         "semaphore: wait(timeout:) on the monotonic clock; a timed-out waiter never takes a later signal",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func semaphoreTimeouts(_ implementation: Implementation) throws {
         with(implementation) { api in
             let semaphore = api.makeSemaphore(0)
@@ -93,7 +93,7 @@ struct ApplyAndPrimitivesTests {
         }
     }
 
-    @Test("semaphore: k permits are never held by more than k at once", arguments: Implementation.allCases)
+    @Test("semaphore: k permits are never held by more than k at once", arguments: Implementation.underTest)
     func semaphorePool(_ implementation: Implementation) throws {
         with(implementation) { api in
             let semaphore = api.makeSemaphore(2), meter = ConcurrencyMeter(), group = api.makeGroup()
@@ -111,7 +111,7 @@ struct ApplyAndPrimitivesTests {
     }
 
     @Test(
-        "group: wait, wait with a monotonic and a wall-clock timeout, notify, reuse", arguments: Implementation.allCases
+        "group: wait, wait with a monotonic and a wall-clock timeout, notify, reuse", arguments: Implementation.underTest
     )
     func groupBasics(_ implementation: Implementation) throws {
         try with(implementation) { api in
@@ -140,7 +140,7 @@ struct ApplyAndPrimitivesTests {
 
     @Test(
         "group: a block adding work to its own group keeps wait from returning early",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func groupSpecialCase(_ implementation: Implementation) throws {
         with(implementation) { api in
             let group = api.makeGroup(), queue = api.makeQueue("test.fanout", concurrent: true)
@@ -162,7 +162,7 @@ struct ApplyAndPrimitivesTests {
 
     @Test(
         "group: the early-return rule (a waiter may return while another thread is still adding work)",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func groupEarlyReturn(_ implementation: Implementation) throws {
         with(implementation) { api in
             // man dispatch_group: if one thread waits while another submits, the count may reach
@@ -185,7 +185,7 @@ struct ApplyAndPrimitivesTests {
 struct CancelableGroupTests {
     @Test(
         "cancel ends the wait within a period; blocks ask whether they were canceled",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func cancel(_ implementation: Implementation) throws {
         with(implementation) { api in
             let group = api.makeGroup(), canceled = Atomic<Bool>(false), skipped = Atomic<Int>(0), gate = Latch()

@@ -20,7 +20,7 @@ struct MainQueueTests {
 
     @Test(
         "dispatchMain serves the main queue in FIFO order, one block at a time, and never returns",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func dispatchMainServes(_ implementation: Implementation) throws {
         // A child process: dispatch_main must run on the main thread and never returns.
         var pid: pid_t = 0

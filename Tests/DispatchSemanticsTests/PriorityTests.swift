@@ -20,7 +20,7 @@ struct PriorityTests {
         return release
     }
 
-    @Test("higher global queues are served first", arguments: Implementation.allCases)
+    @Test("higher global queues are served first", arguments: Implementation.underTest)
     func bands(_ implementation: Implementation) throws {
         try with(implementation, workers: 1) { api in
             let order = Recorder<Priority>(), group = api.makeGroup()
@@ -44,7 +44,7 @@ struct PriorityTests {
         }
     }
 
-    @Test("a submission's quality of service raises its queue while it waits", arguments: Implementation.allCases)
+    @Test("a submission's quality of service raises its queue while it waits", arguments: Implementation.underTest)
     func override(_ implementation: Implementation) throws {
         try with(implementation, workers: 1) { api in
             let order = Recorder<String>(), group = api.makeGroup()

@@ -11,7 +11,7 @@ import Testing
 struct QueueSemanticsTests {
     @Test(
         "serial queue: FIFO, one at a time, each block sees the writes of the one before",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func serialQueue(_ implementation: Implementation) throws {
         try with(implementation) { api in
             final class Log: @unchecked Sendable { var order: [Int] = [] }  // touched only by the queue's blocks
@@ -32,7 +32,7 @@ struct QueueSemanticsTests {
         }
     }
 
-    @Test("serial queues run concurrently with each other", arguments: Implementation.allCases)
+    @Test("serial queues run concurrently with each other", arguments: Implementation.underTest)
     func serialQueuesOverlap(_ implementation: Implementation) throws {
         try with(implementation) { api in
             let first = api.makeQueue("test.first"), second = api.makeQueue("test.second")
@@ -48,7 +48,7 @@ struct QueueSemanticsTests {
         }
     }
 
-    @Test("concurrent queue: blocks overlap, never more at once than the workers", arguments: Implementation.allCases)
+    @Test("concurrent queue: blocks overlap, never more at once than the workers", arguments: Implementation.underTest)
     func concurrentQueue(_ implementation: Implementation) throws {
         with(implementation) { api in
             let queue = api.makeQueue("test.concurrent", concurrent: true)
@@ -66,7 +66,7 @@ struct QueueSemanticsTests {
 
     @Test(
         "readers and writers: thousands of readers, periodic barrier writers, never overlapping",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func readersWriter(_ implementation: Implementation) throws {
         with(implementation) { api in
             final class Shared: @unchecked Sendable { var value = 0 }  // written only by barriers
@@ -112,7 +112,7 @@ struct QueueSemanticsTests {
 
     @Test(
         "sync runs on the caller's thread after the blocks before it; a barrier sync runs alone",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func syncOnCaller(_ implementation: Implementation) throws {
         with(implementation) { api in
             let serial = api.makeQueue("test.sync"), concurrent = api.makeQueue("test.sync.c", concurrent: true)
@@ -143,7 +143,7 @@ struct QueueSemanticsTests {
         }
     }
 
-    @Test("labels are copied, and a block can ask for its queue's label", arguments: Implementation.allCases)
+    @Test("labels are copied, and a block can ask for its queue's label", arguments: Implementation.underTest)
     func labels(_ implementation: Implementation) throws {
         try with(implementation) { api in
             var name = "com.example.subsystem.taskXYZ"
@@ -176,7 +176,7 @@ struct QueueSemanticsTests {
 
     @Test(
         "async with a completion block on a caller-supplied queue (the guide's averaging example)",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func completionBlock(_ implementation: Implementation) throws {
         try with(implementation) { api in
             let work = api.makeQueue("test.work", concurrent: true), callerQueue = api.makeQueue("test.caller")

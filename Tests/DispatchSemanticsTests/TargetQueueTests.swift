@@ -22,7 +22,7 @@ struct TargetQueueTests {
 
     @Test(
         "queues targeting one serial queue never run together, nor with its own blocks",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func serialTarget(_ implementation: Implementation) throws {
         with(implementation) { api in
             let top = api.makeQueue("test.top")
@@ -34,7 +34,7 @@ struct TargetQueueTests {
 
     @Test(
         "three levels: serial leaves → serial mids → a concurrent top run as wide as the mids allow",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func threeLevels(_ implementation: Implementation) throws {
         with(implementation) { api in
             let top = api.makeQueue("test.top", concurrent: true, qos: nil, target: nil)
@@ -65,7 +65,7 @@ struct TargetQueueTests {
         }
     }
 
-    @Test("blocks of a queue with a target run through it in order", arguments: Implementation.allCases)
+    @Test("blocks of a queue with a target run through it in order", arguments: Implementation.underTest)
     func orderThroughTarget(_ implementation: Implementation) throws {
         with(implementation) { api in
             final class Log: @unchecked Sendable { var order: [Int] = [] }
@@ -81,7 +81,7 @@ struct TargetQueueTests {
         }
     }
 
-    @Test("a new target takes effect for blocks submitted after it is set", arguments: Implementation.allCases)
+    @Test("a new target takes effect for blocks submitted after it is set", arguments: Implementation.underTest)
     func retarget(_ implementation: Implementation) throws {
         try with(implementation) { api in
             let first = api.makeQueue("test.first"), second = api.makeQueue("test.second")
@@ -107,7 +107,7 @@ struct TargetQueueTests {
 
     @Test(
         "suspend and resume are counted; a running block finishes; suspended queues start nothing",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func suspendResume(_ implementation: Implementation) throws {
         try with(implementation) { api in
             let queue = api.makeQueue("test.suspend")
@@ -133,7 +133,7 @@ struct TargetQueueTests {
 
     @Test(
         "the finalizer runs exactly once, after the last reference and the last block, with the context",
-        arguments: Implementation.allCases)
+        arguments: Implementation.underTest)
     func finalizer(_ implementation: Implementation) throws {
         with(implementation) { api in
             let record = UnsafeMutablePointer<FinalizerRecord>.allocate(capacity: 1)

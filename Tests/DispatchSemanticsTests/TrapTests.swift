@@ -5,7 +5,7 @@ import Testing
 /// scenario runs in a child process (a Swift Testing exit test) on both implementations.
 @Suite("misuse traps")
 struct TrapTests {
-    @Test("sync onto the queue the caller is running on traps", arguments: Implementation.allCases)
+    @Test("sync onto the queue the caller is running on traps", arguments: Implementation.underTest)
     func syncOnOwnQueue(_ implementation: Implementation) async {
         await #expect(processExitsWith: .failure) { [implementation] in
             with(implementation) { api in
@@ -15,7 +15,7 @@ struct TrapTests {
         }
     }
 
-    @Test("sync onto a queue whose serial target the caller is running on traps", arguments: Implementation.allCases)
+    @Test("sync onto a queue whose serial target the caller is running on traps", arguments: Implementation.underTest)
     func syncThroughTarget(_ implementation: Implementation) async {
         await #expect(processExitsWith: .failure) { [implementation] in
             with(implementation) { api in
@@ -26,7 +26,7 @@ struct TrapTests {
         }
     }
 
-    @Test("resuming more often than suspended traps", arguments: Implementation.allCases)
+    @Test("resuming more often than suspended traps", arguments: Implementation.underTest)
     func overResume(_ implementation: Implementation) async {
         await #expect(processExitsWith: .failure) { [implementation] in
             with(implementation) { api in
@@ -38,7 +38,7 @@ struct TrapTests {
         }
     }
 
-    @Test("an unbalanced leave traps", arguments: Implementation.allCases)
+    @Test("an unbalanced leave traps", arguments: Implementation.underTest)
     func unbalancedLeave(_ implementation: Implementation) async {
         await #expect(processExitsWith: .failure) { [implementation] in
             with(implementation) { api in

@@ -15,7 +15,7 @@ extension LibdispatchSuite {
         /// libdispatch's size for all three loops.
         static let iterations = 32
 
-        @Test("apply on the global queue calls the body once for each index", arguments: Implementation.allCases)
+        @Test("apply on the global queue calls the body once for each index", arguments: Implementation.underTest)
         func everyIndexOnce(_ implementation: Implementation) {
             with(implementation) { api in
                 let calls = Recorder<Int>()
@@ -26,7 +26,7 @@ extension LibdispatchSuite {
 
         @Test(
             "apply nested three deep on the global queue returns after every innermost call",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func nestedThreeDeep(_ implementation: Implementation) {
             with(implementation) { api in
                 // Each level's caller is itself an iteration of the level above: when every
@@ -49,7 +49,7 @@ extension LibdispatchSuite {
         /// libdispatch: its pool is the process's, and while other suites keep as many of its
         /// threads runnable as there are CPUs, it rightly starts no thread for a further spinner
         /// (CI saw the spinners never all start).
-        @Test("contended: with every worker spinning, apply still finishes", arguments: Implementation.allCases)
+        @Test("contended: with every worker spinning, apply still finishes", arguments: Implementation.underTest)
         func contended(_ implementation: Implementation) async throws {
             try await LibdispatchSuite.alone(implementation, test: "ApplySuite/contended") { api in
                 let busy = api.workers, started = Atomic<Int>(0), finished = Atomic<Int>(0), stop = Atomic<Bool>(false)
@@ -86,7 +86,7 @@ extension LibdispatchSuite {
         /// it, so it waits for the blocks submitted before it and holds the queue meanwhile.
         @Test(
             "apply on a serial queue takes the queue: no iteration starts while an earlier block runs",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func serialQueueIsTaken(_ implementation: Implementation) throws {
             try with(implementation) { api in
                 let queue = api.makeQueue("test.apply.serial")
@@ -116,7 +116,7 @@ extension LibdispatchSuite {
         /// serial queue, and apply on it is no exception.
         @Test(
             "apply on a concurrent queue that targets a serial queue runs one iteration at a time",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func serialTargetLimitsApply(_ implementation: Implementation) {
             with(implementation) { api in
                 let top = api.makeQueue("test.apply.top")

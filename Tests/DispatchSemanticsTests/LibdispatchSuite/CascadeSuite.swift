@@ -14,7 +14,7 @@ extension LibdispatchSuite {
     struct CascadeSuite {
         @Test(
             "cursors step down 40 serial queues one queue at a time until 20,000 steps are taken",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func cascade(_ implementation: Implementation) throws {
             try with(implementation) { api in
                 let queueCount = 40, cursorCount = 2_000, steps = queueCount * cursorCount / 4

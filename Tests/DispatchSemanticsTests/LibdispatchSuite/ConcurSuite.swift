@@ -58,7 +58,7 @@ extension LibdispatchSuite {
         /// leaf. Through a serial level the submitters never overlap and none of the blocks they
         /// submit runs before both have ended (FIFO: they queue behind them); otherwise the
         /// submitters run at once.
-        @Test("async and group async: submitters overlap unless a level is serial", arguments: Implementation.allCases)
+        @Test("async and group async: submitters overlap unless a level is serial", arguments: Implementation.underTest)
         func asyncThroughHierarchies(_ implementation: Implementation) {
             with(implementation) { api in
                 for hierarchy in Hierarchy.all {
@@ -122,7 +122,7 @@ extension LibdispatchSuite {
         }
 
         /// Four threads call sync on the leaf at once.
-        @Test("sync: callers are inside the leaf at once unless a level is serial", arguments: Implementation.allCases)
+        @Test("sync: callers are inside the leaf at once unless a level is serial", arguments: Implementation.underTest)
         func syncThroughHierarchies(_ implementation: Implementation) {
             with(implementation) { api in
                 for hierarchy in Hierarchy.all {
@@ -159,7 +159,7 @@ extension LibdispatchSuite {
 
         /// apply over four iterations per worker (at least eight), each spinning 1 ms: the
         /// first two meet when the hierarchy allows it; through a serial level one runs at a time.
-        @Test("apply: iterations overlap unless a level is serial", arguments: Implementation.allCases)
+        @Test("apply: iterations overlap unless a level is serial", arguments: Implementation.underTest)
         func applyThroughHierarchies(_ implementation: Implementation) {
             with(implementation) { api in
                 let iterations = 4 * max(api.workers, 2)
@@ -188,7 +188,7 @@ extension LibdispatchSuite {
         /// block on the caller, beside any other caller's.
         @Test(
             "sync onto a global queue runs on the caller, and two callers are inside it at once",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func syncOntoGlobal(_ implementation: Implementation) {
             with(implementation) { api in
                 let meet = Rendezvous(parties: 2), met = Recorder<Bool>(), onCaller = Recorder<Bool>()

@@ -16,7 +16,7 @@ extension LibdispatchSuite {
     struct ContextForKeySuite {
         @Test(
             "a queue under a concurrent target is finalized once, with its context, after its blocks",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func finalizedThroughConcurrentTarget(_ implementation: Implementation) {
             with(implementation) { api in
                 let callsBefore = FinalizerLog.calls.load(ordering: .sequentiallyConsistent)

@@ -16,7 +16,7 @@ extension LibdispatchSuite {
     struct GroupSuite {
         @Test(
             "a group waits for one block on each of 100 serial queues released at once, and can be used again",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func hundredQueuesThenReuse(_ implementation: Implementation) {
             with(implementation) { api in
                 let group = api.makeGroup(), ran = Atomic<Int>(0)
@@ -45,7 +45,7 @@ extension LibdispatchSuite {
         /// releases race with the next cycle's notify.
         @Test(
             "notify runs once per cycle, after the cycle's blocks, while the queues are released meanwhile",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func notifyRace(_ implementation: Implementation) {
             with(implementation) { api in
                 let cycles = 2_000
@@ -106,7 +106,7 @@ extension LibdispatchSuite {
     struct LibdispatchBlockingGroupSuite {
         @Test(
             "blocks sleeping on workers + 1 serial queues all run at once; the group's wait before they end times out",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func sleepersOverlap(_ implementation: Implementation) async throws {
             try await LibdispatchSuite.alone(implementation, test: "LibdispatchBlockingGroupSuite/sleepersOverlap") {
                 api in

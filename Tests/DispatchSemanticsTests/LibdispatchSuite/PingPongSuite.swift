@@ -12,7 +12,7 @@ extension LibdispatchSuite {
             """
             100,000 hops between two serial queues in one group: the wait returns after the last, \
             each hop on the queue it was sent to
-            """, arguments: Implementation.allCases)
+            """, arguments: Implementation.underTest)
         func pingPong(_ implementation: Implementation) {
             with(implementation) { api in
                 let hops = 100_000

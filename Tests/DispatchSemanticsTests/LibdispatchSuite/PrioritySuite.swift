@@ -60,7 +60,7 @@ extension LibdispatchSuite {
             """
             submitted to the global queues: high finishes at least as many as low, \
             background at most as many as default
-            """, arguments: Implementation.allCases)
+            """, arguments: Implementation.underTest)
         func globalQueues(_ implementation: Implementation) {
             with(implementation) { api in
                 Self.check(
@@ -69,7 +69,7 @@ extension LibdispatchSuite {
             }
         }
 
-        @Test("through suspended concurrent queues targeting them: the same", arguments: Implementation.allCases)
+        @Test("through suspended concurrent queues targeting them: the same", arguments: Implementation.underTest)
         func throughTargetQueues(_ implementation: Implementation) {
             with(implementation) { api in
                 Self.check(

@@ -42,7 +42,7 @@ extension LibdispatchSuite {
 
         @Test(
             "the finalizer gets the context a block set just before the last release",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func contextSetByALastBlock(_ implementation: Implementation) {
             with(implementation) { api in
                 let callsBefore = FinalizerLog.calls.load(ordering: .sequentiallyConsistent)
@@ -72,7 +72,7 @@ extension LibdispatchSuite {
         /// Also asked for by the issue tracker. The queue targets a serial queue of the test's, so
         /// a `sync` there after the release comes after any finalizer the release submitted (the
         /// finalizer runs on the target; libdispatch submits it when the queue is disposed).
-        @Test("a queue whose context is nil is never finalized", arguments: Implementation.allCases)
+        @Test("a queue whose context is nil is never finalized", arguments: Implementation.underTest)
         func noContextNoFinalizer(_ implementation: Implementation) {
             with(implementation) { api in
                 let withoutBefore = FinalizerLog.withoutContext.load(ordering: .sequentiallyConsistent)

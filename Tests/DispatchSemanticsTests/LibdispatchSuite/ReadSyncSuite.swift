@@ -103,7 +103,7 @@ extension LibdispatchSuite {
             #expect(outcome.writers == laps / interval, "\(setup)")
         }
 
-        @Test("writers as barriers on the readers' own concurrent queue", arguments: Implementation.allCases)
+        @Test("writers as barriers on the readers' own concurrent queue", arguments: Implementation.underTest)
         func barriersOnTheQueue(_ implementation: Implementation) {
             with(implementation) { api in
                 let queue = api.makeQueue("readsync", concurrent: true)
@@ -112,7 +112,7 @@ extension LibdispatchSuite {
         }
 
         @Test(
-            "writers as barriers on the concurrent queue the readers' queue targets", arguments: Implementation.allCases
+            "writers as barriers on the concurrent queue the readers' queue targets", arguments: Implementation.underTest
         )
         func barriersOnTheTarget(_ implementation: Implementation) {
             with(implementation) { api in

@@ -9,7 +9,7 @@ extension LibdispatchSuite {
     struct SemaSuite {
         @Test(
             "10,000 apply iterations increment a total under a semaphore of 1: none lost, never two inside",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func semaphoreAsLock(_ implementation: Implementation) {
             with(implementation) { api in
                 final class Total: @unchecked Sendable { var value = 0 }  // guarded by the semaphore only

@@ -17,7 +17,7 @@ extension LibdispatchSuite {
     struct SyncOnMainSuite {
         @Test(
             "sync onto the main queue from another queue runs each block on the main thread",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func syncOnMain(_ implementation: Implementation) throws {
             var pid: pid_t = 0
             let arguments = [MainQueueTests.probe, implementation.rawValue, "sync-on-main"]

@@ -17,7 +17,7 @@ extension LibdispatchSuite {
     struct ThreadNameSuite {
         @Test(
             "blocks on the global queue run on threads with a name that is not their creator's",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func workerNames(_ implementation: Implementation) {
             let parentName = "TestParentName"
             let creatorName = Recorder<String>(), workerNames = Recorder<String>(), finished = Recorder<Bool>()

@@ -20,7 +20,7 @@ extension LibdispatchSuite {
     /// threads, which only makes its cases easier.
     @Suite("dispatch_workqueue.c: work waiting behind workers blocked where the pool cannot see")
     struct LibdispatchBlockingWorkqueueSuite {
-        @Test("with every worker asleep, a further block runs within 3 s", arguments: Implementation.allCases)
+        @Test("with every worker asleep, a further block runs within 3 s", arguments: Implementation.underTest)
         func everyWorkerAsleep(_ implementation: Implementation) async throws {
             try await LibdispatchSuite.alone(
                 implementation, test: "LibdispatchBlockingWorkqueueSuite/everyWorkerAsleep"
@@ -56,7 +56,7 @@ extension LibdispatchSuite {
         /// must start well before they would end (within 3 s: libdispatch takes up to 1 s).
         @Test(
             "a block queued behind sleeping blocks on the global queue starts within 3 s",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func behindFixedSleeps(_ implementation: Implementation) async throws {
             try await LibdispatchSuite.alone(
                 implementation, test: "LibdispatchBlockingWorkqueueSuite/behindFixedSleeps"
@@ -90,7 +90,7 @@ extension LibdispatchSuite {
         /// holds. Only a thread the pool adds can run the submitted block.
         @Test(
             "a block waiting on a pthread condition for a block it submitted, the other workers spinning, finishes",
-            arguments: Implementation.allCases)
+            arguments: Implementation.underTest)
         func waitOnPlainCondition(_ implementation: Implementation) async throws {
             try await LibdispatchSuite.alone(
                 implementation, test: "LibdispatchBlockingWorkqueueSuite/waitOnPlainCondition"
