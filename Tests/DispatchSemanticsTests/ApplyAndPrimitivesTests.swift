@@ -111,7 +111,8 @@ struct ApplyAndPrimitivesTests {
     }
 
     @Test(
-        "group: wait, wait with a monotonic and a wall-clock timeout, notify, reuse", arguments: Implementation.underTest
+        "group: wait, wait with a monotonic and a wall-clock timeout, notify, reuse",
+        arguments: Implementation.underTest
     )
     func groupBasics(_ implementation: Implementation) throws {
         try with(implementation) { api in

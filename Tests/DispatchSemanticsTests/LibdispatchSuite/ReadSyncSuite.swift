@@ -112,7 +112,8 @@ extension LibdispatchSuite {
         }
 
         @Test(
-            "writers as barriers on the concurrent queue the readers' queue targets", arguments: Implementation.underTest
+            "writers as barriers on the concurrent queue the readers' queue targets",
+            arguments: Implementation.underTest
         )
         func barriersOnTheTarget(_ implementation: Implementation) {
             with(implementation) { api in
