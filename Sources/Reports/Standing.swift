@@ -37,8 +37,9 @@ struct Standing {
         place(estimate, withBest: best) != .behind
     }
 
-    /// Where a contender stands against the best, as the first screen says it and a repeat run is
-    /// checked against it (`Agreement`): only `leads` and `behind` are statements; a repeat that
+    /// Where a contender stands against the best, as a repeat run is checked against it
+    /// (`Agreement`; the first screen names `leads` and `undecided` as one group, each with its
+    /// ratio): only `leads` and `behind` are statements; a repeat that
     /// moves a contender between `leads` and `undecided`, or between `undecided` and `behind`,
     /// contradicts nothing, while one that moves it from `leads` to `behind` does.
     enum Place: Equatable, Sendable {
