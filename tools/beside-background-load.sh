@@ -7,9 +7,9 @@
 #   tools/beside-background-load.sh -- .build/release/bench run --workload semaphore --out /tmp/beside
 #
 # Run the same command without this script in the same sitting and compare the two (bench
-# agreement, or the two reports). On Linux 6.6 and later (the EEVDF scheduler) each sched_yield
-# moves the yielder's deadline a whole slice later, so a thread that yields at every hand-off loses
-# its CPU to such a loop for 10–20 µs a yield, nice 19 or not: Sources/PThreadPrimitives/README.md
+# agreement, or the two reports). On Linux 6.6 and later (the EEVDF scheduler) a sched_yield
+# forfeits the rest of the yielder's slice, so a thread that yields at every hand-off loses its
+# CPU to such a loop for 10–20 µs a yield, nice 19 or not: Sources/PThreadPrimitives/README.md
 # ("Beside a low-priority busy loop") has the figures.
 set -euo pipefail
 usage() {
