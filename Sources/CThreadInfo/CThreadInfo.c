@@ -18,6 +18,19 @@ int rb_thread_cpu(void) {
     return sched_getcpu();
 }
 
+int rb_thread_move_off_this_cpu(void) {
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    int cpu = sched_getcpu();
+    if (cpu < 0 || cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, &allowed) || CPU_COUNT(&allowed) < 2) return 0;
+    cpu_set_t others = allowed;
+    CPU_CLR(cpu, &others);
+    if (sched_setaffinity(0, sizeof others, &others) != 0) return -1;
+    int moved = sched_getcpu() != cpu;
+    if (sched_setaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    return moved;
+}
+
 int rb_thread_set_name(const char *name) {
     char truncated[16];
     strncpy(truncated, name, sizeof truncated - 1);

@@ -62,7 +62,7 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
             // Leaves the count, or takes the token of the signal that counted this waiter first.
             return value.incrementIfNegative() ? .timedOut : sleepForToken(until: .never)
         }
-        return value.pollOutOfCount(signallerOnThisCPU: { signaller.isOnThisCPU })
+        return value.pollOutOfCount(signallerOnThisCPU: { signaller.sharesThisCPU })
             ? .success : waitForToken(until: deadline)
     }
 

@@ -2,6 +2,7 @@ import CThreadInfo
 #if canImport(Glibc)
 import Glibc
 #endif
+import RuntimeKit
 import Synchronization
 
 /// The thread that last signalled a waiter of one semaphore, and the CPU it ran on then: a hint
@@ -24,6 +25,8 @@ import Synchronization
 /// pace.
 public struct LastSignaller: ~Copyable, @unchecked Sendable {
     @usableFromInline let packed = Atomic<Int>(-1)
+    /// Waits in a row that found `isOnThisCPU` (`sharesThisCPU`); a hint like `packed`.
+    @usableFromInline let sharedWaits = Atomic<Int>(0)
 
     public init() {}
 
@@ -42,6 +45,39 @@ public struct LastSignaller: ~Copyable, @unchecked Sendable {
         let cpu = Int(rb_thread_cpu())
         return last & 0xFFFF == cpu && last != Self.pack(cpu: cpu)
     }
+
+    /// `isOnThisCPU`, asked once by a wait that found no permit; after `sharedWaitsBeforeMove`
+    /// such waits in a row found the signaller on this CPU, the waiter moves itself to another CPU
+    /// it may run on, and answers false.
+    ///
+    /// Two threads that take turns on one CPU look cache-hot to the kernel's balancer, which then
+    /// leaves them there while the other CPU idles: a ping-pong process in that mode pays a yield
+    /// and a context switch per hand-off (2–3 µs against 0.12), for its whole life. The move is
+    /// `rb_thread_move_off_this_cpu`: the thread's affinity without this CPU for one system
+    /// call, then as it was, so a thread its owner pinned keeps its mask, and one allowed this CPU
+    /// alone never moves (README.md, "Moving off a shared CPU").
+    @inlinable
+    public var sharesThisCPU: Bool {
+        guard isOnThisCPU else {
+            if sharedWaits.load(ordering: .relaxed) != 0 { sharedWaits.store(0, ordering: .relaxed) }
+            return false
+        }
+        let waits = sharedWaits.load(ordering: .relaxed) + 1
+        if waits < Self.sharedWaitsBeforeMove {
+            sharedWaits.store(waits, ordering: .relaxed)
+            return true
+        }
+        sharedWaits.store(0, ordering: .relaxed)
+        guard rb_thread_move_off_this_cpu() == 1 else { return true }
+        RuntimeEvents.count(.cpuMoves)
+        return false
+    }
+
+    /// Waits in a row that found the signaller on the waiter's CPU before the waiter moves: about
+    /// 0.7 ms of hand-offs in the shared mode, and at most one move (two system calls, a few
+    /// microseconds) per 256 waits where sharing a CPU cannot be helped (more busy threads than
+    /// CPUs).
+    public static let sharedWaitsBeforeMove = 256
 
     @inlinable
     static func pack(cpu: Int) -> Int {

@@ -62,7 +62,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     /// A wait that found no permit: a free permit out of the count (`pollOutOfCount`), else,
     /// counted, a token within the budget. False when the waiter must sleep for its token.
     private func pollForPermit() -> Bool {
-        value.pollOutOfCount(signallerOnThisCPU: { signaller.isOnThisCPU })
+        value.pollOutOfCount(signallerOnThisCPU: { signaller.sharesThisCPU })
             || spin.poll(until: tokens.tryWait, yieldingSoonIf: { signaller.isOnThisCPU })
     }
 

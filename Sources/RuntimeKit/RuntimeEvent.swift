@@ -51,6 +51,9 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
     /// One that let another thread run is a context switch; one with nobody waiting for the CPU
     /// costs a system call only.
     case yields
+    /// Both: a semaphore waiter whose signaller ran on its CPU for 256 waits in a row moved
+    /// itself to another CPU (`LastSignaller.sharesThisCPU`).
+    case cpuMoves
 
     /// The metric's name: "events.steals".
     public var metricName: String { "events." + name }
@@ -74,6 +77,7 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
         case .handOffs: "hand-offs"
         case .waitsSlept: "waits-slept"
         case .yields: "yields"
+        case .cpuMoves: "cpu-moves"
         }
     }
 
@@ -82,7 +86,8 @@ public enum RuntimeEvent: Int, CaseIterable, Sendable {
         switch self {
         case .steals, .stolenJobs, .failedSteals, .injectorBatches, .joinsInline, .joinsStolen: ["work-stealing"]
         case .syncSlow, .drains, .spareWorkers, .naps, .handOffs: ["fifo-dispatch"]
-        case .parks, .wakeUps, .nodesReused, .nodesAllocated, .waitsSlept, .yields: ["work-stealing", "fifo-dispatch"]
+        case .parks, .wakeUps, .nodesReused, .nodesAllocated, .waitsSlept, .yields, .cpuMoves:
+            ["work-stealing", "fifo-dispatch"]
         }
     }
 

@@ -72,4 +72,60 @@ struct LastSignallerTests {
         }
         #expect(!own && afterAnother)
     }
+
+    /// The count of one runtime event over every thread.
+    private func total(_ event: RuntimeEvent) -> UInt64 {
+        var totals = [UInt64](repeating: 0, count: RuntimeEvent.count)
+        totals.withUnsafeMutableBufferPointer { RuntimeEvents.read(into: $0.baseAddress!) }
+        return totals[event.rawValue]
+    }
+
+    @Test(
+        "a waiter that found its signaller on its CPU 256 waits in a row moves to another CPU, its affinity as it was")
+    func movesOff() throws {
+        let cpus = UsableCPUs.affinityOfCallingThread()
+        try #require(cpus.count >= 2, "needs two CPUs; this machine has \(cpus)")
+        let first = cpus[0], shared = Shared(), movesBefore = total(.cpuMoves)
+        // Pinned to `first`, then allowed every CPU: a wider mask does not move a running thread.
+        // On a busy machine the kernel may still move it between two waits, which ends the run of
+        // shared waits; the attempt is then made again, pinned anew.
+        let (answers, affinityAfter) = withSignalFrom(first, shared) {
+            onCPU(first) { () -> ([Bool], [Int]) in
+                var answers: [Bool] = []
+                for _ in 0..<5 {
+                    UsableCPUs.setAffinityOfCallingThread([first])
+                    UsableCPUs.setAffinityOfCallingThread(cpus)
+                    answers = []
+                    while answers.count < LastSignaller.sharedWaitsBeforeMove, shared.signaller.isOnThisCPU {
+                        answers.append(shared.signaller.sharesThisCPU)
+                    }
+                    if answers.count == LastSignaller.sharedWaitsBeforeMove { break }
+                }
+                return (answers + [shared.signaller.isOnThisCPU], UsableCPUs.affinityOfCallingThread())
+            }
+        }
+        #expect(
+            answers.count == LastSignaller.sharedWaitsBeforeMove + 1, "the kernel moved the thread 5 times in a row")
+        #expect(answers.dropLast(2).allSatisfy { $0 }, "\(answers)")
+        #expect(
+            answers.suffix(2) == [false, false],
+            "the last wait moved, and the thread runs elsewhere: \(answers.suffix(2))")
+        #expect(affinityAfter == cpus)
+        #expect(total(.cpuMoves) > movesBefore)
+    }
+
+    @Test("a waiter pinned to its signaller's CPU never moves: its owner chose that CPU")
+    func pinnedStays() throws {
+        let first = try #require(UsableCPUs.affinityOfCallingThread().first)
+        let shared = Shared()
+        let (answers, affinityAfter) = withSignalFrom(first, shared) {
+            onCPU(first) { () -> ([Bool], [Int]) in
+                let answers = (0..<(3 * LastSignaller.sharedWaitsBeforeMove)).map { _ in shared.signaller.sharesThisCPU
+                }
+                return (answers, UsableCPUs.affinityOfCallingThread())
+            }
+        }
+        #expect(answers.allSatisfy { $0 })
+        #expect(affinityAfter == [first])
+    }
 }

@@ -14,6 +14,13 @@ int rb_thread_id(void);
 /// glibc 2.35 and later: about 2 ns), or -1. Stale as soon as the kernel moves the thread.
 int rb_thread_cpu(void);
 
+/// Moves the calling thread to another CPU it may run on, and leaves its affinity as it was: the
+/// affinity without this CPU for a moment (the kernel moves a thread off a CPU its mask no longer
+/// allows before the call returns), then the whole mask again, which does not move it back.
+/// 1 if it moved, 0 if it may run on this CPU alone (or on none other), -1 on an error (the
+/// affinity is then as it was, unless restoring it failed).
+int rb_thread_move_off_this_cpu(void);
+
 /// Names the calling thread (at most 15 bytes are kept; the kernel's limit). Returns 0 or an errno.
 int rb_thread_set_name(const char *name);
 

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum { RB_SLOT_COUNT = 1024, RB_SLOT_KINDS = 17 };
+enum { RB_SLOT_COUNT = 1024, RB_SLOT_KINDS = 18 };
 
 struct rb_slot {
     alignas(64) _Atomic uint64_t counts[RB_SLOT_KINDS];
