@@ -46,9 +46,10 @@ public struct LastSignaller: ~Copyable, @unchecked Sendable {
         return last & 0xFFFF == cpu && last != Self.pack(cpu: cpu)
     }
 
-    /// `isOnThisCPU`, asked once by a wait that found no permit; after `sharedWaitsBeforeMove`
-    /// such waits in a row found the signaller on this CPU, the waiter moves itself to another CPU
-    /// it may run on, and answers false.
+    /// `isOnThisCPU`, asked once per wait by its poll out of the count (`pollOutOfCount`) when the
+    /// first rounds found no permit; after `sharedWaitsBeforeMove` such waits in a row found the
+    /// signaller on this CPU, the waiter moves itself to another CPU it may run on, and answers
+    /// false.
     ///
     /// Two threads that take turns on one CPU look cache-hot to the kernel's balancer, which then
     /// leaves them there while the other CPU idles: a ping-pong process in that mode pays a yield
