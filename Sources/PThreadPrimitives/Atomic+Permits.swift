@@ -21,8 +21,9 @@ extension Atomic where Value == Int {
     /// (`SpinBudget.pollBriefly`): a `signal` does not see a waiter out of the count, and reports
     /// that it woke nobody. True with a permit; false when the waiter is counted (again, or by a
     /// signal before it could leave) and is owed a token. `signallerOnThisCPU` (the semaphore's
-    /// `LastSignaller.isOnThisCPU`) turns the rest of the poll into one yield after its first
-    /// rounds: a signaller on this CPU cannot signal while this thread polls on it.
+    /// `LastSignaller.sharesThisCPU`, which may first move this thread to another CPU) turns the
+    /// rest of the poll into one yield after its first rounds: a signaller on this CPU cannot
+    /// signal while this thread polls on it.
     public func pollOutOfCount(signallerOnThisCPU: () -> Bool = { false }) -> Bool {
         guard incrementIfNegative() else { return false }
         if SpinBudget.pollBriefly(until: { decrementIfPositive() }, yieldingIf: signallerOnThisCPU) { return true }

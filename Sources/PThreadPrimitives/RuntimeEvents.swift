@@ -60,4 +60,12 @@ public enum RuntimeEvents {
     public static func read(into totals: UnsafeMutablePointer<UInt64>) {
         rb_events_read(totals, Int32(RuntimeEvent.count))
     }
+
+    /// One event's total over all threads (`read`, into a buffer on the stack).
+    public static func total(_ event: RuntimeEvent) -> UInt64 {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: RuntimeEvent.count) { totals in
+            read(into: totals.baseAddress!)
+            return totals[event.rawValue]
+        }
+    }
 }

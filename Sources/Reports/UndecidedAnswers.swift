@@ -4,8 +4,8 @@ import Results
 /// The cases on which a first-screen answer or a claim hangs undecided: a contender more than
 /// `Standing.closeEnough` behind the best that the run cannot yet tell to be that far behind
 /// (`Standing.Place.undecided`, which the first screen names among the leaders, with its ratio),
-/// with the best and the contenders that lead with it. More processes for exactly these decide the answer one
-/// way or the other in this run, so a repeat run, which adds as many, gives the same one
+/// with the best and the contenders that lead with it. More processes for exactly these decide the
+/// answer one way or the other in this run, so a repeat run, which adds as many, gives the same one
 /// (`MeasuredRun.AnswerRound`). A case whose modes order it either way against the best is the
 /// mode budget's to settle, not this.
 public enum UndecidedAnswers {

@@ -136,9 +136,5 @@ struct ActorHandOffTests {
         }
     }
 
-    static func handOffs() -> UInt64 {
-        var totals = [UInt64](repeating: 0, count: RuntimeEvent.count)
-        totals.withUnsafeMutableBufferPointer { RuntimeEvents.read(into: $0.baseAddress!) }
-        return totals[RuntimeEvent.handOffs.rawValue]
-    }
+    static func handOffs() -> UInt64 { RuntimeEvents.total(.handOffs) }
 }

@@ -73,19 +73,12 @@ struct LastSignallerTests {
         #expect(!own && afterAnother)
     }
 
-    /// The count of one runtime event over every thread.
-    private func total(_ event: RuntimeEvent) -> UInt64 {
-        var totals = [UInt64](repeating: 0, count: RuntimeEvent.count)
-        totals.withUnsafeMutableBufferPointer { RuntimeEvents.read(into: $0.baseAddress!) }
-        return totals[event.rawValue]
-    }
-
     @Test(
         "a waiter that found its signaller on its CPU 256 waits in a row moves to another CPU, its affinity as it was")
     func movesOff() throws {
         let cpus = UsableCPUs.affinityOfCallingThread()
         try #require(cpus.count >= 2, "needs two CPUs; this machine has \(cpus)")
-        let first = cpus[0], shared = Shared(), movesBefore = total(.cpuMoves)
+        let first = cpus[0], shared = Shared(), movesBefore = RuntimeEvents.total(.cpuMoves)
         // Pinned to `first`, then allowed every CPU: a wider mask does not move a running thread.
         // On a busy machine the kernel may still move it between two waits, which ends the run of
         // shared waits; the attempt is then made again, pinned anew.
@@ -111,7 +104,7 @@ struct LastSignallerTests {
             answers.suffix(2) == [false, false],
             "the last wait moved, and the thread runs elsewhere: \(answers.suffix(2))")
         #expect(affinityAfter == cpus)
-        #expect(total(.cpuMoves) > movesBefore)
+        #expect(RuntimeEvents.total(.cpuMoves) > movesBefore)
     }
 
     @Test("a waiter pinned to its signaller's CPU never moves: its owner chose that CPU")
