@@ -49,7 +49,7 @@ public struct LastSignaller: ~Copyable, @unchecked Sendable {
     /// `isOnThisCPU`, asked once per wait by its poll out of the count (`pollOutOfCount`) when the
     /// first rounds found no permit; after `sharedWaitsBeforeMove` such waits in a row found the
     /// signaller on this CPU, the waiter moves itself to another CPU it may run on, and answers
-    /// false.
+    /// false, unless another waiter moved off this CPU within `moveSpacing` (`moveOffThisCPU`).
     ///
     /// Two threads that take turns on one CPU look cache-hot to the kernel's balancer, which then
     /// leaves them there while the other CPU idles: a ping-pong process in that mode pays a yield
@@ -69,10 +69,41 @@ public struct LastSignaller: ~Copyable, @unchecked Sendable {
             return true
         }
         sharedWaits.store(0, ordering: .relaxed)
-        guard rb_thread_move_off_this_cpu() == 1 else { return true }
-        RuntimeEvents.count(.cpuMoves)
-        return false
+        return !Self.moveOffThisCPU()
     }
+
+    /// Moves the calling thread off its CPU, unless another thread moved off it within
+    /// `moveSpacing`. Two partners sharing a CPU reach their 256th shared wait together, one wait
+    /// apart: the first moves, and the second, whose hint still names the first's old CPU (a
+    /// signal to a waiter out of the count notes nothing, and the first is still in its move),
+    /// would follow it to the other CPU and share again, for good. True if it moved.
+    @usableFromInline
+    static func moveOffThisCPU() -> Bool {
+        let slot = movedOffAt + (Int(rb_thread_cpu()) & (moveSlots - 1))
+        let now = MonotonicInstant.now.nanoseconds, last = slot.pointee.load(ordering: .relaxed)
+        guard now - last >= moveSpacing.nanosecondsSaturating,
+            slot.pointee.compareExchange(expected: last, desired: now, ordering: .relaxed).exchanged
+        else { return false }
+        guard rb_thread_move_off_this_cpu() == 1 else {
+            // Pinned here: nobody left this CPU, so nobody else's move waits for this one.
+            _ = slot.pointee.compareExchange(expected: now, desired: last, ordering: .relaxed)
+            return false
+        }
+        RuntimeEvents.count(.cpuMoves)
+        return true
+    }
+
+    /// How long after a move off a CPU no other waiter moves off it: about 500 hand-offs of a pair
+    /// sharing a CPU, so a second pair there still moves soon after.
+    public static let moveSpacing: Duration = .milliseconds(1)
+    /// When a thread last moved off each CPU (monotonic nanoseconds), in slot `cpu % moveSlots`: a
+    /// hint read and written relaxed; two CPUs sharing a slot only delay each other's moves.
+    private static let moveSlots = 64
+    private nonisolated(unsafe) static let movedOffAt: UnsafeMutablePointer<Atomic<Int64>> = {
+        let slots = UnsafeMutablePointer<Atomic<Int64>>.allocate(capacity: moveSlots)
+        for slot in 0..<moveSlots { (slots + slot).initialize(to: Atomic(Int64.min / 2)) }
+        return slots
+    }()
 
     /// Waits in a row that found the signaller on the waiter's CPU before the waiter moves: about
     /// 0.7 ms of hand-offs in the shared mode, and at most one move (two system calls, a few

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import PThreadPrimitives
 import RuntimeKit
 import Testing
@@ -81,30 +84,70 @@ struct LastSignallerTests {
         let first = cpus[0], shared = Shared(), movesBefore = RuntimeEvents.total(.cpuMoves)
         // Pinned to `first`, then allowed every CPU: a wider mask does not move a running thread.
         // On a busy machine the kernel may still move it between two waits, which ends the run of
-        // shared waits; the attempt is then made again, pinned anew.
+        // shared waits, and another test's thread may just have moved off `first`, which holds
+        // this move back for `moveSpacing`; the attempt is then made again, pinned anew.
         let (answers, affinityAfter) = withSignalFrom(first, shared) {
             onCPU(first) { () -> ([Bool], [Int]) in
                 var answers: [Bool] = []
                 for _ in 0..<5 {
-                    UsableCPUs.setAffinityOfCallingThread([first])
-                    UsableCPUs.setAffinityOfCallingThread(cpus)
-                    answers = []
-                    while answers.count < LastSignaller.sharedWaitsBeforeMove, shared.signaller.isOnThisCPU {
-                        answers.append(shared.signaller.sharesThisCPU)
-                    }
-                    if answers.count == LastSignaller.sharedWaitsBeforeMove { break }
+                    answers = runOfSharedWaits(on: first, of: cpus, shared)
+                    if answers.count == LastSignaller.sharedWaitsBeforeMove, answers.last == false { break }
+                    usleep(UInt32(2 * LastSignaller.moveSpacing.nanosecondsSaturating / 1_000))
                 }
                 return (answers + [shared.signaller.isOnThisCPU], UsableCPUs.affinityOfCallingThread())
             }
         }
         #expect(
-            answers.count == LastSignaller.sharedWaitsBeforeMove + 1, "the kernel moved the thread 5 times in a row")
+            answers.count == LastSignaller.sharedWaitsBeforeMove + 1,
+            "the kernel moved the thread, or another moved off its CPU, 5 times in a row")
         #expect(answers.dropLast(2).allSatisfy { $0 }, "\(answers)")
         #expect(
             answers.suffix(2) == [false, false],
             "the last wait moved, and the thread runs elsewhere: \(answers.suffix(2))")
         #expect(affinityAfter == cpus)
         #expect(RuntimeEvents.total(.cpuMoves) > movesBefore)
+    }
+
+    /// On `cpu`, then allowed `cpus`: shared waits until the run that moves, or until the thread
+    /// no longer runs beside the signaller (it moved, or the kernel moved it).
+    private func runOfSharedWaits(on cpu: Int, of cpus: [Int], _ shared: Shared) -> [Bool] {
+        UsableCPUs.setAffinityOfCallingThread([cpu])
+        UsableCPUs.setAffinityOfCallingThread(cpus)
+        var answers: [Bool] = []
+        while answers.count < LastSignaller.sharedWaitsBeforeMove, shared.signaller.isOnThisCPU {
+            answers.append(shared.signaller.sharesThisCPU)
+        }
+        return answers
+    }
+
+    @Test("a waiter does not follow another that moved off its CPU within moveSpacing: partners would meet again")
+    func secondWaiterStays() throws {
+        let cpus = UsableCPUs.affinityOfCallingThread()
+        try #require(cpus.count >= 2, "needs two CPUs; this machine has \(cpus)")
+        let first = cpus[0], shared = Shared(), full = LastSignaller.sharedWaitsBeforeMove
+        // One run moves the thread off `first`; back on `first`, the next run must not, unless
+        // `moveSpacing` passed in between (a busy machine), which makes the attempt inconclusive.
+        let (followed, conclusive) = withSignalFrom(first, shared) {
+            onCPU(first) { () -> (followed: Bool, conclusive: Bool) in
+                for _ in 0..<5 {
+                    let moved = runOfSharedWaits(on: first, of: cpus, shared)
+                    guard moved.count == full, moved.last == false else {
+                        usleep(UInt32(2 * LastSignaller.moveSpacing.nanosecondsSaturating / 1_000))
+                        continue
+                    }
+                    let start = MonotonicInstant.now
+                    let second = runOfSharedWaits(on: first, of: cpus, shared)
+                    let elapsed = MonotonicInstant.now.nanoseconds - start.nanoseconds
+                    guard second.count == full, elapsed < LastSignaller.moveSpacing.nanosecondsSaturating / 2 else {
+                        continue
+                    }
+                    return (second.last == false, true)
+                }
+                return (false, false)
+            }
+        }
+        #expect(conclusive, "the kernel moved the thread, or the machine held it past moveSpacing, 5 times")
+        #expect(!followed, "the second waiter followed the first off the CPU")
     }
 
     @Test("a waiter pinned to its signaller's CPU never moves: its owner chose that CPU")
