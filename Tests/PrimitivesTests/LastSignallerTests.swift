@@ -92,7 +92,7 @@ struct LastSignallerTests {
                 for _ in 0..<5 {
                     answers = runOfSharedWaits(on: first, of: cpus, shared)
                     if answers.count == LastSignaller.sharedWaitsBeforeMove, answers.last == false { break }
-                    usleep(UInt32(2 * LastSignaller.moveSpacing.nanosecondsSaturating / 1_000))
+                    waitOutMoveSpacing()
                 }
                 return (answers + [shared.signaller.isOnThisCPU], UsableCPUs.affinityOfCallingThread())
             }
@@ -120,6 +120,12 @@ struct LastSignallerTests {
         return answers
     }
 
+    /// Sleeps twice `moveSpacing`: a thread that moved off a CPU before no longer holds back a
+    /// move off it.
+    private func waitOutMoveSpacing() {
+        usleep(UInt32(2 * LastSignaller.moveSpacing.nanosecondsSaturating / 1_000))
+    }
+
     @Test("a waiter does not follow another that moved off its CPU within moveSpacing: partners would meet again")
     func secondWaiterStays() throws {
         let cpus = UsableCPUs.affinityOfCallingThread()
@@ -132,7 +138,7 @@ struct LastSignallerTests {
                 for _ in 0..<5 {
                     let moved = runOfSharedWaits(on: first, of: cpus, shared)
                     guard moved.count == full, moved.last == false else {
-                        usleep(UInt32(2 * LastSignaller.moveSpacing.nanosecondsSaturating / 1_000))
+                        waitOutMoveSpacing()
                         continue
                     }
                     let start = MonotonicInstant.now
