@@ -10,13 +10,6 @@ static inline void rb_spin_pause(void) {
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
-/// Busy work for an injected fault (`InjectedFaults`, test builds only): `iterations` turns of
-/// an empty loop the compiler must keep.
-void rb_fault_delay(uint64_t iterations);
-
-/// One heap allocation of 64 bytes, freed at once: an injected per-task allocation.
-void rb_fault_allocation(void);
-
 #endif
 }
 
