@@ -9,9 +9,9 @@ import Synchronization
 /// (a join's half, an apply's piece, a call from outside). It takes what waits (its own deque,
 /// the injector, then the oldest job of each worker's and each other stand-in's deque, as a
 /// thief would) and runs it, until it finds nothing; then it ends. Workers never look at a
-/// stand-in's deque; other stand-ins do, and the monitor counts its jobs as waiting, so a block
-/// it pushed there before blocking is not stranded. If the stall goes on, the monitor adds
-/// another stand-in after two more ticks.
+/// stand-in's deque (other stand-ins do), so a stand-in about to block moves its deque to the
+/// injector (`publishBeforeBlocking`). If the stall goes on, the monitor adds another stand-in
+/// after two more ticks.
 extension StealingRuntime: StallWatchedPool {
     /// libdispatch's cap on threads it adds; ours too.
     static let maximumStallThreads = 255

@@ -208,9 +208,20 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     /// A worker about to block (semaphore or group wait with nothing to help with): whatever it
     /// left in its own deque must not wait for it, so wake a sleeper, with the fence that makes the
-    /// wake-up certain (README.md, "Waiting inside the pool").
+    /// wake-up certain (README.md, "Waiting inside the pool"). A stall thread's stand-in moves its
+    /// whole deque to the injector first: workers never steal from a stand-in, and while one of
+    /// them is idle the stall monitor adds no other stand-in that would.
     func publishBeforeBlocking() {
         guard let worker = CurrentWorker.of(self), worker.deque.count > 0 else { return }
+        if worker.index >= pool.count {
+            // Oldest first, as a thief takes them. A nil steal lost a race to another stand-in,
+            // which took that job: look again while any is left (only this thread pushes here).
+            var jobs: [JobRef] = []
+            while worker.deque.count > 0 {
+                if let job = worker.deque.steal() { jobs.append(job) }
+            }
+            injector.push(contentsOf: jobs)
+        }
         sleepers.notifyOne()
     }
 

@@ -49,6 +49,38 @@ struct BlockingAndScopeTests {
         #expect(finished, "the queue's drain sat in the blocked worker's deque")
     }
 
+    /// A stall thread's stand-in runs the block. Its `async` lands on the stand-in's own deque,
+    /// where workers never look, and the one worker, let go by the block itself, parks: an idle
+    /// worker tells the stall monitor the pool needs no other stand-in. Found under
+    /// AddressSanitizer, tests in parallel: a slow worker let the monitor hand this suite's first
+    /// scenario to a stand-in, and the run hung until the deadline.
+    @Test("a stand-in's block that submits its own signal and then waits is not left waiting", arguments: 0..<5)
+    func standInWaitPublishesItsDeque(attempt: Int) async throws {
+        let finished = try await onDedicatedThread { () -> Bool in
+            let runtime = StealingRuntime(workers: 1)
+            let occupied = MutexSemaphore(value: 0)
+            let release = MutexSemaphore(value: 0)
+            runtime.async {  // the only worker blocks where the pool cannot see
+                occupied.signal()
+                release.wait()
+            }
+            occupied.wait()
+            let done = MutexSemaphore(value: 0)
+            runtime.async {  // into the injector: no worker is free to take it, the stand-in does
+                release.signal()
+                let semaphore = runtime.makeSemaphore(value: 0)
+                runtime.async { semaphore.signal() }  // onto the stand-in's own deque
+                semaphore.wait()
+                done.signal()
+            }
+            guard runtime.addStallThread() else { return false }
+            guard done.wait(timeout: .seconds(300)) == .success else { return false }
+            runtime.shutdown()
+            return true
+        }
+        #expect(finished, "the signal sat in the stand-in's deque while the worker slept")
+    }
+
     /// Blocks from outside that each wait (on a semaphore the runtime cannot see) until all of
     /// them have started: every one needs a worker of its own, so a job left in the injector while
     /// a worker sleeps shows as a block that never starts. Found by the soak's busy-pool rounds;
