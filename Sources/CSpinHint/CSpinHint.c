@@ -3,6 +3,8 @@
 #include "CSpinHint.h"
 #include <stdlib.h>
 
+__thread _Bool rb_woke_sleeper __attribute__((tls_model("initial-exec"))) = 0;
+
 void rb_fault_delay(uint64_t iterations) {
     for (uint64_t i = 0; i < iterations; i++) __asm__ __volatile__("" ::: "memory");
 }

@@ -78,7 +78,10 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     func postToken() {
         signaller.note()
         wakeups.word.pointee.add(1, ordering: .sequentiallyConsistent)
-        if sleepers.load(ordering: .sequentiallyConsistent) > 0 { wakeups.wake(1) }
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+            wakeups.wake(1)
+            SpinBudget.noteWokeSleeper()
+        }
     }
 
     /// Takes a token, or gives the place back at the deadline.

@@ -137,11 +137,21 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
         return condition()
     }
 
+    /// Makes this thread's next hand-off poll a probe: its signal just woke a thread asleep in the
+    /// kernel, which will reply (if it replies) a wake-up from now, later than a short poll lasts.
+    /// Without it a pair that had fallen asleep stayed asleep until a probe every 32 polls: when
+    /// something holds a CPU for a while (another process, the hypervisor), every such spell costs
+    /// a pair dozens of hand-offs at a wake-up each, not one (README.md, "A probe after waking a
+    /// sleeper").
+    @inlinable
+    public static func noteWokeSleeper() { rb_note_woke_sleeper() }
+
     /// The rounds this poll may take: the limit, or the maximum for a probe.
     @usableFromInline
     var currentLimit: Int {
         let current = limit.load(ordering: .relaxed)
-        if current >= Self.maximum { return current }
+        let wokeSleeper = roundsPerLook == 1 && rb_take_woke_sleeper()
+        if current >= Self.maximum || wokeSleeper { return Self.maximum }
         let polls = shortPolls.wrappingAdd(1, ordering: .relaxed).newValue
         return polls % Self.probeEvery == 0 ? Self.maximum : current
     }

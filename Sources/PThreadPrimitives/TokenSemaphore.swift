@@ -19,6 +19,9 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     private let tokens = POSIXSemaphore(value: 0)
     private let spin = SpinBudget()
     private let signaller = LastSignaller()
+    /// Waiters in (or about to enter) `tokens.wait`: a signal that finds one tells its own next
+    /// poll to be a probe (`SpinBudget.noteWokeSleeper`). A hint, read relaxed.
+    private let sleepers = Atomic<Int>(0)
 
     /// - Precondition: `value >= 0`.
     public init(value: Int) {
@@ -36,7 +39,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
         if value.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0 { return }
         if pollForPermit() { return }
         beforeBlocking()
-        tokens.wait()
+        whileAsleep { tokens.wait() }
     }
 
     /// `wait(timeout:)`, calling `beforeBlocking` once if the thread is about to sleep.
@@ -47,8 +50,14 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
         if timeout <= .zero { return giveBackOrTakeToken() }
         if pollForPermit() { return .success }
         beforeBlocking()
-        if tokens.wait(timeout: timeout) == .success { return .success }
+        if whileAsleep({ tokens.wait(timeout: timeout) }) == .success { return .success }
         return giveBackOrTakeToken()
+    }
+
+    private func whileAsleep<Result>(_ body: () -> Result) -> Result {
+        sleepers.add(1, ordering: .relaxed)
+        defer { sleepers.subtract(1, ordering: .relaxed) }
+        return body()
     }
 
     /// For a counted waiter whose time is up: leaves the count, or, if a signal counted it before
@@ -73,6 +82,8 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     public func signal() -> Bool {
         if value.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 0 { return false }
         signaller.note()
+        // Read before the post: a sleeper it wakes may leave the count before a read after it.
+        if sleepers.load(ordering: .relaxed) > 0 { SpinBudget.noteWokeSleeper() }
         tokens.signal()
         return true
     }

@@ -50,4 +50,34 @@ struct SpinBudgetTests {
             expectedRounds = max(SpinBudget.minimum, expectedRounds / 2)
         }
     }
+
+    /// A hand-off budget down to `minimum` after its maximum and six halvings (seven polls, short
+    /// of the first probe), with this thread's woken-sleeper mark cleared by a poll that ends at once.
+    private func shortHandOffBudget() -> SpinBudget {
+        let budget = SpinBudget()
+        _ = budget.poll(until: { true })
+        for _ in 0..<7 { _ = looksOfAFailedPoll(budget) }
+        return budget
+    }
+
+    @Test("after this thread's signal woke a sleeper, its next hand-off poll lasts the maximum, once")
+    func probesAfterWakingASleeper() {
+        let budget = shortHandOffBudget()
+        #expect(looksOfAFailedPoll(budget) == SpinBudget.minimum)
+        SpinBudget.noteWokeSleeper()
+        #expect(looksOfAFailedPoll(budget) == SpinBudget.maximum)
+        // The failed probe halved from the maximum, as a probe every probeEvery polls does.
+        #expect(looksOfAFailedPoll(budget) == SpinBudget.maximum / 2)
+    }
+
+    @Test("a lock's poll neither takes the mark nor lasts longer for it")
+    func lockPollsLeaveTheMark() {
+        let handOff = shortHandOffBudget()
+        let lock = SpinBudget(for: .lock)
+        for _ in 0..<7 { _ = looksOfAFailedPoll(lock) }
+        let perLook = SpinBudget.pausesBetweenLooks
+        SpinBudget.noteWokeSleeper()
+        #expect(looksOfAFailedPoll(lock) == (SpinBudget.minimum + perLook - 1) / perLook)
+        #expect(looksOfAFailedPoll(handOff) == SpinBudget.maximum)
+    }
 }
