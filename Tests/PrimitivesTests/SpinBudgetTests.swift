@@ -70,6 +70,21 @@ struct SpinBudgetTests {
         #expect(looksOfAFailedPoll(budget) == SpinBudget.maximum / 2)
     }
 
+    @Test("one poll in probeEvery lasts the maximum; one that runs out halves the maximum")
+    func probeThatRunsOut() {
+        let budget = shortHandOffBudget()
+        var looks = [Int]()
+        while looks.count <= SpinBudget.probeEvery, looks.last != SpinBudget.maximum {
+            looks.append(looksOfAFailedPoll(budget))
+        }
+        #expect(looks.last == SpinBudget.maximum, "\(looks)")
+        #expect(looks.dropLast().allSatisfy { $0 == SpinBudget.minimum }, "\(looks)")
+        // The polls after it are long ones again, 2,000 rounds down to the minimum: they catch a
+        // partner whose reply comes late more often than the short limit would (README.md,
+        // "A probe after waking a sleeper", tried and not kept).
+        #expect(looksOfAFailedPoll(budget) == SpinBudget.maximum / 2)
+    }
+
     @Test("a lock's poll neither takes the mark nor lasts longer for it")
     func lockPollsLeaveTheMark() {
         let handOff = shortHandOffBudget()
