@@ -31,6 +31,10 @@ extension StealingRuntime: StallWatchedPool {
 
     public var hasIdleWorker: Bool { sleepers.hasIdleWorker }
 
+    /// A stall thread's stand-in: a `Worker` of this pool's identity whose index no worker of
+    /// `pool` has.
+    func isStandIn(_ worker: Worker) -> Bool { worker.index >= pool.count }
+
     public func addStallThread() -> Bool {
         stallLock.withLock {
             stallThreads.removeAll { stall in
@@ -52,7 +56,7 @@ extension StealingRuntime: StallWatchedPool {
     /// Runs waiting jobs as a stand-in worker until none is found.
     private func runWhileStalled() {
         monitor.registerCurrentThread()
-        // An index no worker of `pool` has: a stand-in is nobody's victim and steals from all.
+        // An index no worker of `pool` has (`isStandIn`): nobody's victim, it steals from all.
         let standIn = Worker(index: pool.count, pool: poolIdentity)
         stallLock.withLock { standIns.append(standIn) }
         CurrentWorker.set(standIn)

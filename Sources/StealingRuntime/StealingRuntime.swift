@@ -213,28 +213,26 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// them is idle the stall monitor adds no other stand-in that would.
     func publishBeforeBlocking() {
         guard let worker = CurrentWorker.of(self), worker.deque.count > 0 else { return }
-        if worker.index >= pool.count {
-            // Oldest first, as a thief takes them. A nil steal lost a race to another stand-in,
-            // which took that job: look again while any is left (only this thread pushes here).
-            var jobs: [JobRef] = []
-            while worker.deque.count > 0 {
-                if let job = worker.deque.steal() { jobs.append(job) }
-            }
-            injector.push(contentsOf: jobs)
-        }
+        if isStandIn(worker) { moveOldestToInjector(worker.deque.count, of: worker) }
         sleepers.notifyOne()
     }
 
     /// A full deque moves its older half to the injector, where any worker can find it.
     @usableFromInline
     func spillHalf(of worker: Worker) {
-        var spilled: [JobRef] = []
-        for _ in 0..<(worker.deque.count / 2) {
-            guard let job = worker.deque.steal() else { break }  // oldest first, as thieves would take them
-            spilled.append(job)
-        }
-        injector.push(contentsOf: spilled)
+        moveOldestToInjector(worker.deque.count / 2, of: worker)
         sleepers.notifyOne()
+    }
+
+    /// Moves up to `count` of `worker`'s oldest jobs to the injector, oldest first, as thieves
+    /// would take them; its owner calls this. A steal that comes back empty lost a race to a
+    /// thief, which took that job: it looks again while any is left (only the owner pushes).
+    func moveOldestToInjector(_ count: Int, of worker: Worker) {
+        var moved: [JobRef] = []
+        while moved.count < count, worker.deque.count > 0 {
+            if let job = worker.deque.steal() { moved.append(job) }
+        }
+        injector.push(contentsOf: moved)
     }
 
     private func run(_ worker: Worker) {
