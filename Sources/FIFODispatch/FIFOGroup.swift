@@ -27,7 +27,7 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
 
     /// How long a waiter polls for the group to empty before sleeping (`SpinBudget`).
     private let spin = SpinBudget()
-    @usableFromInline static let countMask = GroupWord.countMask
+    @inlinable static var countMask: UInt64 { GroupWord.countMask }
 
     init(pool: WorkerPool) {
         self.pool = Unmanaged.passUnretained(pool)

@@ -121,7 +121,9 @@ extension FIFOQueue {
         // microsecond, sooner than a waiter in line is handed it: a hand-off wakes a worker to
         // drain and then this thread, two trips through the kernel (README.md, "Contended sync").
         // Polling takes it only from idle, as the fast path does, so nothing queued is overtaken.
-        if isRootChild, Self.syncPolls.poll(until: { tryAcquire(exclusive: exclusive) }) {
+        if isRootChild,
+            pool._withUnsafeGuaranteedRef({ $0.syncPolls.poll(until: { tryAcquire(exclusive: exclusive) }) })
+        {
             return try runAcquired(exclusive: exclusive, outer: outer, work)
         }
         var chain: [(queue: Unmanaged<FIFOQueue>, hold: DrainFrame.Hold)] = []

@@ -36,10 +36,6 @@ public final class FIFOQueue: @unchecked Sendable {
     private var targets: [FIFOQueue] = []
     private var storedContext: UnsafeMutableRawPointer?
     private var finalizer: (@Sendable (UnsafeMutableRawPointer?) -> Void)?
-    /// How long a contended `sync` polls for a queue to fall idle before it waits in line, learnt
-    /// from every queue's syncs (FIFOQueue+Sync.swift). One for all queues: a budget in each queue
-    /// made every queue 16 bytes larger, and tasks from outside the pool 15% slower (`bench ab`).
-    @usableFromInline static let syncPolls = SpinBudget(for: .lock)
 
     /// - Precondition: a root has a `qos` (its band) and no target.
     init(label: String, kind: Kind, qos: Priority?, target: FIFOQueue?, pool: WorkerPool) {

@@ -59,7 +59,7 @@ public struct Deadline: Sendable, Equatable {
     let nanoseconds: Int64
     let isWallClock: Bool
 
-    public static let never = Deadline(nanoseconds: -1, isWallClock: false)
+    public static var never: Deadline { Deadline(nanoseconds: -1, isWallClock: false) }
 
     /// `timeout` from now on the monotonic clock; zero or negative means now (`isImmediate`), huge
     /// saturates to never.

@@ -45,9 +45,15 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     /// The first nap; each nap in a row doubles it, this many times (50 µs to 800 µs). A nap
     /// bounds how long a block can wait when its pusher, instead of taking it, blocks where the
     /// pool cannot see (README, "Naps").
-    static let firstNap: Duration = .microseconds(50)
+    static var firstNap: Duration { .microseconds(50) }
     static let napDoublings = 4
-    static let retireAfter: Duration = .seconds(1)
+    static var retireAfter: Duration { .seconds(1) }
+
+    /// How long a contended `sync` polls for a queue to fall idle before it waits in line, learnt
+    /// from the syncs of every queue on this pool (FIFOQueue+Sync.swift). One for all queues: a
+    /// budget in each queue made every queue 16 bytes larger, and tasks from outside the pool 15%
+    /// slower (`bench ab`).
+    let syncPolls = SpinBudget(for: .lock)
 
     let width: Int
     private(set) var roots: [FIFOQueue] = []

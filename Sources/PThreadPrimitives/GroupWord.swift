@@ -15,7 +15,8 @@ import Synchronization
 /// anyway, never touch the count.
 public enum GroupWord {
     // Computed, not `static let`: a debug build reaches a stored static through swift_once on
-    // every access, and the workers' first leaves race into the once's lock.
+    // every access, and under ThreadSanitizer every such access takes the once's lock
+    // (tools/check-lazy-statics.sh).
     @inlinable public static var countMask: UInt64 { 0x7FFF_FFFF }
     @inlinable public static var held: UInt64 { 0x8000_0000 }
     @inlinable public static var generationUnit: UInt64 { 1 << 32 }

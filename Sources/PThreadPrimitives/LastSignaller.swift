@@ -95,7 +95,7 @@ public struct LastSignaller: ~Copyable, @unchecked Sendable {
 
     /// How long after a move off a CPU no other waiter moves off it: about 500 hand-offs of a pair
     /// sharing a CPU, so a second pair there still moves soon after.
-    public static let moveSpacing: Duration = .milliseconds(1)
+    public static var moveSpacing: Duration { .milliseconds(1) }
     /// When a thread last moved off each CPU (monotonic nanoseconds), in slot `cpu % moveSlots`: a
     /// hint read and written relaxed; two CPUs sharing a slot only delay each other's moves.
     private static let moveSlots = 64

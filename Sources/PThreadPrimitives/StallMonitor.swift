@@ -37,7 +37,7 @@ public final class StallMonitor: @unchecked Sendable {
     /// Twenty ticks a second: a blocked pool gets its thread within 50-100 ms, where libdispatch's
     /// once-a-second timer can take up to a second (README.md, "StallMonitor"), and the monitor
     /// wakes too rarely to cost anything measurable (a futex wait and a few loads per tick).
-    public static let defaultInterval: Duration = .milliseconds(50)
+    public static var defaultInterval: Duration { .milliseconds(50) }
 
     public let interval: Duration
     private let width: Int

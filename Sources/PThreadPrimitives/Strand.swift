@@ -278,8 +278,8 @@ struct StrandState: RawRepresentable, AtomicRepresentable, Equatable {
         case running = 2
     }
 
-    static let idle = StrandState(owner: .nobody, lineOccupied: false)
-    static let running = StrandState(owner: .running, lineOccupied: false)
+    static var idle: StrandState { StrandState(owner: .nobody, lineOccupied: false) }
+    static var running: StrandState { StrandState(owner: .running, lineOccupied: false) }
 
     private static let ownerBits: UInt8 = 0b011
     private static let lineBit: UInt8 = 0b100

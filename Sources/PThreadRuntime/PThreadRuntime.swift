@@ -18,7 +18,7 @@ public final class PThreadRuntime: PoolBackedRuntime, StallWatchedPool, @uncheck
     public static let unsupported: [RuntimeBehaviour: String] = [:]
     /// libdispatch's cap on threads it adds; ours too.
     static let maximumAddedThreads = 255
-    static let retireAfter: Duration = .seconds(1)
+    static var retireAfter: Duration { .seconds(1) }
 
     public let workers: Int
 
