@@ -9,6 +9,8 @@
 #                    why); report.html itself needs no browser to be written
 #   gdb              CI only: tools/watchdog.sh prints a hung test process's thread stacks with it
 #                    (without it, each thread's kernel state)
+#   binutils         CI only: tools/check-lazy-statics.sh reads the TSan build with objdump (the
+#                    Swift toolchain's own linking usually brings it already)
 # and, with pip in a virtual environment at /opt/runtimebench/venv (where bench looks for it):
 #   apache-otava     `bench history`: change points over a series of runs (pinned: bench reads
 #                    its JSON output)
@@ -24,7 +26,7 @@
 # Idempotent: packages already installed are left alone. Needs root (apt-get).
 set -euo pipefail
 
-packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv chromium gdb)
+packages=(libpapi-dev libjemalloc-dev linux-perf python3-venv chromium gdb binutils)
 case "${1:-}" in
     "") ;;
     --peers)
