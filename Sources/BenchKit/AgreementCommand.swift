@@ -124,6 +124,7 @@ struct AgreementCommand: ParsableCommand {
     /// between the fastest and the slowest process.
     private func printSpreads(_ spread: ProcessSpread) {
         let limit = Figures.value(ProcessSpread.limit), far = Figures.value(RunCPUHops.farFactor)
+        let near = Figures.value(RunCPUHops.nearFactor)
         print("spread between processes (the slowest over \(limit)× the fastest):")
         for run in spread.casesPerRun.indices {
             let cases = "  run \(run + 1): \(spread.widePerRun[run]) of \(spread.casesPerRun[run]) cases; "
@@ -133,12 +134,13 @@ struct AgreementCommand: ParsableCommand {
             }
             print(
                 cases + "\(spread.steadyWidePerRun[run]) without the processes whose CPU hop took over \(far)× "
-                    + "the run's median (\(spread.farPerRun[run]) of \(spread.probedPerRun[run]) processes)")
+                    + "the run's median (\(spread.farPerRun[run]) of \(spread.probedPerRun[run]) processes) or "
+                    + "under \(near)× it at either end (\(spread.nearPerRun[run]))")
         }
         if spread.casesPerRun.count >= 2 {
             print(
                 "  in every run: \(spread.inEveryRun.count) cases; \(spread.steadyInEveryRun.count) without "
-                    + "the processes whose CPUs were far apart")
+                    + "the processes whose CPUs were far apart or near")
         }
         for wide in spread.wide.prefix(list) {
             let ratios = zip(wide.ratios, wide.steadyRatios).map { all, steady in

@@ -9,8 +9,9 @@ import Results
 /// VM, the same build's three backends had 8 cases over 2× in one full run and 28 in the next, an
 /// hour later). Two things tell them apart:
 /// - each process's probe of how far apart two CPUs were (`CPUHop`): a process whose cache line
-///   took over `RunCPUHops.farFactor` times the run's median between CPUs ran on another
-///   machine, in effect, and the spread is also given without such processes ("steady");
+///   took over `RunCPUHops.farFactor` times the run's median between CPUs, or under
+///   `RunCPUHops.nearFactor` times it at either end, ran on another machine, in effect, and the
+///   spread is also given without such processes ("steady");
 /// - the runs: a case over the limit in every run is the runtime's; one over it in some runs only
 ///   may be the machine's.
 /// For each case, the counters per operation that differ between its fastest and its slowest
@@ -28,7 +29,7 @@ public struct ProcessSpread: Sendable {
         /// Per run, slowest over fastest process; nil where the run lacks the case or has fewer
         /// than two processes of it.
         public let ratios: [Double?]
-        /// The same without the processes whose CPUs were far apart (all of them where no process
+        /// The same without the processes whose CPUs were far apart or near (all of them where no process
         /// was probed); nil where fewer than two processes remain.
         public let steadyRatios: [Double?]
         /// The fastest and the slowest process's figures in the run where the spread was widest,
@@ -56,11 +57,11 @@ public struct ProcessSpread: Sendable {
         public var measuredRuns: Int { ratios.compactMap { $0 }.count }
         /// Runs in which it was over the limit.
         public var wideRuns: Int { Self.over(ratios) }
-        /// Runs in which it was over the limit without the processes whose CPUs were far apart.
+        /// Runs in which it was over the limit without the processes whose CPUs were far apart or near.
         public var steadyWideRuns: Int { Self.over(steadyRatios) }
         /// Over the limit in every run that measured it (with two runs or more).
         public var inEveryRun: Bool { measuredRuns >= 2 && wideRuns == measuredRuns }
-        /// The same, without the processes whose CPUs were far apart: the runtime's own.
+        /// The same, without the processes whose CPUs were far apart or near: the runtime's own.
         public var steadyInEveryRun: Bool { measuredRuns >= 2 && steadyWideRuns == measuredRuns }
         /// "3.9 µs" for a figure of this case.
         public func shown(_ value: Double) -> String { ranking.shown(value) }
@@ -80,13 +81,15 @@ public struct ProcessSpread: Sendable {
     }
 
     /// Per run: the cases with two processes or more, those over the limit, and those over it
-    /// without the processes whose CPUs were far apart.
+    /// without the processes whose CPUs were far apart or near.
     public let casesPerRun: [Int]
     public let widePerRun: [Int]
     public let steadyWidePerRun: [Int]
-    /// Per run: the processes probed, and those whose CPUs were far apart.
+    /// Per run: the processes probed, those whose CPUs were far apart, and those whose CPUs were
+    /// near (`RunCPUHops`).
     public let probedPerRun: [Int]
     public let farPerRun: [Int]
+    public let nearPerRun: [Int]
     /// Every case over the limit in some run: those over it without far CPUs in more runs first,
     /// then in more runs, then the widest.
     public let wide: [Wide]
@@ -105,10 +108,12 @@ public struct ProcessSpread: Sendable {
         var widest: [String: Widest] = [:]
         var order: [String] = []
         var cases: [Int] = [], wide: [Int] = [], steadyWide: [Int] = [], probed: [Int] = [], far: [Int] = []
+        var near: [Int] = []
         for (index, run) in runs.enumerated() {
             let hops = RunCPUHops(run.cases.flatMap(\.records))
             probed.append(hops.probed)
             far.append(hops.far)
+            near.append(hops.near)
             var caseCount = 0, wideCount = 0, steadyCount = 0
             let all = MeasuredCase.all(run, estimates: RunEstimates(run.cases))
             let sorted = Dictionary(all.map { ($0.benchmarkCase.id, Self.processes($0)) }) { first, _ in first }
@@ -118,7 +123,7 @@ public struct ProcessSpread: Sendable {
                 let processes = sorted[id] ?? []
                 guard let first = processes.first, let last = processes.last, processes.count >= 2 else { continue }
                 let ratio = last.value / first.value
-                let steady = processes.filter { !hops.isFar($0.record) }
+                let steady = processes.filter { hops.isUsual($0.record) }
                 let steadyRatio = steady.count >= 2 ? steady.last!.value / steady.first!.value : nil
                 caseCount += 1
                 if ratio > Self.limit { wideCount += 1 }
@@ -144,6 +149,7 @@ public struct ProcessSpread: Sendable {
         steadyWidePerRun = steadyWide
         probedPerRun = probed
         farPerRun = far
+        nearPerRun = near
         self.wide = order.compactMap { id -> Wide? in
             guard let widest = widest[id], widest.ratio > Self.limit else { return nil }
             let differing = ModeDescription.differingCounters(
@@ -198,6 +204,6 @@ public struct ProcessSpread: Sendable {
 
     /// The cases over the limit in every run that measured them.
     public var inEveryRun: [Wide] { wide.filter(\.inEveryRun) }
-    /// The same, without the processes whose CPUs were far apart: the runtimes' own.
+    /// The same, without the processes whose CPUs were far apart or near: the runtimes' own.
     public var steadyInEveryRun: [Wide] { wide.filter(\.steadyInEveryRun) }
 }

@@ -23,28 +23,38 @@ public struct CPUHop: Sendable, Codable, Equatable {
 
     /// The slower of the two probes: the machine may have changed at either end of the samples.
     public var nanoseconds: Double { max(beforeNanoseconds, afterNanoseconds) }
+    /// The faster of the two.
+    public var nearestNanoseconds: Double { min(beforeNanoseconds, afterNanoseconds) }
 }
 
 /// A run's CPU hops: their median over the run's processes, against which one process's hop is
-/// far. The report's noise paragraph counts the far ones, and `ProcessSpread` leaves them out of
-/// its steady spread.
+/// far or near. The report's noise paragraph counts the far ones, and `ProcessSpread` leaves both
+/// out of its steady spread.
 public struct RunCPUHops: Sendable {
     /// A hop more than this many times the run's median is far: the machine changed under that
     /// process (24–39 ns against about 200 on the 2-vCPU VM; nothing between 40 and 200 in 588).
-    public static let farFactor = 2.0
+    public static var farFactor: Double { 2.0 }
+    /// A hop, at either end of the samples, under this share of the run's median is near: the two
+    /// virtual CPUs most likely ran on one core's two hardware threads, where a hand-off costs
+    /// about half (AMD EPYC VM, two full runs of 1,713 and 1,737 processes: 12–19 ns at one end in
+    /// 12–15% of them, 28–37 ns in most, nothing between 20 and 27).
+    public static var nearFactor: Double { 0.6 }
 
     /// The median hop over the processes probed; nil when none was (records from before the probe,
     /// or a run pinned to one CPU).
     public let median: Double?
-    /// Processes probed, and those whose hop was far.
+    /// Processes probed, and those whose hop was far, and near.
     public let probed: Int
     public let far: Int
+    public let near: Int
 
     public init(_ records: [CaseRecord]) {
         let hops = records.compactMap { $0.cpuHop?.nanoseconds }.sorted()
         median = hops.isEmpty ? nil : SampleStatistics.percentile(hops, 0.5)
         probed = hops.count
         far = median.map { median in hops.filter { $0 > median * Self.farFactor }.count } ?? 0
+        let nearest = records.compactMap { $0.cpuHop?.nearestNanoseconds }
+        near = median.map { median in nearest.filter { $0 < median * Self.nearFactor }.count } ?? 0
     }
 
     /// Whether `record`'s hop was far; false when it or the run has none.
@@ -52,4 +62,13 @@ public struct RunCPUHops: Sendable {
         guard let median, let hop = record.cpuHop?.nanoseconds else { return false }
         return hop > median * Self.farFactor
     }
+
+    /// Whether `record`'s hop was near at either end; false when it or the run has none.
+    public func isNear(_ record: CaseRecord) -> Bool {
+        guard let median, let hop = record.cpuHop?.nearestNanoseconds else { return false }
+        return hop < median * Self.nearFactor
+    }
+
+    /// Neither far nor near: the machine as most of the run's processes had it.
+    public func isUsual(_ record: CaseRecord) -> Bool { !isFar(record) && !isNear(record) }
 }

@@ -125,7 +125,7 @@ struct HTMLReportTests {
         try ResultsWriter.write(Fixture.run, to: folder.path)
         let page = try String(contentsOfFile: folder.path + "/report.html", encoding: .utf8)
         let dumped = folder.appendingPathComponent("dom.html")
-        FileManager.default.createFile(atPath: dumped.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: dumped.path, contents: nil)
         let output = try FileHandle(forWritingTo: dumped)
         let browser = Process()
         browser.executableURL = URL(fileURLWithPath: Self.chromium!)

@@ -87,4 +87,19 @@ struct ProcessSpreadTests {
         let near = ProcessSpread([Self.slowSecondProcess(3, switches: 0.5, slowHop: 50)])
         #expect(near.farPerRun == [0] && near.steadyWidePerRun == [1] && near.wide.first?.steadyRatios == [3])
     }
+
+    @Test(
+        """
+        a process whose CPUs were nearer than 0.6× the run's usual at one end (two hardware threads \
+        of one core) is left out of the steady spread too; one at 0.6× is kept
+        """)
+    func nearCPUs() throws {
+        // The second process runs 3× faster, its hop 25 ns before its samples and 12 after.
+        let near = ProcessSpread([Self.slowSecondProcess(1.0 / 3, switches: 0.5, slowHop: 12)])
+        let wide = try #require(near.wide.first)
+        #expect(near.nearPerRun == [1] && near.farPerRun == [0] && near.steadyWidePerRun == [0])
+        #expect(wide.ratios[0].map { abs($0 - 3) < 1e-9 } == true && wide.steadyRatios == [nil])
+        let kept = ProcessSpread([Self.slowSecondProcess(1.0 / 3, switches: 0.5, slowHop: 15)])
+        #expect(kept.nearPerRun == [0] && kept.steadyWidePerRun == [1])
+    }
 }
