@@ -33,12 +33,12 @@ public struct CPUHop: Sendable, Codable, Equatable {
 public struct RunCPUHops: Sendable {
     /// A hop more than this many times the run's median is far: the machine changed under that
     /// process (24–39 ns against about 200 on the 2-vCPU VM; nothing between 40 and 200 in 588).
-    public static var farFactor: Double { 2.0 }
+    public static let farFactor = 2.0
     /// A hop, at either end of the samples, under this share of the run's median is near: the two
     /// virtual CPUs most likely ran on one core's two hardware threads, where a hand-off costs
     /// about half (AMD EPYC VM, two full runs of 1,713 and 1,737 processes: 12–19 ns at one end in
     /// 12–15% of them, 28–37 ns in most, nothing between 20 and 27).
-    public static var nearFactor: Double { 0.6 }
+    public static let nearFactor = 0.6
 
     /// The median hop over the processes probed; nil when none was (records from before the probe,
     /// or a run pinned to one CPU).
