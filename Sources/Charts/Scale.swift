@@ -94,5 +94,8 @@ private func significant(_ value: Double) -> String {
     let digits = max(0, 2 - Int(floor(log10(abs(value)))))
     let factor = pow(10, Double(digits))
     let rounded = (value * factor).rounded() / factor
+    // Past about 9.2e18 an Int cannot hold it (an interval of one process under a wide prior
+    // reaches there); Swift's own form ("1e+21") still says it.
+    guard abs(rounded) < 1e15 else { return "\(rounded)" }
     return rounded == rounded.rounded() ? "\(Int(rounded))" : "\(rounded)"
 }

@@ -32,7 +32,7 @@ struct MarkdownReportTests {
                     + "| syscalls/op |",
                 "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
                 "| work-stealing | system | 50 | 43.2–57.8 | — | 2 × 10 | 48 | 0 |",
-                "| pthread-mutex | system | 51 | 43.7–59.4 | 1.02×, a tie | 2 × 10 | unavailable | unavailable |",
+                "| pthread-mutex | system | 51 | 43.6–59.7 | 1.02×, a tie | 2 × 10 | unavailable | unavailable |",
                 "| work-stealing | jemalloc | 60 | 51.9–69.4 | 1.20× | 2 × 10 | 58 | 0 |",
                 "| libdispatch | system | 200 | 173–231 | 4.00× | 2 × 10 | 210 | 0.5 |",
             ])
