@@ -74,7 +74,7 @@ struct FasterTests {
         let first = try #require(
             CaseEstimate(
                 values: [48, 49, 50] + [
-                    130, 135, 143, 150, 155, 160, 163, 165, 166, 167, 168, 170, 173, 175, 180, 185,
+                    125, 130, 138, 145, 150, 155, 158, 160, 161, 162, 163, 165, 168, 170, 175, 180,
                 ],
                 prior: prior, sittingSpread: 0.015))
         let second = try #require(
