@@ -293,7 +293,7 @@ let package = Package(
         // for what another thread does eventually.
         .target(
             name: "TestSupport",
-            dependencies: ["Results"],
+            dependencies: ["Results", "PThreadPrimitives", "RuntimeKit"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

@@ -26,6 +26,8 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
     private let spin = SpinBudget()
     /// Who signalled a waiter last, and from which CPU: a waiter on that CPU yields soon.
     private let signaller = LastSignaller()
+    /// Whether its waits out of the count are a lock's or a hand-off's: how often they look.
+    private let use = LockOrHandOff()
 
     /// - Precondition: `value >= 0`.
     init(value: Int, pool: WorkerPool) {
@@ -62,7 +64,8 @@ public final class FIFOSemaphore: CountingSemaphore, @unchecked Sendable {
             // Leaves the count, or takes the token of the signal that counted this waiter first.
             return value.incrementIfNegative() ? .timedOut : sleepForToken(until: .never)
         }
-        return value.pollOutOfCount(signallerOnThisCPU: { signaller.sharesThisCPU })
+        return value.pollOutOfCount(
+            roundsPerLook: use.roundsPerLook(), signallerOnThisCPU: { signaller.sharesThisCPU })
             ? .success : waitForToken(until: deadline)
     }
 

@@ -23,10 +23,15 @@ extension Atomic where Value == Int {
     /// signal before it could leave) and is owed a token. `signallerOnThisCPU` (the semaphore's
     /// `LastSignaller.sharesThisCPU`, which may first move this thread to another CPU) turns the
     /// rest of the poll into one yield after its first rounds: a signaller on this CPU cannot
-    /// signal while this thread polls on it.
-    public func pollOutOfCount(signallerOnThisCPU: () -> Bool = { false }) -> Bool {
+    /// signal while this thread polls on it. The poll looks every `roundsPerLook` rounds
+    /// (`LockOrHandOff`: spaced for a lock, every round for a hand-off).
+    public func pollOutOfCount(roundsPerLook: Int = 1, signallerOnThisCPU: () -> Bool = { false }) -> Bool {
         guard incrementIfNegative() else { return false }
-        if SpinBudget.pollBriefly(until: { decrementIfPositive() }, yieldingIf: signallerOnThisCPU) { return true }
+        if SpinBudget.pollBriefly(
+            until: { decrementIfPositive() }, roundsPerLook: roundsPerLook, yieldingIf: signallerOnThisCPU)
+        {
+            return true
+        }
         return wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue >= 0
     }
 

@@ -117,17 +117,18 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
         return poll(until: condition)
     }
 
-    /// Polls `condition` for at most `yieldEvery - 1` rounds, a `pause` apart: short enough never
-    /// to yield the CPU, so it ends within about a microsecond however busy the machine. For a
-    /// look that must not last (a semaphore waiter out of the count, which a `signal` cannot see);
-    /// learns nothing. Where `yieldingIf` holds after `yieldSoonAfter` rounds (the signaller runs
-    /// on this CPU, `LastSignaller.isOnThisCPU`), it yields once and looks once instead of the rest.
+    /// Polls `condition` for at most `yieldEvery - 1` rounds, a `pause` apart, looking every
+    /// `roundsPerLook` rounds: short enough never to yield the CPU, so it ends within about a
+    /// microsecond however busy the machine. For a look that must not last (a semaphore waiter out
+    /// of the count, which a `signal` cannot see); learns nothing. Where `yieldingIf` holds after
+    /// `yieldSoonAfter` rounds (the signaller runs on this CPU, `LastSignaller.isOnThisCPU`), it
+    /// yields once and looks once instead of the rest. It always looks after its last round.
     @inlinable
-    public static func pollBriefly(until condition: () -> Bool, yieldingIf signallerHere: () -> Bool = { false })
-        -> Bool
-    {
+    public static func pollBriefly(
+        until condition: () -> Bool, roundsPerLook: Int = 1, yieldingIf signallerHere: () -> Bool = { false }
+    ) -> Bool {
         for round in 0..<(yieldEvery - 1) {
-            if condition() { return true }
+            if round % roundsPerLook == 0, condition() { return true }
             if round == yieldSoonAfter - 1, signallerHere() {
                 RuntimeEvents.yieldCPU()
                 return condition()

@@ -19,6 +19,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     private let tokens = POSIXSemaphore(value: 0)
     private let spin = SpinBudget()
     private let signaller = LastSignaller()
+    private let use = LockOrHandOff()
     /// Waiters in (or about to enter) `tokens.wait`: a signal that finds one tells its own next
     /// poll to be a probe (`SpinBudget.noteWokeSleeper`). A hint, read relaxed.
     private let sleepers = Atomic<Int>(0)
@@ -71,7 +72,7 @@ public final class TokenSemaphore: CountingSemaphore, @unchecked Sendable {
     /// A wait that found no permit: a free permit out of the count (`pollOutOfCount`), else,
     /// counted, a token within the budget. False when the waiter must sleep for its token.
     private func pollForPermit() -> Bool {
-        value.pollOutOfCount(signallerOnThisCPU: { signaller.sharesThisCPU })
+        value.pollOutOfCount(roundsPerLook: use.roundsPerLook(), signallerOnThisCPU: { signaller.sharesThisCPU })
             || spin.poll(until: tokens.tryWait, yieldingSoonIf: { signaller.isOnThisCPU })
     }
 

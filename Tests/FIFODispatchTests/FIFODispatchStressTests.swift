@@ -175,6 +175,19 @@ struct FIFODispatchStressTests {
         return (taken.load(ordering: .relaxed), semaphore.wait(timeout: .zero))
     }
 
+    /// Its waiters out of the count look every `SpinBudget.pausesBetweenLooks` rounds when another
+    /// thread waited last (`LockOrHandOff`): the holder may keep the permit for many sections.
+    @Test("semaphore as a lock: 1 million sections from 4 threads, each once, never two holders")
+    func semaphoreAsLock() async throws {
+        let outcome = try await onDedicatedThread {
+            let runtime = FIFODispatch(workers: 2)
+            defer { runtime.shutdown() }
+            return TestSupport.semaphoreAsLock(
+                runtime.makeSemaphore(value: 1), threads: 4, sectionsPerThread: 250_000)
+        }
+        #expect(outcome == SemaphoreAsLockOutcome(sections: 1_000_000, mostHolders: 1))
+    }
+
     @Test("group: 1 million enter/leave across threads with waiters and notifications; wait never returns early")
     func groupChurn() async throws {
         let failures = try await onDedicatedThread { Self.runGroupChurn() }

@@ -22,6 +22,24 @@ struct SpinBudgetTests {
         #expect(lockLooks == (SpinBudget.maximum + perLook - 1) / perLook)
     }
 
+    @Test("a brief poll looks every round, or every roundsPerLook rounds, and once more after its last")
+    func briefLooks() {
+        func looks(roundsPerLook: Int) -> Int {
+            var looks = 0
+            let ended = SpinBudget.pollBriefly(
+                until: {
+                    looks += 1
+                    return false
+                }, roundsPerLook: roundsPerLook)
+            #expect(!ended)
+            return looks
+        }
+        let rounds = SpinBudget.yieldEvery - 1
+        #expect(looks(roundsPerLook: 1) == rounds + 1)
+        let perLook = SpinBudget.pausesBetweenLooks
+        #expect(looks(roundsPerLook: perLook) == (rounds + perLook - 1) / perLook + 1)
+    }
+
     @Test("a lock poll looks at once, and ends at the first look that succeeds")
     func lockEndsAtItsLook() {
         let budget = SpinBudget(for: .lock)

@@ -5,6 +5,7 @@ import PThreadPrimitives
 import RuntimeKit
 import Synchronization
 import Testing
+import TestSupport
 
 /// Millions of operations through the shared primitives, each checking that every task ran
 /// exactly once. Counts, never timings, decide the verdict. Each body runs on a dedicated thread
@@ -268,6 +269,16 @@ struct StressTests {
         }
         #expect(wrong == 0, "\(wrong) hand-offs woke a side before their signal")
         #expect(leftovers == [0, 0], "permits left: \(leftovers)")
+    }
+
+    /// Its waiters out of the count look every `SpinBudget.pausesBetweenLooks` rounds when another
+    /// thread waited last (`LockOrHandOff`): the holder may keep the permit for many sections.
+    @Test("TokenSemaphore as a lock: 1,000,000 sections from 4 threads, each once, never two holders")
+    func tokenSemaphoreAsLock() async throws {
+        let outcome = try await onDedicatedThread {
+            semaphoreAsLock(TokenSemaphore(value: 1), threads: 4, sectionsPerThread: 250_000)
+        }
+        #expect(outcome == SemaphoreAsLockOutcome(sections: 1_000_000, mostHolders: 1))
     }
 
     @Test("MutexGroup: 1,000,000 enter/leave pairs from 4 threads; wait sees every one")
