@@ -115,8 +115,8 @@ public struct CaseEstimate: Sendable, Codable, Equatable {
         }
         spread = (variance / freedom).squareRoot()
         let t = StudentT.twoSidedCritical(tail: 1 - Self.level, degreesOfFreedom: freedom)
-        let medianVariance = Self.medianVariance * spread * spread / k
-        let half = t * (2 * medianVariance + 2 * sittingSpread * sittingSpread).squareRoot()
+        let figureVariance = Self.medianVariance * spread * spread / k
+        let half = t * (2 * figureVariance + 2 * sittingSpread * sittingSpread).squareRoot()
         repeatInterval = RepeatInterval(lower: value * exp(-half), upper: value * exp(half))
         let withinRun = t * (2 * spread * spread / k).squareRoot()
         comparisonInterval = RepeatInterval(lower: value * exp(-withinRun), upper: value * exp(withinRun))

@@ -30,7 +30,7 @@ public func semaphoreAsLock(_ semaphore: some CountingSemaphore, threads: Int, s
             for _ in 0..<sectionsPerThread {
                 semaphore.wait()
                 let now = holders.wrappingAdd(1, ordering: .relaxed).newValue
-                if now > mostHolders.load(ordering: .relaxed) { mostHolders.store(now, ordering: .relaxed) }
+                mostHolders.max(now, ordering: .relaxed)
                 counter.value += 1
                 holders.wrappingSubtract(1, ordering: .relaxed)
                 semaphore.signal()
