@@ -1,4 +1,5 @@
 import Backends
+import Foundation
 import Harness
 import Results
 import PThreadPrimitives
@@ -91,16 +92,24 @@ import Testing
     }
 
     @Test func aLeakFailsTheMemoryVerdict() async throws {
-        // The resident set after the warm-up is read between rounds. On a slowed VM one round once
-        // took the whole 2 s, so it was read after all the leaking and nothing could grow; such a
-        // soak's memory is not judged now, and a longer one gives the rounds room.
-        var duration = Duration.seconds(2)
-        var report: SoakReport
-        repeat {
-            let settings = SoakSettings(duration: duration, warmUp: .milliseconds(300), seed: 3)
-            report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<LeaksPerBlock>.self, settings: settings) }
-            duration *= 2
-        } while report.failure == nil && report.roundsAfterWarmUp == 0 && duration <= .seconds(16)
+        // The verdict reads the whole process's resident set, and a test process runs hundreds of
+        // tests beside this one: in CI the others gave back 70 MB during the soak, more than it
+        // leaked, and the set shrank. So the soak runs in a process of its own (an exit test),
+        // which writes its report to standard output. The resident set after the warm-up is read
+        // between rounds. On a slowed VM one round once took the whole 2 s, so it was read after
+        // all the leaking and nothing could grow; such a soak's memory is not judged now, and a
+        // longer one gives the rounds room.
+        let child = try await #require(processExitsWith: .success, observing: [\.standardOutputContent]) {
+            var duration = Duration.seconds(2)
+            var report: SoakReport
+            repeat {
+                let settings = SoakSettings(duration: duration, warmUp: .milliseconds(300), seed: 3)
+                report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<LeaksPerBlock>.self, settings: settings) }
+                duration *= 2
+            } while report.failure == nil && report.roundsAfterWarmUp == 0 && duration <= .seconds(16)
+            FileHandle.standardOutput.write(try JSONEncoder().encode(report))
+        }
+        let report = try JSONDecoder().decode(SoakReport.self, from: Data(child.standardOutputContent))
         #expect(report.failure == nil)
         let after = report.roundsAfterWarmUp ?? 0
         try #require(after > 0, "\(report.rounds) rounds in \(report.seconds) s, none after the warm-up")
