@@ -41,11 +41,15 @@ final class ProgressReporter: @unchecked Sendable {
                     + "modes: \(cases) case\(cases == 1 ? "" : "s") split between modes; adding processes for up to "
                     + "\(seconds) s, until each mode's share is known to ±\(points) points (--mode-budget)\n")
         case .settlingAnswers(let cases, let chosen, let processes):
-            let which = chosen == cases ? "each" : "the \(chosen) cheapest (the rest would overrun --answer-budget)"
+            let which =
+                chosen == cases
+                ? "each"
+                : "\(chosen) of them, the questions' and claims' first, the cheapest first "
+                    + "(the rest would overrun --answer-budget)"
             write(
                 (interactive ? "\r\u{1B}[2K" : "")
-                    + "answers: \(cases) case\(cases == 1 ? "" : "s") on which a first-screen answer or a claim "
-                    + "hangs, not yet told apart; \(processes) more processes for \(which)\n")
+                    + "answers: \(cases) case\(cases == 1 ? "" : "s") on which a first-screen answer, a claim or a "
+                    + "parameter set's winner hangs, not yet told apart; \(processes) more processes for \(which)\n")
         }
     }
 

@@ -44,7 +44,7 @@ enum RunAndWrite {
         var engine = measurement.measuredRun(plan, suite: suite, calibration: calibration)
         engine.modeBudget = modeBudget
         if answerBudget > .zero {
-            engine.answerRound = AnswerRound(budget: answerBudget) { UndecidedAnswers.caseIDs($0) }
+            engine.answerRound = AnswerRound(budget: answerBudget) { UndecidedAnswers.tiers($0) }
         }
         let progress = ProgressReporter()
         if let resuming {

@@ -55,9 +55,9 @@ struct RunCommand: ParsableCommand {
             Seconds for one round, after every case's repetitions, of 12 more processes for each case on which \
             a first-screen answer hangs (a contender more than 5% behind the best that the run cannot yet tell \
             to be that far behind, with the best and those within 5% of it) or a claim's timing comparison \
-            (neither side clearly faster) \
-            (default: 0 for the smoke suite, 45 for the quick suite, 60 for the full suite, and 0 with \
-            --repetitions; cases that would overrun it are left out, the cheapest kept).
+            (neither side clearly faster), then, with the time left, where a parameter set's winner hangs \
+            the same way (default: 0 for the smoke suite, 45 for the quick suite, 60 for the full suite, and \
+            0 with --repetitions; cases that would overrun it are left out, the cheapest kept).
             """, valueName: "seconds"))
     var answerBudget: Int?
 

@@ -31,4 +31,37 @@ struct UndecidedAnswersTests {
             "actor", "none", threads: "1", samples: Array(repeating: 5, count: 10) + Array(repeating: 5.4, count: 10))
         #expect(UndecidedAnswers.caseIDs([mutex, closeActor, queue]).isEmpty)
     }
+
+    @Test("a parameter set no question asks about is the second tier: its open runner-up and leaders, no clear loser")
+    func parameterSets() {
+        func uncontended(_ backend: String, _ samples: [Double]) -> CaseResult {
+            Fixture.measured(
+                "semaphore", backend, [("pattern", "uncontended"), ("semaphore", "backend")], samples: samples)
+        }
+        // One process of fifo-dispatch read 18 ns, the other 12: 14.7 in the middle, libdispatch's
+        // 17 inside its reach.
+        let fifo = uncontended("fifo-dispatch", Array(repeating: 12, count: 10) + Array(repeating: 18, count: 10))
+        let libdispatch = uncontended("libdispatch", Fixture.constant(17))
+        // No question asks about it, so it is the second tier's: the questions' cases come first.
+        #expect(UndecidedAnswers.caseIDs([fifo, libdispatch]).isEmpty)
+        #expect(
+            UndecidedAnswers.tiers([fifo, libdispatch])
+                == [[], [fifo.benchmarkCase.id, libdispatch.benchmarkCase.id]])
+        // Every process of fifo-dispatch at 12: libdispatch and nio are clearly behind, nothing hangs.
+        let slow = uncontended("nio", Fixture.constant(170))
+        let steady = uncontended("fifo-dispatch", Fixture.constant(12))
+        #expect(UndecidedAnswers.tiers([steady, libdispatch, slow]) == [[], []])
+        // Under jemalloc the same spread hangs nothing: the first screen's winners are the system
+        // allocator's.
+        func underJemalloc(_ backend: String, _ samples: [Double]) -> CaseResult {
+            Fixture.measured(
+                "semaphore", backend, [("pattern", "uncontended"), ("semaphore", "backend")], allocator: .jemalloc,
+                samples: samples)
+        }
+        let jemalloc = [
+            underJemalloc("fifo-dispatch", Array(repeating: 12, count: 10) + Array(repeating: 18, count: 10)),
+            underJemalloc("libdispatch", Fixture.constant(17)),
+        ]
+        #expect(UndecidedAnswers.tiers([steady, libdispatch, slow] + jemalloc) == [[], []])
+    }
 }

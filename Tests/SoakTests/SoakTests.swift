@@ -104,7 +104,9 @@ import Testing
             var report: SoakReport
             repeat {
                 let settings = SoakSettings(duration: duration, warmUp: .milliseconds(300), seed: 3)
-                report = try await onDedicatedThread { Soak.run(FaultySoakRuntime<LeaksPerBlock>.self, settings: settings) }
+                report = try await onDedicatedThread {
+                    Soak.run(FaultySoakRuntime<LeaksPerBlock>.self, settings: settings)
+                }
                 duration *= 2
             } while report.failure == nil && report.roundsAfterWarmUp == 0 && duration <= .seconds(16)
             FileHandle.standardOutput.write(try JSONEncoder().encode(report))
