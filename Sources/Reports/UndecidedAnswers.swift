@@ -21,8 +21,8 @@ public enum UndecidedAnswers {
     /// The ids of the cases, under the system allocator, of every undecided pair of every part of
     /// the report's questions, and of every timing comparison of a claim that the run could not
     /// decide (`Claim.undecidedCaseIDs`): a claim flips between "refuted" and "inconclusive" from
-    /// one run to the next as an answer does.
-    public static func caseIDs(_ results: [CaseResult]) -> Set<String> {
+    /// one run to the next as an answer does. The first of `tiers`.
+    static func caseIDs(_ results: [CaseResult]) -> Set<String> {
         questionAndClaimCaseIDs(measuredCases(results), results)
     }
 
