@@ -39,6 +39,14 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     /// Later looks come 64 pauses apart.
     static let lookGapDoublings = 3
     static let yieldRounds = 4
+    /// After those rounds the only searcher, if none of its yields ran another thread, searches on
+    /// slowly for this long by the clock, a look every `slowLookPauses` pauses and a yield every
+    /// `slowLooksPerYield` looks, and stops at a yield that ran another thread: a block that left
+    /// the pool (a job on another runtime's threads) comes back without waking a parked worker on
+    /// the other vCPU, 20–30 µs on these VMs (README, "Searching slowly").
+    static let slowSearchNanoseconds: Int64 = 40_000
+    static let slowLookPauses = 64
+    static let slowLooksPerYield = 4
     /// Looks, out of one search, that must find the roots popped since the look before (by another
     /// worker: this one took nothing) before the searcher naps instead of searching on.
     static let chainSightings = 8
@@ -68,6 +76,11 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     private let resting = Atomic<Int>(0)
     private static let napper = 1 << 32
     private static let parkedMask = napper - 1
+    /// Workers searching the roots now: only a lone searcher searches slowly, so the other CPU
+    /// stays free for the threads outside the pool that the searcher waits for. A hint, read and
+    /// written relaxed: a stale count lengthens or shortens one search, and whether a block can be
+    /// left behind is decided by parking's final look, not by it.
+    private let searching = Atomic<Int>(0)
     private let threads = Atomic<Int>(0)
     private let blocked = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
@@ -161,7 +174,10 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             case .empty:
                 collisions = 0
             }
-            switch search() {
+            searching.add(1, ordering: .relaxed)
+            let found = search()
+            searching.subtract(1, ordering: .relaxed)
+            switch found {
             case .work:
                 continue
             case .chain:
@@ -216,32 +232,46 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     }
 
     /// Looks at the roots `spinRounds` times with growing gaps, then `yieldRounds` times between
-    /// yields. A lone block is taken only when the next look still finds it with no pop in
-    /// between: the next link of a chain is taken by the worker that pushed it as soon as its
-    /// block returns, and an idle neighbour that competed for it moved the chain between the two
-    /// caches (README, "Parking (WorkerPool)").
+    /// yields, then, if it is the only searcher and no yield ran another thread, slowly for
+    /// `slowSearchNanoseconds`. A lone block is taken only when the next look still finds it with
+    /// no pop in between: the next link of a chain is taken by the worker that pushed it as soon
+    /// as its block returns, and an idle neighbour that competed for it moved the chain between
+    /// the two caches (README, "Parking (WorkerPool)").
     private func search() -> Search {
         var previous: RootBands.Sighting?
         var consumed = 0
-        for round in 0..<(Self.spinRounds + Self.yieldRounds) {
+        var cpuWanted = false
+        func look() -> Bool {
             let sighting = bands.sighting
-            switch sighting.work {
-            case .several:
-                return .work
-            case .one:
-                if let previous, previous.work == .one, previous.pops == sighting.pops { return .work }
-            case .none:
-                break
+            defer {
+                if let previous, previous.pops != sighting.pops { consumed += 1 }
+                previous = sighting
             }
-            if let previous, previous.pops != sighting.pops { consumed += 1 }
-            previous = sighting
+            switch sighting.work {
+            case .several: return true
+            case .one: return previous.map { $0.work == .one && $0.pops == sighting.pops } ?? false
+            case .none: return false
+            }
+        }
+        for round in 0..<(Self.spinRounds + Self.yieldRounds) {
+            if look() { return .work }
             if round < Self.spinRounds {
                 for _ in 0..<(Self.pausesPerLook << min(round, Self.lookGapDoublings)) { rb_spin_pause() }
-            } else {
-                RuntimeEvents.yieldCPU()
+            } else if RuntimeEvents.yieldCPULent() {
+                cpuWanted = true
             }
         }
         if consumed >= Self.chainSightings { return .chain }
+        if !cpuWanted, searching.load(ordering: .relaxed) == 1 {
+            let end = MonotonicInstant.now.nanoseconds + Self.slowSearchNanoseconds
+            var looks = 0
+            repeat {
+                for _ in 0..<Self.slowLookPauses { rb_spin_pause() }
+                if look() { return .work }
+                looks += 1
+                if looks % Self.slowLooksPerYield == 0, RuntimeEvents.yieldCPULent() { break }
+            } while MonotonicInstant.now.nanoseconds < end
+        }
         return previous?.work == .one ? .work : .nothing
     }
 

@@ -330,6 +330,53 @@ struct FIFODispatchPoolTests {
         return (napped.load(ordering: .relaxed), chains, ContinuousClock.now - start, stranded.withLock { $0 })
     }
 
+    /// Two blocks pushed while one worker searches (quickly, slowly, or not at all) and the other
+    /// parks: the searcher takes one, and the other needs the parked worker, woken by a push. The
+    /// blocks need each other at once and wait by spinning, which the pool cannot see, so a push
+    /// that left its wake-up to the searcher strands one until its deadline. (A rule that skipped
+    /// the wake-up while someone searched, without the searcher handing off, failed in rounds 0,
+    /// 16 and 36 of three runs.)
+    @Test("two blocks that need two workers at once, pushed while a worker searches, both run, 400 rounds")
+    func searcherHandsOffToASleeper() async throws {
+        let stranded = try await onDedicatedThread { () -> String? in
+            let runtime = FIFODispatch(workers: 2)
+            defer { runtime.shutdown() }
+            for round in 0..<400 {
+                let ran = MutexSemaphore(value: 0), done = runtime.makeGroup()
+                runtime.async { ran.signal() }
+                ran.wait()
+                // Its worker is searching now; the other searching too, parking, or asleep.
+                switch round % 4 {
+                case 0: break
+                case 1:
+                    let until = ContinuousClock.now + .microseconds(3)
+                    while ContinuousClock.now < until {}
+                case 2: usleep(20)
+                default: usleep(2_000)
+                }
+                let arrived = Atomic<Int>(0), alone = Atomic<Int>(0)
+                for _ in 0..<2 {
+                    runtime.async(group: done) {
+                        arrived.add(1, ordering: .sequentiallyConsistent)
+                        let deadline = ContinuousClock.now + .seconds(20)
+                        while arrived.load(ordering: .sequentiallyConsistent) < 2 {
+                            if ContinuousClock.now > deadline {
+                                alone.add(1, ordering: .relaxed)
+                                return
+                            }
+                        }
+                    }
+                }
+                _ = done.wait(timeout: .seconds(60))
+                if alone.load(ordering: .relaxed) > 0 {
+                    return "round \(round): a block waited 20 s alone for the other (\(runtime.debugState))"
+                }
+            }
+            return nil
+        }
+        #expect(stranded == nil, "\(stranded ?? "")")
+    }
+
     @Test("an idle pool parks: its workers use (almost) no CPU while nothing is submitted")
     func idlePoolSleeps() throws {
         let runtime = FIFODispatch(workers: 2)
