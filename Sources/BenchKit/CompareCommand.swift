@@ -13,14 +13,15 @@ struct CompareCommand: ParsableCommand {
             (and why). A case whose processes failed in the new run but in none of the base's gets a \
             "new failure" row. Regressions and new failures are listed first. \
             The statistics work on one value per child \
-            process (its median ns/op, or its counter delta per operation), so a run needs at \
-            least 2 repetitions per case, and 5 or more to see changes of a few percent.
+            process (its median ns/op, or its mean where its samples switched modes; or its \
+            counter delta per operation), so a run needs at least 2 repetitions per case, and 5 \
+            or more to see changes of a few percent.
 
             A change is a regression only when it is significant (adjusted p below α), at least \
             the minimum effect, and larger than both the relative and the absolute limit of its \
             metric. Defaults per metric kind (override them with --thresholds; the file format is \
             in Sources/Gate/README.md):
-              time   ns-per-op (each process's median): α 0.01, min effect 3%,
+              time   ns-per-op (each process's figure): α 0.01, min effect 3%,
                      limits 5% and 0.25 ns
               count  allocations, bytes, instructions: α 0.01, min effect 1%,
                      limits 1% and 0.05 per op (16 bytes)

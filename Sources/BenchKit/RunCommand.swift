@@ -17,7 +17,8 @@ struct RunCommand: ParsableCommand {
             status is 1 if any case failed. Finished cases are journaled at once, so an \
             interrupted run keeps them (DIR/journal.jsonl).
 
-            A case's figure is the median over its processes of each process's median sample, \
+            A case's figure is the median over its processes of each process's median sample \
+            (the mean of its samples where they switched modes as it ran), \
             and its interval is where a repeat run's figure should fall: processes, not samples, \
             decide how well a figure is known, so add --repetitions rather than --samples to \
             settle a tie. `bench agreement` checks a run against a repeat.

@@ -3,9 +3,9 @@ import Results
 
 /// One row of a fidelity table: a pair's two figures, per unit, and whether the suite's is within
 /// the bound; with jemalloc preloaded, also the bytes each allocates per operation. Each figure is
-/// the median over processes of each process's median sample, with the interval that compares it
-/// with another case of the same run (`CaseEstimate`): samples of one process are not
-/// independent, processes are (Sources/Gate/README.md).
+/// the median over processes of each process's figure (`CaseRecord.processNanoseconds`), with
+/// the interval that compares it with another case of the same run (`CaseEstimate`): samples of
+/// one process are not independent, processes are (Sources/Gate/README.md).
 public struct FidelityRow: Sendable, Equatable {
     public let pair: FidelityPair
     /// The suite's figure, in ns per unit, and its interval; nil when the suite case has no record.

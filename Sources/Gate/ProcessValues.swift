@@ -11,15 +11,15 @@ public struct ProcessValues: Sendable, Equatable {
 
     public var values: [Double] { byRepetition.keys.sorted().map { byRepetition[$0]! } }
 
-    /// ns-per-op: each process's median sample; any other metric: its per-operation delta over
-    /// every sample of the process.
+    /// ns-per-op: each process's figure (`CaseRecord.processNanoseconds`); any other metric: its
+    /// per-operation delta over every sample of the process.
     public init(_ result: CaseResult, metric: String) {
         var values: [Int: Double] = [:]
         var reason: String?
         for record in result.records {
             if metric == Metric.nanosecondsPerOperation.name {
-                guard !record.nanosecondsPerOperation.isEmpty else { continue }
-                values[record.repetition] = SampleStatistics.percentile(record.nanosecondsPerOperation.sorted(), 0.5)
+                guard let figure = record.processNanoseconds else { continue }
+                values[record.repetition] = figure
             } else if let value = record.metricsPerOperation[metric], value.isFinite {
                 values[record.repetition] = value
             } else if reason == nil {

@@ -11,7 +11,7 @@ import Results
 ///   compares the numbers of two files without their units or batches; the name carries it
 ///   (`/ops:1000`, Google Benchmark's form for a named argument).
 /// - Each case with samples is a benchmark named by its id and the batch. Each child process is
-///   one repetition (`run_type` "iteration"): `real_time` is the process's median sample, in ns
+///   one repetition (`run_type` "iteration"): `real_time` is the process's figure (`processNanoseconds`), in ns
 ///   per 1,000 operations. `cpu_time` is the process's task-clock for as many operations (every
 ///   thread's CPU time), or the real time where task-clock was not measured. `iterations` is the
 ///   operations it timed, in thousands, rounded up.
@@ -92,7 +92,7 @@ enum GoogleBenchmarkExport {
             let records = measured.result.records
             let cpu = measured.result.counterPerProcess("task-clock")
             for (index, record) in records.enumerated() {
-                let real = RunEstimates.medianNanoseconds(record) ?? estimate.value
+                let real = record.processNanoseconds ?? estimate.value
                 let operations = record.batch * record.nanosecondsPerOperation.count
                 benchmarks.append(
                     Benchmark(

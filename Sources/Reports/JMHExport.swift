@@ -9,7 +9,7 @@ import Results
 ///   are `params`, so one benchmark name spans its parameter sets, as in JMH.
 /// - `mode` is `avgt` (average time per operation) in `ns/op`; a `fork` is one child process
 ///   and an iteration one sample, so `rawData` holds each process's samples.
-/// - `score` is the case's figure, the median over processes of each process's median sample
+/// - `score` is the case's figure, the median over processes of each process's figure
 ///   (JMH reports the mean of all samples), `scoreConfidence` its repeat interval (where 95 of
 ///   100 repeat runs' figures should fall, `CaseEstimate`), and `scoreError` half its width; both
 ///   "NaN" (a string, as JMH writes it) for a case measured in one process.

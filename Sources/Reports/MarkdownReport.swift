@@ -285,7 +285,8 @@ enum MarkdownReport {
         var lines = [
             "## Results by family", "",
             "One table per parameter set: every contender under every allocator, best first. "
-                + "A figure is the median over the case's processes of each process's median sample; "
+                + "A figure is the median over the case's processes of each process's median sample "
+                + "(the mean of its samples where they switched modes as it ran); "
                 + "“a repeat run” is where 95 of 100 repeat runs' figures should fall, "
                 + "from the spread between the processes (samples of one process are not independent) "
                 + "and the drift of a whole run. “× best” is a figure over the best's, "

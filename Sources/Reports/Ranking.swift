@@ -19,10 +19,10 @@ struct Ranking: Sendable {
     /// And what "ahead" means: "faster", "smaller".
     let better: String
 
-    /// One process's value of the figure: its median sample, or the workload's figure.
+    /// One process's value of the figure: its time (`processNanoseconds`), or the workload's figure.
     func value(of record: CaseRecord) -> Double? {
         switch figure {
-        case .time: RunEstimates.medianNanoseconds(record)
+        case .time: record.processNanoseconds
         case .workloadFigure(let name): record.workloadMetrics?[name]?.value
         }
     }

@@ -4,7 +4,7 @@ import Results
 /// A metric that could not be measured has an empty value and its reason in `unavailable`, never
 /// a 0. Spreadsheet and dataframe friendly: filter by `metric`, pivot by `backend`.
 ///
-/// `ns_per_op` is the case's figure (the median over processes of each process's median sample)
+/// `ns_per_op` is the case's figure (the median over processes of each process's figure)
 /// and the only row with `repeat95_low` and `repeat95_high`: where 95 of 100 repeat runs' figures
 /// should fall (`CaseEstimate`). The `ns_per_op.*` rows describe the pooled samples (median, mean,
 /// p10, ...); they have no interval, since samples of one process are not independent.

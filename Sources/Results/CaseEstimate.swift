@@ -8,7 +8,7 @@ import Glibc
 /// Samples of one process are not independent: a process that starts in a slow phase of the host
 /// stays in it, so an interval over pooled samples narrows with every sample while a repeat run
 /// lands elsewhere. Processes are independent of each other, so everything here counts one value
-/// per process (its median sample, or its counter per operation):
+/// per process (its time, `CaseRecord.processNanoseconds`, or its counter per operation):
 /// - the figure is the median of those values (for an even count, the geometric mean of the
 ///   middle two): one process that spent its life in a slow phase of the host does not move it;
 /// - the work is on the values' logarithms: timings vary by factors, not by nanoseconds;

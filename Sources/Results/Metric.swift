@@ -35,6 +35,6 @@ public struct Metric: Sendable, Codable, Hashable {
         self.note = note
     }
 
-    /// The samples' own metric: each process's median ns per operation.
+    /// The samples' own metric: each process's ns per operation (`CaseRecord.processNanoseconds`).
     public static let nanosecondsPerOperation = Metric("ns-per-op", unit: .nanoseconds, kind: .time, heading: "ns/op")
 }

@@ -6,10 +6,10 @@ public struct RunEstimates: Sendable {
 
     /// - Parameters:
     ///   - cases: the run's cases; those without a value in any process get no estimate.
-    ///   - value: one process's value: by default its median ns per operation.
+    ///   - value: one process's value: by default its ns per operation (`processNanoseconds`).
     ///   - sittingSpread: how far a whole run moves these values together (`CaseEstimate`).
     public init(
-        _ cases: [CaseResult], value: (CaseRecord) -> Double? = RunEstimates.medianNanoseconds,
+        _ cases: [CaseResult], value: (CaseRecord) -> Double? = \.processNanoseconds,
         sittingSpread: Double = CaseEstimate.sittingSpread
     ) {
         let values = cases.map { result in result.records.compactMap(value).filter { $0 > 0 && $0.isFinite } }
@@ -31,10 +31,4 @@ public struct RunEstimates: Sendable {
 
     /// The estimate of the case with this id, or nil when it has no value.
     public subscript(_ id: String) -> CaseEstimate? { byCase[id] }
-
-    /// A process's median sample, ns per operation.
-    public static func medianNanoseconds(_ record: CaseRecord) -> Double? {
-        record.nanosecondsPerOperation.isEmpty
-            ? nil : SampleStatistics.percentile(record.nanosecondsPerOperation.sorted(), 0.5)
-    }
 }

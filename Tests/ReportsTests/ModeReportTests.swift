@@ -89,13 +89,33 @@ struct ModeReportTests {
         }
         let steady = Self.measured("swift-mutex", "none", [(30, 0.001), (30.5, 0.001), (31, 0.001), (31.5, 0.001)])
         let text = try Self.report([mixed, steady])
+        // The two switched processes' figures are their samples' mean (127 ns), so they are a mode
+        // between processes too, beside the two steady ones.
         #expect(
             text.contains(
-                "- fifo-dispatch · queue-sync (system): in 2 of 4 processes the samples switched between about "
-                    + "11 ns and 300 ns (each such process changed mode as it ran"),
+                "- fifo-dispatch · queue-sync (system): 12.7 ns in 2 of 4 processes (share 15%–85%), 127 ns in 2 of 4")
+                && text.contains(
+                    "in 2 of 4 processes the samples switched between about "
+                        + "11 ns and 300 ns (each such process changed mode as it ran: its figure mixes the modes by "
+                        + "its time in each)"),
             "\(text)")
         #expect(text.contains("Processes in modes"))
         #expect(!text.contains("swift-mutex (system): in"))
+        // Every process switched alike: their figures agree, no modes between processes, and the
+        // line says only that they switched.
+        for index in 2..<4 {
+            let record = mixed.records[index]
+            mixed.records[index] = CaseRecord(
+                caseID: record.caseID, repetition: record.repetition, batch: record.batch,
+                nanosecondsPerOperation: [11, 11, 11, 300, 300], metricsPerOperation: record.metricsPerOperation,
+                unavailable: [:], workloadMetrics: nil, cpus: record.cpus)
+        }
+        let alike = try Self.report([mixed, steady])
+        #expect(
+            alike.contains(
+                "- fifo-dispatch · queue-sync (system): in 4 of 4 processes the samples switched between about "
+                    + "11 ns and 300 ns (each such process changed mode as it ran"),
+            "\(alike)")
     }
 
     @Test("a case whose processes form one group gets no mode list")
