@@ -43,7 +43,7 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
     /// slowly for this long by the clock, a look every `slowLookPauses` pauses and a yield every
     /// `slowLooksPerYield` looks, and stops at a yield that ran another thread: a block that left
     /// the pool (a job on another runtime's threads) comes back without waking a parked worker on
-    /// the other vCPU, 20–30 µs on these VMs (README, "Searching slowly").
+    /// the other vCPU, 20–30 µs on these VMs (README, "Searching slowly"; `SlowSearch`).
     static let slowSearchNanoseconds: Int64 = 40_000
     static let slowLookPauses = 64
     static let slowLooksPerYield = 4
@@ -262,15 +262,12 @@ final class WorkerPool: StallWatchedPool, @unchecked Sendable {
             }
         }
         if consumed >= Self.chainSightings { return .chain }
-        if !cpuWanted, searching.load(ordering: .relaxed) == 1 {
-            let end = MonotonicInstant.now.nanoseconds + Self.slowSearchNanoseconds
-            var looks = 0
-            repeat {
-                for _ in 0..<Self.slowLookPauses { rb_spin_pause() }
-                if look() { return .work }
-                looks += 1
-                if looks % Self.slowLooksPerYield == 0, RuntimeEvents.yieldCPULent() { break }
-            } while MonotonicInstant.now.nanoseconds < end
+        if !cpuWanted, searching.load(ordering: .relaxed) == 1,
+            SlowSearch.run(
+                for: Self.slowSearchNanoseconds, pausesPerLook: Self.slowLookPauses,
+                looksPerYield: Self.slowLooksPerYield, look)
+        {
+            return .work
         }
         return previous?.work == .one ? .work : .nothing
     }

@@ -12,7 +12,7 @@ extension CaseRecord {
     public var processNanoseconds: Double? {
         let samples = nanosecondsPerOperation
         guard !samples.isEmpty else { return nil }
-        if samples.count >= 2 * ModeSwitching.minimumSamples, ModeSwitching.modes(ofSamples: samples) != nil {
+        if ModeSwitching.modes(ofSamples: samples) != nil {
             return samples.reduce(0, +) / Double(samples.count)
         }
         return SampleStatistics.percentile(samples.sorted(), 0.5)

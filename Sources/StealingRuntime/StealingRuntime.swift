@@ -32,8 +32,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// `slowSearchNanoseconds` in all, ended by the first yield that ran another thread. A worker
     /// still looking when the thread it just served comes back with the next job saves that job a
     /// wake-up of a halted vCPU (tens of µs here); one that kept looking while another thread
-    /// wanted its CPU took that CPU from submitters (README.md, "Searching slowly"). A time, not a
-    /// count of looks: a `pause` takes 13 ns on the Intel VM and 25-29 on the AMD one.
+    /// wanted its CPU took that CPU from submitters (README.md, "Searching slowly"; `SlowSearch`).
     static let slowSearchNanoseconds: Int64 = 40_000
     static let slowLookPauses = 16
     static let slowLooksPerYield = 4
@@ -333,15 +332,15 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
             if round >= Self.spinRounds, RuntimeEvents.yieldCPULent() { cpuWanted = true }
         }
         if !cpuWanted, !stopping.load(ordering: .relaxed) {
-            let end = MonotonicInstant.now.nanoseconds + Self.slowSearchNanoseconds
-            var look = 0
-            repeat {
-                for _ in 0..<Self.slowLookPauses { rb_spin_pause() }
-                if let job = stealOnce(for: worker) { return found(job) }
-                if stopping.load(ordering: .relaxed) { break }
-                look += 1
-                if look % Self.slowLooksPerYield == 0, RuntimeEvents.yieldCPULent() { break }
-            } while MonotonicInstant.now.nanoseconds < end
+            var job: JobRef?
+            _ = SlowSearch.run(
+                for: Self.slowSearchNanoseconds, pausesPerLook: Self.slowLookPauses,
+                looksPerYield: Self.slowLooksPerYield
+            ) {
+                job = stealOnce(for: worker)
+                return job != nil || stopping.load(ordering: .relaxed)
+            }
+            if let job { return found(job) }
         }
         sleepers.stopSearching()  // nothing found: parking's final check looks again, fenced
         return nil

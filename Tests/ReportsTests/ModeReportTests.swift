@@ -76,17 +76,19 @@ struct ModeReportTests {
         #expect(near.contains("task-clock (10.8, 36 per operation).") && !near.contains("in them (the machine moved"))
     }
 
+    /// `record` with samples that switch between about 11 and 300 ns as the process runs.
+    static func switching(_ record: CaseRecord) -> CaseRecord {
+        CaseRecord(
+            caseID: record.caseID, repetition: record.repetition, batch: record.batch,
+            nanosecondsPerOperation: [11, 11, 11, 300, 300], metricsPerOperation: record.metricsPerOperation,
+            unavailable: [:], workloadMetrics: nil, cpus: record.cpus)
+    }
+
     @Test("a case whose processes changed mode as they ran says so, with or without modes between processes")
     func switching() throws {
         var mixed = Self.measured(
             "queue-sync", "fifo-dispatch", [(11, 0.001), (12, 0.001), (12.5, 0.001), (13, 0.001)])
-        for index in 0..<2 {
-            let record = mixed.records[index]
-            mixed.records[index] = CaseRecord(
-                caseID: record.caseID, repetition: record.repetition, batch: record.batch,
-                nanosecondsPerOperation: [11, 11, 11, 300, 300], metricsPerOperation: record.metricsPerOperation,
-                unavailable: [:], workloadMetrics: nil, cpus: record.cpus)
-        }
+        for index in 0..<2 { mixed.records[index] = Self.switching(mixed.records[index]) }
         let steady = Self.measured("swift-mutex", "none", [(30, 0.001), (30.5, 0.001), (31, 0.001), (31.5, 0.001)])
         let text = try Self.report([mixed, steady])
         // The two switched processes' figures are their samples' mean (127 ns), so they are a mode
@@ -103,13 +105,7 @@ struct ModeReportTests {
         #expect(!text.contains("swift-mutex (system): in"))
         // Every process switched alike: their figures agree, no modes between processes, and the
         // line says only that they switched.
-        for index in 2..<4 {
-            let record = mixed.records[index]
-            mixed.records[index] = CaseRecord(
-                caseID: record.caseID, repetition: record.repetition, batch: record.batch,
-                nanosecondsPerOperation: [11, 11, 11, 300, 300], metricsPerOperation: record.metricsPerOperation,
-                unavailable: [:], workloadMetrics: nil, cpus: record.cpus)
-        }
+        for index in 2..<4 { mixed.records[index] = Self.switching(mixed.records[index]) }
         let alike = try Self.report([mixed, steady])
         #expect(
             alike.contains(
