@@ -112,7 +112,10 @@ public final class FIFOGroup: WorkGroup, @unchecked Sendable {
         // A zero timeout looks once, as libdispatch's does: no poll, and no word to the pool about
         // a block that will not happen.
         if deadline.isImmediate { return emptiedSinceStart() ? .success : .timedOut }
-        if spin.poll(until: emptiedSinceStart) { return .success }
+        let polled = GroupWord.poll(spin, untilGenerationLeaves: start >> 32) {
+            word.pointee.load(ordering: .sequentiallyConsistent)
+        }
+        if polled { return .success }
         return pool._withUnsafeGuaranteedRef { pool in
             pool.whileBlocking {
                 while true {

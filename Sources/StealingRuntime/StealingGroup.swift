@@ -27,9 +27,9 @@ import Synchronization
 /// sleeper for anything it left behind; the stall monitor covers a member stuck behind a blocked
 /// thief. `wait(timeout:)` does not help: a helped job could run far past the deadline.
 /// Off the pool, both simply block. Every wait that would block polls the group first, for as
-/// long as its `SpinBudget` allows: a fan-out round's last task usually ends within a microsecond
-/// or two of the wait, far sooner than a sleep on the condition variable and a wake-up through the
-/// kernel.
+/// long as its `SpinBudget` allows (`GroupWord.poll`): a fan-out round's last task usually ends
+/// within a microsecond or two of the wait, far sooner than a sleep on the condition variable and
+/// a wake-up through the kernel.
 public final class StealingGroup: WorkGroup, @unchecked Sendable {
     public typealias NotifyQueue = Strand
 
@@ -131,7 +131,7 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
                 job.run()
             }
         }
-        if spin.poll(until: { hasEmptied(since: seen) }) { return }
+        if GroupWord.poll(spin, untilGenerationLeaves: seen, { state.load(ordering: .acquiring) }) { return }
         runtime.publishBeforeBlocking()
         _ = block(untilEmptiedSince: seen, deadline: nil)
     }
@@ -140,7 +140,7 @@ public final class StealingGroup: WorkGroup, @unchecked Sendable {
     public func wait(timeout: Duration) -> WaitResult {
         guard let seen = pendingGeneration() else { return .success }
         if timeout <= .zero { return hasEmptied(since: seen) ? .success : .timedOut }
-        if spin.poll(until: { hasEmptied(since: seen) }) { return .success }
+        if GroupWord.poll(spin, untilGenerationLeaves: seen, { state.load(ordering: .acquiring) }) { return .success }
         runtime.publishBeforeBlocking()
         return block(untilEmptiedSince: seen, deadline: MonotonicInstant.after(timeout))
     }
