@@ -32,7 +32,7 @@ extension FIFOQueue {
         #endif
         let outer = DrainFrame.current
         if let outer { checkNoDeadlock(exclusive: exclusive, holding: outer) }
-        if isRootChild, tryAcquire(exclusive: exclusive) {
+        if isRootChild, tryAcquire(exclusive: exclusive, guessingIdle: true) {
             return try runAcquired(exclusive: exclusive, outer: outer, work)
         }
         return try syncSlowly(exclusive: exclusive, outer: outer, work)
@@ -75,10 +75,14 @@ extension FIFOQueue {
     }
 
     /// One try at the state a sync may start from: idle for an exclusive sync; for a concurrent
-    /// member, nothing queued, held, waiting or suspended.
+    /// member, nothing queued, held, waiting or suspended. `guessingIdle` (the fast path's first
+    /// try) starts an exclusive sync's compare-and-exchange from idle without a load: with another
+    /// thread taking the same queue, the load fetched the state's line shared and the exchange
+    /// then had to take it again, two transfers for one acquire. A poll must not guess: a failed
+    /// exchange takes the line from the holder as a write would.
     @inlinable
-    func tryAcquire(exclusive: Bool) -> Bool {
-        var s = state.load(ordering: .relaxed)
+    func tryAcquire(exclusive: Bool, guessingIdle: Bool = false) -> Bool {
+        var s = exclusive && guessingIdle ? 0 : state.load(ordering: .relaxed)
         while true {
             let desired: UInt64
             if exclusive {
