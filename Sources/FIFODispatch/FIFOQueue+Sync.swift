@@ -126,7 +126,7 @@ extension FIFOQueue {
         // drain and then this thread, two trips through the kernel (README.md, "Contended sync").
         // Polling takes it only from idle, as the fast path does, so nothing queued is overtaken.
         if isRootChild,
-            pool._withUnsafeGuaranteedRef({ $0.syncPolls.poll(until: { tryAcquire(exclusive: exclusive) }) })
+            pool._withUnsafeGuaranteedRef({ $0.syncPolls.pollForLock(until: { tryAcquire(exclusive: exclusive) }) })
         {
             return try runAcquired(exclusive: exclusive, outer: outer, work)
         }

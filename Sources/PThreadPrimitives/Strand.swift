@@ -88,7 +88,7 @@ public final class Strand: SerialQueue, @unchecked Sendable {
         // behind it, and the one after: once two callers take turns, every section pays a
         // wake-up (README.md, "Strand (serial queue on a pool)").
         if state.load(ordering: .relaxed).owner == .running,
-            syncPolls.poll(until: { state.load(ordering: .relaxed) == .idle && takeIfIdle() })
+            syncPolls.pollForLock(until: { state.load(ordering: .relaxed) == .idle && takeIfIdle() })
         {
             return
         }
