@@ -113,4 +113,61 @@ struct SpinBudgetTests {
         #expect(looksOfAFailedPoll(lock) == (SpinBudget.minimum + perLook - 1) / perLook)
         #expect(looksOfAFailedPoll(handOff) == SpinBudget.maximum)
     }
+
+    @Test("a lock's poll backs off: looks twice as far apart while the lock is taken; ends at the first success")
+    func lockPollBacksOff() {
+        var looks = 0
+        let ended = SpinBudget(for: .lock).pollForLock(until: {
+            looks += 1
+            return false
+        })
+        #expect(!ended)
+        // Over the same rounds a plain lock poll looks every pausesBetweenLooks rounds; this one
+        // skips 1, 3, 7, 15 and then maximumLookGap - 1 of those looks between two.
+        let plainLooks = (SpinBudget.maximum + SpinBudget.pausesBetweenLooks - 1) / SpinBudget.pausesBetweenLooks
+        let backedOff = 5 + (plainLooks - 1 - 31) / SpinBudget.maximumLookGap + 1
+        #expect(looks == backedOff, "\(looks) looks of \(plainLooks)")
+
+        looks = 0
+        let third = SpinBudget(for: .lock).pollForLock(until: {
+            looks += 1
+            return looks == 3
+        })
+        #expect(third && looks == 3)
+    }
+}
+
+@Suite("GroupWord.poll: a waiter looks less often while several members remain")
+struct GroupWordPollTests {
+    /// Loads of one poll, on a fresh hand-off budget, of a word that keeps `members` and its
+    /// generation; `changeAt` moves the generation at that load.
+    private func loads(members: UInt64, changeAt: Int? = nil) -> (loads: Int, ended: Bool) {
+        var loads = 0
+        let generation: UInt64 = 7
+        let ended = GroupWord.poll(SpinBudget(), untilGenerationLeaves: generation) {
+            loads += 1
+            let now = loads == changeAt ? generation + 1 : generation
+            return now << 32 | members
+        }
+        return (loads, ended)
+    }
+
+    @Test("with one member left it looks every round; with four, once every 1 + 3 × roundsPerMemberLeft rounds")
+    func spacing() {
+        let one = loads(members: 1)
+        #expect(!one.ended && one.loads == SpinBudget.maximum)
+        let four = loads(members: 4)
+        let apart = 1 + 3 * GroupWord.roundsPerMemberLeft
+        #expect(!four.ended && four.loads == (SpinBudget.maximum + apart - 1) / apart)
+        // Past nine members the gap stops growing.
+        let many = loads(members: 1_000)
+        let widest = 1 + 8 * GroupWord.roundsPerMemberLeft
+        #expect(!many.ended && many.loads == (SpinBudget.maximum + widest - 1) / widest)
+    }
+
+    @Test("the look that sees the generation move ends the poll")
+    func endsWhenTheGenerationMoves() {
+        let moved = loads(members: 4, changeAt: 3)
+        #expect(moved.ended && moved.loads == 3)
+    }
 }
