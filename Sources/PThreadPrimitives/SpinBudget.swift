@@ -113,16 +113,27 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
     /// at the next look (README.md, "SpinBudget").
     @inlinable
     public func pollForLock(until condition: () -> Bool) -> Bool {
-        var looksToSkip = 0
         var gap = 0
+        return poll(skippingLooks: {
+            if condition() { return nil }
+            gap = min(max(1, 2 * gap), Self.maximumLookGap)
+            return gap - 1
+        })
+    }
+
+    /// `poll`, where a look that fails says how many of the following looks to skip (nil: the wait
+    /// is over). The skipped rounds still pause and still count against the budget, so a poll
+    /// lasts as long however far apart it looks (`pollForLock`, `GroupWord.poll`).
+    @inlinable
+    public func poll(skippingLooks look: () -> Int?) -> Bool {
+        var looksToSkip = 0
         return poll {
             if looksToSkip > 0 {
                 looksToSkip -= 1
                 return false
             }
-            if condition() { return true }
-            gap = min(max(1, 2 * gap), Self.maximumLookGap)
-            looksToSkip = gap - 1
+            guard let skip = look() else { return true }
+            looksToSkip = skip
             return false
         }
     }
