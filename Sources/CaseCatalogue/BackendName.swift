@@ -22,6 +22,9 @@ public struct BackendName: Hashable, Sendable, CustomStringConvertible {
     /// Swift concurrency with NIO's singleton group as Swift's global executor.
     public static let nioGlobal = BackendName("nio-global")
 
+    /// The runtimes this suite implements itself (the rest wrap what Swift, Dispatch and SwiftNIO ship).
+    public static let suiteOwn: [BackendName] = [.pthreadMutex, .workStealing, .fifoDispatch]
+
     /// The built-in backends, in report order.
     public static let builtIn: [BackendName] = [
         .pthreadMutex, .workStealing, .fifoDispatch, .libdispatch, .libdispatchC, .swiftConcurrency, .nio, .nioGlobal,

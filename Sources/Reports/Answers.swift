@@ -11,8 +11,8 @@ struct Answers {
         let ranking: Ranking
         /// Parameter sets with at least two measured contenders.
         let compared: Int
-        /// Contender → the margins (runner-up / fastest) of the sets it clearly won.
-        let wins: [(contender: String, margins: [Double])]
+        /// Contender → the sets it clearly won: each one's title and margin (runner-up / fastest).
+        let wins: [(contender: String, sets: [(title: String, margin: Double)])]
         /// The sets without a clear best, grouped by who leads together (every contender that
         /// leads with the best, `Standing.leads`), most frequent first.
         let ties: [(leaders: [String], sets: Int)]
@@ -24,7 +24,7 @@ struct Answers {
 
     init(_ families: [Family]) {
         self.families = families.compactMap { family in
-            var wins: [String: [Double]] = [:]
+            var wins: [String: [(title: String, margin: Double)]] = [:]
             var order: [String] = []
             var compared = 0
             var ties: [[String]: Int] = [:]
@@ -49,7 +49,7 @@ struct Answers {
                 }
                 let winner = family.contender(standing.ranked[0].measured.benchmarkCase)
                 if wins[winner] == nil { order.append(winner) }
-                wins[winner, default: []].append(margin)
+                wins[winner, default: []].append((set.title, margin))
             }
             guard compared > 0 else { return nil }
             let ranked = order.map { ($0, wins[$0]!) }.sorted { $0.1.count > $1.1.count }
@@ -61,18 +61,24 @@ struct Answers {
 
     /// One bullet per family, e.g. "**spawn** (4 parameter sets): work-stealing is clearly
     /// fastest in 3, by 1.52×–4.1× over the runner-up; a tie in 1 (work-stealing and
-    /// fifo-dispatch lead together)."
+    /// fifo-dispatch lead together)"; "**group** (3 parameter sets): fifo-dispatch is clearly
+    /// fastest in 1 (pattern=fan-out), by 1.58× over the runner-up; …"."
     var markdownLines: [String] {
         families.map { answer in
             var parts: [String] = []
             for (index, win) in answer.wins.enumerated() {
-                let low = Figures.ratio(win.margins.min()!), high = Figures.ratio(win.margins.max()!)
+                let margins = win.sets.map(\.margin)
+                let low = Figures.ratio(margins.min()!), high = Figures.ratio(margins.max()!)
                 let by = low == high ? "by \(low)" : "by \(low)–\(high)"
+                // A win or two is named: "clearly fastest in 1" left a reader searching the
+                // tables for which set it was.
+                let which =
+                    win.sets.count <= Self.winsNamed
+                    ? "\(win.sets.count) (\(win.sets.map(\.title).joined(separator: " and ")))" : "\(win.sets.count)"
                 parts.append(
                     index == 0
-                        ? "\(win.contender) is clearly \(answer.ranking.best) in \(win.margins.count), "
-                            + "\(by) over the runner-up"
-                        : "\(win.contender) in \(win.margins.count) (\(by))")
+                        ? "\(win.contender) is clearly \(answer.ranking.best) in \(which), \(by) over the runner-up"
+                        : "\(win.contender) in \(which), \(by)")
             }
             if answer.tieCount > 0 {
                 let shown = answer.ties.prefix(Self.tieGroupsShown)
@@ -97,6 +103,9 @@ struct Answers {
 
     /// The groups of leaders a family's line names, most frequent first; the family's tables have the rest.
     static let tieGroupsShown = 3
+
+    /// A contender's wins in a family are named by their parameter sets up to this many.
+    static let winsNamed = 2
 
     /// "a", "a and b", "a, b and c"; beyond three, "a, b and 5 others".
     static func leaders(_ names: [String]) -> String {

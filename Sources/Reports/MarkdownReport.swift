@@ -30,7 +30,9 @@ enum MarkdownReport {
                     + "Compare these timings only with a run that counted too.", "",
             ]
         }
-        lines += ["## Questions", ""] + QuestionAnswer.markdownLines(Question.firstScreen, cases: cases) + [""]
+        lines +=
+            ["## Questions", ""] + (ownRuntimes(run).map { [$0, ""] } ?? [])
+            + QuestionAnswer.markdownLines(Question.firstScreen, cases: cases, cpus: run.environment.cpusAtOnce) + [""]
         lines += runtimes(run).map { $0 + [""] } ?? []
         lines += RunNoise(cases, load: run.load, repetitions: run.repetitions).markdownLines.flatMap { [$0, ""] }
         lines += [
@@ -100,6 +102,19 @@ enum MarkdownReport {
     /// "fifo-dispatch" and "pthread-mutex" on the first screen with nothing to say whether they were
     /// real libraries or the suite's own. In the order the report ranks backends; nil for a results
     /// file without summaries.
+    /// Which of the answers' contenders are this suite's own runtimes: a reader took "work-stealing
+    /// is clearly fastest" for a recommendation of something to import, until the list of
+    /// runtimes below the questions said otherwise. nil when the run measured none of them.
+    static func ownRuntimes(_ run: RunResults) -> String? {
+        let measured = Set(run.cases.map(\.benchmarkCase.backend))
+        let own = BackendName.suiteOwn.map(\.rawValue).filter(measured.contains)
+        guard !own.isEmpty else { return nil }
+        let are = own.count == 1 ? " is this suite's own runtime" : " are this suite's own runtimes"
+        return Answers.listed(own.map { "**\($0)**" }) + are
+            + ", measured beside what Swift, Dispatch and SwiftNIO ship: where one leads, it shows what a runtime "
+            + "could do, not a library to import (the list after the questions describes each)."
+    }
+
     static func runtimes(_ run: RunResults) -> [String]? {
         guard let summaries = run.backends, !summaries.isEmpty else { return nil }
         var ids: [String] = []
@@ -127,6 +142,8 @@ enum MarkdownReport {
         }
         return [
             "## Claims of the dispatch guide", "",
+            "The guide is the “Dispatch Queues” chapter of Apple's Concurrency Programming Guide; "
+                + "each claim below quotes it.", "",
             "A timing claim is decided only when the two figures differ by more than their processes' spread allows "
                 + "(a repeat run would say the same); a counter claim needs its counter. "
                 + "Each claim is judged on two layers where both exist: Swift code "

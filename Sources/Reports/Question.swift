@@ -18,6 +18,17 @@ struct Question: Sendable {
         let contenders: [Contender]
         /// What the contenders are ranked by: time (with a verdict) or a latency percentile.
         var figure: Figure = .time
+        /// Threads per CPU when the condition counts them so ("2 threads per CPU"): the line
+        /// says how many that made on the measured machine, which a reader otherwise works out.
+        var threadsPerCPU: Int?
+
+        /// `condition` as the report shows it, with the threads a per-CPU count made on a
+        /// machine of `cpus` CPUs. `condition` alone names the part (`Agreement` matches runs
+        /// of different machines by it).
+        func shownCondition(cpus: Int?) -> String {
+            guard let threadsPerCPU, let cpus else { return condition }
+            return condition + " (\(threadsPerCPU * cpus) threads here)"
+        }
     }
 
     struct Contender: Sendable {
@@ -103,7 +114,9 @@ extension Question {
             parts: [
                 Part(condition: "1 thread, empty sections", contenders: contenders(.uncontended)),
                 Part(condition: "2 threads, empty sections", contenders: contenders(.pair)),
-                Part(condition: "2 threads per CPU, 100 ns sections 1 µs apart", contenders: contenders(.contended)),
+                Part(
+                    condition: "2 threads per CPU, 100 ns sections 1 µs apart", contenders: contenders(.contended),
+                    threadsPerCPU: 2),
             ],
             measuredBy: "bench run --suite quick --workload queue-vs-lock")
     }()

@@ -5,8 +5,9 @@ import Results
 /// figures, and a verdict only where a repeat run would give the same one (`Faster`); "cannot be
 /// told apart" otherwise, with the numbers on each side. Under the system allocator.
 enum QuestionAnswer {
-    /// "**Q**" and a bullet per part, for every question.
-    static func markdownLines(_ questions: [Question], cases: [MeasuredCase]) -> [String] {
+    /// "**Q**" and a bullet per part, for every question; `cpus`, the CPUs the children could
+    /// use, turns a per-CPU thread count into threads.
+    static func markdownLines(_ questions: [Question], cases: [MeasuredCase], cpus: Int? = nil) -> [String] {
         let system = cases.filter { $0.benchmarkCase.allocator == .system }
         return questions.flatMap { question -> [String] in
             let found = question.parts.map { part in part.contenders.contains { find($0, in: system) != nil } }
@@ -14,7 +15,7 @@ enum QuestionAnswer {
                 return ["- **\(question.text)** Not measured in this run: `\(question.measuredBy)` measures it."]
             }
             return ["- **\(question.text)**"]
-                + question.parts.map { part in "  - \(part.condition): " + line(part, cases: system) }
+                + question.parts.map { part in "  - \(part.shownCondition(cpus: cpus)): " + line(part, cases: system) }
         }
     }
 

@@ -57,7 +57,7 @@ struct MarkdownReportTests {
         let report = Self.report
         #expect(
             report.contains(
-                "- **footprint** (1 parameter set): libdispatch · queued-block is clearly smallest in 1, "
+                "- **footprint** (1 parameter set): libdispatch · queued-block is clearly smallest in 1 (units=256), "
                     + "by 107× over the runner-up; ranked by resident bytes/unit, not time."),
             "\(report.prefix(3000))")
         let rows = try Self.table(after: "#### footprint: units=256")
@@ -178,17 +178,28 @@ struct MarkdownReportTests {
         let report = Self.report
         #expect(
             report.contains(
-                "- **spawn** (2 parameter sets): work-stealing is clearly fastest in 1, by 3.00× over the runner-up; "
+                "- **spawn** (2 parameter sets): work-stealing is clearly fastest in 1 (pattern=chain), "
+                    + "by 3.00× over the runner-up; "
                     + "a tie in 1 (work-stealing and pthread-mutex lead together)."),
             "\(report.prefix(3000))")
         #expect(
             report.contains(
-                "- **queue-vs-lock** (2 parameter sets): pthread-mutex is clearly fastest in 2, "
+                "- **queue-vs-lock** (2 parameter sets): pthread-mutex is clearly fastest in 2 "
+                    + "(threads=1, resource=counter, critical=0ns, outside=0ns and "
+                    + "threads=2xcpus, resource=counter, critical=0ns, outside=0ns), "
                     + "by 1.33× over the runner-up."))
         #expect(
             report.contains(
                 "- **allocator**: under jemalloc instead of the system allocator, 0 of 1 cases are clearly faster, "
                     + "1 clearly slower, and 0 not told apart."))
+        // The suite's own runtimes are said to be its own before the answers rank them, and only
+        // those the run measured (the fixture has no fifo-dispatch).
+        let own = try #require(report.range(of: " this suite's own runtimes, measured beside what Swift"))
+        #expect(
+            report[..<own.lowerBound].hasSuffix("\n**pthread-mutex** and **work-stealing** are"),
+            "\(report.prefix(1500))")
+        #expect(own.lowerBound < (report.range(of: "- **")?.lowerBound ?? report.startIndex))
+        #expect(report.contains("The guide is the “Dispatch Queues” chapter of Apple's Concurrency Programming Guide"))
         let answer = try #require(report.range(of: "## What should I use?")),
             claims = try #require(report.range(of: "## Claims of the dispatch guide"))
         #expect(answer.lowerBound < claims.lowerBound)

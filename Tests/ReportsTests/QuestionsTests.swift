@@ -62,7 +62,9 @@ struct QuestionsTests {
                 "**Mutex** (5 ns) and **actor** (63.2 ns, 12.6×; modes: 4 ns in 1 of 2 processes, 1000 ns in 1) "
                     + "lead together, none clearly more than 5% behind the fastest; "
                     + "clearly slower than Mutex: DispatchQueue.sync (70 ns)."), "\(modes)")
-        #expect(text.contains("  - 2 threads per CPU, 100 ns sections 1 µs apart: not measured in this run."))
+        #expect(
+            text.contains(
+                "  - 2 threads per CPU, 100 ns sections 1 µs apart (4 threads here): not measured in this run."))
         #expect(
             text.contains(
                 "- **What does an actor hop cost on each executor?** Not measured in this run: "
@@ -201,7 +203,7 @@ extension QuestionsTests {
                     + "fifo-dispatch lead together (within 5% of each other, or their processes spread wider"),
             "\(close)")
         let apart = try report([spawn("work-stealing", 100), spawn("fifo-dispatch", 106)])
-        let win = "- **spawn** (1 parameter set): work-stealing is clearly fastest in 1, by 1.06×"
+        let win = "- **spawn** (1 parameter set): work-stealing is clearly fastest in 1 (pattern=outside), by 1.06×"
         #expect(apart.contains(win), "\(apart)")
         // The same two leading in two sets, each ahead in one: one group, named in the run's order.
         let chain = { (backend: String, nanoseconds: Double) in
@@ -212,6 +214,34 @@ extension QuestionsTests {
             chain("fifo-dispatch", 100),
         ])
         #expect(twice.contains("work-stealing and fifo-dispatch lead together in 2 (within 5%"), "\(twice)")
+    }
+
+    @Test("a contender's wins are named by their parameter sets up to two, and counted beyond")
+    func winsNamedUpToTwo() throws {
+        let set = { (pattern: String, backend: String, nanoseconds: Double) in
+            Fixture.measured("spawn", backend, [("pattern", pattern)], samples: Fixture.constant(nanoseconds))
+        }
+        let two = try report([
+            set("outside", "work-stealing", 100), set("outside", "fifo-dispatch", 200),
+            set("chain", "work-stealing", 100), set("chain", "fifo-dispatch", 300),
+        ])
+        #expect(
+            two.contains("work-stealing is clearly fastest in 2 (pattern=outside and pattern=chain), by 2.00×–3.00×"),
+            "\(two)")
+        let three = try report([
+            set("outside", "work-stealing", 100), set("outside", "fifo-dispatch", 200),
+            set("chain", "work-stealing", 100), set("chain", "fifo-dispatch", 300),
+            set("queue-pingpong", "fifo-dispatch", 100), set("queue-pingpong", "work-stealing", 150),
+        ])
+        #expect(
+            three.contains(
+                "work-stealing is clearly fastest in 2 (pattern=outside and pattern=chain), by 2.00×–3.00× over the "
+                    + "runner-up; fifo-dispatch in 1 (pattern=queue-pingpong), by 1.50×"), "\(three)")
+        let many = try report(
+            ["outside", "chain", "queue-pingpong"].flatMap {
+                [set($0, "work-stealing", 100), set($0, "fifo-dispatch", 200)]
+            })
+        #expect(many.contains("work-stealing is clearly fastest in 3, by 2.00× over the runner-up."), "\(many)")
     }
 }
 
