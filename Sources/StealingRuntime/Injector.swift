@@ -17,7 +17,8 @@ import Synchronization
 /// - `jobs`, a FIFO behind a spin lock, which only workers take, and where a full worker deque
 ///   spills (join halves have no link word). A worker that takes the lock moves the whole of
 ///   `incoming` into `jobs` first, oldest first, so a submitter's jobs leave in the order it
-///   pushed them.
+///   pushed them. While `jobs` is empty a worker takes the whole of `incoming` without the lock
+///   (`takeSubmitted`), again oldest first.
 ///
 /// The stack is only ever taken whole (exchange), so no ABA problem can occur (README.md,
 /// "Injector"). `isEmpty` reads both parts without the lock, for idle workers' polling.
@@ -33,7 +34,8 @@ final class Injector: @unchecked Sendable {
     private let locked = Atomic<Bool>(false)
     private let jobs: UnsafeMutablePointer<Deque<JobRef>>
     private let size = Atomic<Int>(0)
-    /// Jobs taken out so far (written under the lock, read by the stall monitor without it).
+    /// Jobs taken out so far (added to by each take, under the lock or not; read by the stall
+    /// monitor).
     private let taken = Atomic<UInt>(0)
     /// The top of the stack of submitted blocks (an address, 0 when empty), in a line of its own:
     /// the submitter writes it on every push, and the lock's line is the workers'.
@@ -124,15 +126,17 @@ final class Injector: @unchecked Sendable {
         takeIncoming()
         guard let job = jobs.pointee.popFirst() else { return nil }
         size.subtract(1, ordering: .relaxed)
-        taken.store(taken.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        taken.wrappingAdd(1, ordering: .relaxed)
         return job
     }
 
     /// Takes the oldest job to run now and moves up to half of the rest (at most
     /// `WorkDeque.maximumBatch` in all) onto `destination`, the caller's own deque: one lock for a
     /// batch, so workers draining a busy injector do not fight its producer for the lock per job.
+    /// With nothing spilled, the submitted blocks are taken without the lock (`takeSubmitted`).
     func popBatch(into destination: WorkDeque) -> JobRef? {
         guard !isEmpty else { return nil }
+        if let job = takeSubmitted(into: destination) { return job }
         lock()
         defer { unlock() }
         takeIncoming()
@@ -144,8 +148,46 @@ final class Injector: @unchecked Sendable {
             moved += 1
         }
         size.subtract(1 + moved, ordering: .relaxed)
-        taken.store(taken.load(ordering: .relaxed) &+ UInt(1 + moved), ordering: .relaxed)
+        taken.wrappingAdd(UInt(1 + moved), ordering: .relaxed)
         return first
+    }
+
+    /// While `jobs` is empty: takes the whole stack of submitted blocks with one exchange, no lock,
+    /// and returns the oldest to run now; the rest go onto `destination` oldest first (thieves
+    /// take from that end), up to a batch, and any beyond that into `jobs`. Workers that take one
+    /// or two blocks as they come (a fan-out from outside: a submitter, and workers that look
+    /// while it pushes) otherwise took the lock, the deque's size and the count taken for each,
+    /// lines the two workers passed between them per block; `bench ab`, 2026-12-05 (README.md,
+    /// "Injector"). nil when `jobs` holds anything (spills: the locked path takes them in order)
+    /// or another worker took the stack first.
+    private func takeSubmitted(into destination: WorkDeque) -> JobRef? {
+        guard size.load(ordering: .relaxed) == 0, incoming.pointee.load(ordering: .relaxed) != 0 else { return nil }
+        // acquiring: pairs with each push's releasing compare-and-exchange, as in `takeIncoming`.
+        var newestFirst = incoming.pointee.exchange(0, ordering: .acquiring)
+        var oldestFirst: UInt = 0
+        while let job = UnsafeMutablePointer<HeapJob>(bitPattern: newestFirst) {
+            newestFirst = job.pointee.link
+            job.pointee.link = oldestFirst
+            oldestFirst = UInt(bitPattern: job)
+        }
+        guard let first = UnsafeMutablePointer<HeapJob>(bitPattern: oldestFirst) else { return nil }
+        oldestFirst = first.pointee.link
+        first.pointee.link = 0
+        var took: UInt = 1
+        var beyond: [JobRef] = []
+        while let job = UnsafeMutablePointer<HeapJob>(bitPattern: oldestFirst) {
+            oldestFirst = job.pointee.link
+            job.pointee.link = 0
+            let ref = JobRef(UnsafeMutableRawPointer(job))
+            if beyond.isEmpty, took < UInt(WorkDeque.maximumBatch), destination.push(ref) {
+                took += 1
+            } else {
+                beyond.append(ref)
+            }
+        }
+        taken.wrappingAdd(took, ordering: .relaxed)
+        if !beyond.isEmpty { push(contentsOf: beyond) }
+        return JobRef(UnsafeMutableRawPointer(first))
     }
 
     /// How many jobs have left the injector: unchanged between two looks means nobody took one.
