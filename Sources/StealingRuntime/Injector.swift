@@ -97,11 +97,10 @@ final class Injector: @unchecked Sendable {
         }
     }
 
-    /// Under the lock: moves every submitted block from `incoming` to the back of `jobs`, oldest
-    /// first (the stack holds them newest first).
-    private func takeIncoming() {
-        guard incoming.pointee.load(ordering: .relaxed) != 0 else { return }
-        // Reverse the links in place (no array per batch), then append oldest first.
+    /// Takes the whole stack of submitted blocks (acquiring: the pushes' releasing
+    /// compare-and-exchanges published their contents) and reverses its links in place, no array
+    /// per batch: returns the oldest's address, 0 when it was empty.
+    private func takeStack() -> UInt {
         var newestFirst = incoming.pointee.exchange(0, ordering: .acquiring)
         var oldestFirst: UInt = 0
         while let job = UnsafeMutablePointer<HeapJob>(bitPattern: newestFirst) {
@@ -109,6 +108,14 @@ final class Injector: @unchecked Sendable {
             job.pointee.link = oldestFirst
             oldestFirst = UInt(bitPattern: job)
         }
+        return oldestFirst
+    }
+
+    /// Under the lock: moves every submitted block from `incoming` to the back of `jobs`, oldest
+    /// first (the stack holds them newest first).
+    private func takeIncoming() {
+        guard incoming.pointee.load(ordering: .relaxed) != 0 else { return }
+        var oldestFirst = takeStack()
         var moved = 0
         while let job = UnsafeMutablePointer<HeapJob>(bitPattern: oldestFirst) {
             oldestFirst = job.pointee.link
@@ -162,14 +169,7 @@ final class Injector: @unchecked Sendable {
     /// or another worker took the stack first.
     private func takeSubmitted(into destination: WorkDeque) -> JobRef? {
         guard size.load(ordering: .relaxed) == 0, incoming.pointee.load(ordering: .relaxed) != 0 else { return nil }
-        // acquiring: pairs with each push's releasing compare-and-exchange, as in `takeIncoming`.
-        var newestFirst = incoming.pointee.exchange(0, ordering: .acquiring)
-        var oldestFirst: UInt = 0
-        while let job = UnsafeMutablePointer<HeapJob>(bitPattern: newestFirst) {
-            newestFirst = job.pointee.link
-            job.pointee.link = oldestFirst
-            oldestFirst = UInt(bitPattern: job)
-        }
+        var oldestFirst = takeStack()
         guard let first = UnsafeMutablePointer<HeapJob>(bitPattern: oldestFirst) else { return nil }
         oldestFirst = first.pointee.link
         first.pointee.link = 0
