@@ -103,20 +103,21 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
         return false
     }
 
-    /// `poll` for a lock (a budget made `for: .lock`): every look that finds the lock taken
-    /// doubles the looks skipped before the next, up to `maximumLookGap` looks (16 × 16 rounds,
-    /// 3.3 µs on the Intel VM). Two threads taking turns at a queue with empty sections handed it
-    /// over whenever the waiter's look fell between two of the holder's sections, and each
-    /// hand-over moved the state's line and the section's data to the other CPU: fifo-dispatch's
-    /// contended `sync` read 40 ns a section against 20 alone. The waiter that backs off lets the
-    /// holder run on at the uncontended cost, and a lock that falls idle for long is still taken
-    /// at the next look (README.md, "SpinBudget").
+    /// `poll` for a lock (a budget made `for: .lock`): a look that finds the lock taken is
+    /// followed by `firstLookGap` looks' worth of rounds before the next, and each later one by
+    /// `lookGapGrowth` times more, up to `maximumLookGap` looks (16 × 16 rounds, 3.3 µs on the
+    /// Intel VM): looks at rounds 0, 64, 320, then every 256. Two threads taking turns at a queue
+    /// with empty sections handed it over whenever the waiter's look fell between two of the
+    /// holder's sections, and each hand-over moved the state's line and the section's data to the
+    /// other CPU: fifo-dispatch's contended `sync` read 40 ns a section against 20 alone. The
+    /// waiter that backs off lets the holder run on at the uncontended cost, and a lock that falls
+    /// idle for long is still taken at the next look (README.md, "SpinBudget").
     @inlinable
     public func pollForLock(until condition: () -> Bool) -> Bool {
         var gap = 0
         return poll(skippingLooks: {
             if condition() { return nil }
-            gap = min(max(1, 2 * gap), Self.maximumLookGap)
+            gap = min(max(Self.firstLookGap, Self.lookGapGrowth * gap), Self.maximumLookGap)
             return gap - 1
         })
     }
@@ -140,6 +141,15 @@ public struct SpinBudget: ~Copyable, @unchecked Sendable {
 
     /// The most looks a `pollForLock` skips between two.
     public static let maximumLookGap = 16
+    /// The gap, in looks, after a `pollForLock`'s first look that finds the lock taken, and how
+    /// much each later one grows. Doubling from 1 (looks at rounds 0, 16, 48, 112, …) gave every
+    /// turn of a contended lock five looks in its first 500 rounds, each taking the lock's line
+    /// from the holder for its next section: `bench run`, Intel VM, 2 threads, empty sections,
+    /// two sittings of 3 processes a case, fifo-dispatch 28.7 and 28.3 ns a section against 22.6
+    /// and 21.8 with 4 then ×4 (libdispatch-c 25.5), work-stealing 23.1 and 23.2 against 20.2
+    /// and 19.8; the 100 ns sections 1 µs apart no slower (761 and 762 against 730 and 754).
+    public static let firstLookGap = 4
+    public static let lookGapGrowth = 4
 
     /// `poll` for a hand-off whose signaller may share this CPU: after `yieldSoonAfter` rounds,
     /// a yield if `signallerHere` says the thread that will end the wait last ran on this CPU

@@ -114,7 +114,7 @@ struct SpinBudgetTests {
         #expect(looksOfAFailedPoll(handOff) == SpinBudget.maximum)
     }
 
-    @Test("a lock's poll backs off: looks twice as far apart while the lock is taken; ends at the first success")
+    @Test("a lock's poll backs off: looks further apart while the lock is taken; ends at the first success")
     func lockPollBacksOff() {
         var looks = 0
         let ended = SpinBudget(for: .lock).pollForLock(until: {
@@ -123,9 +123,11 @@ struct SpinBudgetTests {
         })
         #expect(!ended)
         // Over the same rounds a plain lock poll looks every pausesBetweenLooks rounds; this one
-        // skips 1, 3, 7, 15 and then maximumLookGap - 1 of those looks between two.
+        // skips 3 of those looks after its first, 15 after its second, and maximumLookGap - 1
+        // after each later one: its looks are the plain poll's 0, 4, 20, 36, ….
+        #expect(SpinBudget.firstLookGap == 4 && SpinBudget.lookGapGrowth * 4 >= SpinBudget.maximumLookGap)
         let plainLooks = (SpinBudget.maximum + SpinBudget.pausesBetweenLooks - 1) / SpinBudget.pausesBetweenLooks
-        let backedOff = 5 + (plainLooks - 1 - 31) / SpinBudget.maximumLookGap + 1
+        let backedOff = 2 + (plainLooks - 1 - 4) / SpinBudget.maximumLookGap
         #expect(looks == backedOff, "\(looks) looks of \(plainLooks)")
 
         looks = 0
