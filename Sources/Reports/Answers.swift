@@ -82,12 +82,15 @@ struct Answers {
             }
             if answer.tieCount > 0 {
                 let shown = answer.ties.prefix(Self.tieGroupsShown)
+                // Groups apart by semicolons: their names are listed with commas, and "a, b and 6
+                // others lead together in 8, a, b and 4 others …" left a reader unsure where one
+                // group ended.
                 var who = shown.map { tie in
                     Self.leaders(tie.leaders) + " lead together"
                         + (answer.ties.count > 1 || tie.sets > 1 ? " in \(tie.sets)" : "")
-                }.joined(separator: ", ")
+                }.joined(separator: "; ")
                 let rest = answer.ties.dropFirst(Self.tieGroupsShown).reduce(0) { $0 + $1.sets }
-                if rest > 0 { who += ", other contenders in \(rest)" }
+                if rest > 0 { who += "; other contenders in \(rest)" }
                 parts.append(
                     answer.wins.isEmpty
                         ? "no contender is clearly \(answer.ranking.best) in any: \(who) "

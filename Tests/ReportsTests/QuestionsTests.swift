@@ -214,6 +214,18 @@ extension QuestionsTests {
             chain("fifo-dispatch", 100),
         ])
         #expect(twice.contains("work-stealing and fifo-dispatch lead together in 2 (within 5%"), "\(twice)")
+        // Two different groups in two sets: apart by a semicolon, each with its count.
+        let queueRing = { (backend: String, nanoseconds: Double) in
+            Fixture.measured("spawn", backend, [("pattern", "queue-ring")], samples: Fixture.constant(nanoseconds))
+        }
+        let groups = try report([
+            spawn("work-stealing", 100), spawn("fifo-dispatch", 103), spawn("pthread-mutex", 300),
+            queueRing("work-stealing", 100), queueRing("pthread-mutex", 102), queueRing("fifo-dispatch", 300),
+        ])
+        #expect(
+            groups.contains(
+                "no contender is clearly fastest in any: work-stealing and fifo-dispatch lead together in 1; "
+                    + "work-stealing and pthread-mutex lead together in 1 (within 5%"), "\(groups)")
     }
 
     @Test("a contender's wins are named by their parameter sets up to two, and counted beyond")
