@@ -115,15 +115,21 @@ final class Injector: @unchecked Sendable {
     /// first (the stack holds them newest first).
     private func takeIncoming() {
         guard incoming.pointee.load(ordering: .relaxed) != 0 else { return }
-        var oldestFirst = takeStack()
+        size.add(append(chain: takeStack()), ordering: .relaxed)
+    }
+
+    /// Under the lock: appends the blocks linked oldest first from `oldestFirst` to the back of
+    /// `jobs`, clearing their links, and returns how many.
+    private func append(chain oldestFirst: UInt) -> Int {
+        var next = oldestFirst
         var moved = 0
-        while let job = UnsafeMutablePointer<HeapJob>(bitPattern: oldestFirst) {
-            oldestFirst = job.pointee.link
+        while let job = UnsafeMutablePointer<HeapJob>(bitPattern: next) {
+            next = job.pointee.link
             job.pointee.link = 0
             jobs.pointee.append(JobRef(UnsafeMutableRawPointer(job)))
             moved += 1
         }
-        size.add(moved, ordering: .relaxed)
+        return moved
     }
 
     func pop() -> JobRef? {
@@ -169,24 +175,29 @@ final class Injector: @unchecked Sendable {
     /// or another worker took the stack first.
     private func takeSubmitted(into destination: WorkDeque) -> JobRef? {
         guard size.load(ordering: .relaxed) == 0, incoming.pointee.load(ordering: .relaxed) != 0 else { return nil }
-        var oldestFirst = takeStack()
-        guard let first = UnsafeMutablePointer<HeapJob>(bitPattern: oldestFirst) else { return nil }
-        oldestFirst = first.pointee.link
+        guard let first = UnsafeMutablePointer<HeapJob>(bitPattern: takeStack()) else { return nil }
+        var rest = first.pointee.link
         first.pointee.link = 0
         var took: UInt = 1
-        var beyond: [JobRef] = []
-        while let job = UnsafeMutablePointer<HeapJob>(bitPattern: oldestFirst) {
-            oldestFirst = job.pointee.link
+        // Each link is cleared before the push: once on the deque a thief may run the job, and
+        // its cache reuses the word. One the deque refuses gets its link back and heads the rest.
+        while took < UInt(WorkDeque.maximumBatch), let job = UnsafeMutablePointer<HeapJob>(bitPattern: rest) {
+            let after = job.pointee.link
             job.pointee.link = 0
-            let ref = JobRef(UnsafeMutableRawPointer(job))
-            if beyond.isEmpty, took < UInt(WorkDeque.maximumBatch), destination.push(ref) {
-                took += 1
-            } else {
-                beyond.append(ref)
+            guard destination.push(JobRef(UnsafeMutableRawPointer(job))) else {
+                job.pointee.link = after
+                break
             }
+            rest = after
+            took += 1
         }
         taken.wrappingAdd(took, ordering: .relaxed)
-        if !beyond.isEmpty { push(contentsOf: beyond) }
+        if rest != 0 {
+            // Beyond a batch, into `jobs`, as a spill goes: no array for them.
+            lock()
+            size.add(append(chain: rest), ordering: .releasing)
+            unlock()
+        }
         return JobRef(UnsafeMutableRawPointer(first))
     }
 
