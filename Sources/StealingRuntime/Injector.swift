@@ -10,10 +10,10 @@ import Synchronization
 /// deque spills). Two parts:
 ///
 /// - `incoming`, a lock-free stack of submitted blocks (`HeapJob`s, linked through the word their
-///   cache uses while they are free): a submitter pushes with one compare-and-exchange and never
-///   meets the workers' lock. With every submission under the lock, a submitter from outside and
-///   two workers taking one or two jobs each time would fight over it for every job (README.md,
-///   "Jobs").
+///   cache uses while they are free): a submitter pushes with one exchange (and then links its job
+///   to the one below) and never meets the workers' lock. With every submission under the lock,
+///   a submitter from outside and two workers taking one or two jobs each time would fight over
+///   it for every job (README.md, "Jobs").
 /// - `jobs`, a FIFO behind a spin lock, which only workers take, and where a full worker deque
 ///   spills (join halves have no link word). A worker that takes the lock moves the whole of
 ///   `incoming` into `jobs` first, oldest first, so a submitter's jobs leave in the order it
@@ -82,29 +82,53 @@ final class Injector: @unchecked Sendable {
         unlock()
     }
 
-    /// Pushes a submitted block without the lock.
+    /// A link not written yet: the pusher has made its job the top and has still to store the
+    /// address below it. No job lies at address 1.
+    private static let linkPending: UInt = 1
+
+    /// A job's link as an atomic word: while the job is in the stack its pusher stores the link
+    /// after the exchange that published the job, so a taker may read it while it is written.
+    @inline(__always)
+    private static func linkWord(_ job: UnsafeMutablePointer<HeapJob>) -> UnsafeMutablePointer<Atomic<UInt>> {
+        UnsafeMutableRawPointer(job).advanced(by: MemoryLayout<HeapJob>.offset(of: \.link)!)
+            .assumingMemoryBound(to: Atomic<UInt>.self)
+    }
+
+    /// Pushes a submitted block without the lock: one exchange of the top, then the link to the
+    /// block below. A compare-and-exchange loop read the top first and then wrote it, two trips
+    /// for its line while a worker takes from the stack (README.md, "Injector").
     func push(submitted job: UnsafeMutablePointer<HeapJob>) {
-        let address = UInt(bitPattern: job)
-        var top = incoming.pointee.load(ordering: .relaxed)
+        let link = Self.linkWord(job)
+        link.pointee.store(Self.linkPending, ordering: .relaxed)
+        // releasing: the job's contents are visible to the worker whose acquiring exchange takes
+        // the stack.
+        let below = incoming.pointee.exchange(UInt(bitPattern: job), ordering: .releasing)
+        // releasing: pairs with the taker's acquiring load in `awaitLink`, which may already wait.
+        link.pointee.store(below, ordering: .releasing)
+    }
+
+    /// The link below `job`, once its pusher has stored it: a window of one instruction, unless
+    /// the pusher was preempted there (then yield to it).
+    @inline(__always)
+    private static func awaitLink(_ job: UnsafeMutablePointer<HeapJob>) -> UInt {
+        let link = linkWord(job)
+        var looks = 0
         while true {
-            job.pointee.link = top
-            // releasing: the job's contents and its link are visible to the worker whose
-            // acquiring exchange takes the stack.
-            let (exchanged, original) = incoming.pointee.compareExchange(
-                expected: top, desired: address, successOrdering: .releasing, failureOrdering: .relaxed)
-            if exchanged { return }
-            top = original
+            let below = link.pointee.load(ordering: .acquiring)
+            if below != linkPending { return below }
+            looks += 1
+            if looks < 64 { rb_spin_pause() } else { RuntimeEvents.yieldCPU() }
         }
     }
 
-    /// Takes the whole stack of submitted blocks (acquiring: the pushes' releasing
-    /// compare-and-exchanges published their contents) and reverses its links in place, no array
-    /// per batch: returns the oldest's address, 0 when it was empty.
+    /// Takes the whole stack of submitted blocks (acquiring: the pushes' releasing exchanges
+    /// published their contents) and reverses its links in place, no array per batch: returns
+    /// the oldest's address, 0 when it was empty.
     private func takeStack() -> UInt {
         var newestFirst = incoming.pointee.exchange(0, ordering: .acquiring)
         var oldestFirst: UInt = 0
         while let job = UnsafeMutablePointer<HeapJob>(bitPattern: newestFirst) {
-            newestFirst = job.pointee.link
+            newestFirst = Self.awaitLink(job)
             job.pointee.link = oldestFirst
             oldestFirst = UInt(bitPattern: job)
         }
@@ -204,7 +228,7 @@ final class Injector: @unchecked Sendable {
     /// How many jobs have left the injector: unchanged between two looks means nobody took one.
     var jobsTaken: UInt { taken.load(ordering: .relaxed) }
 
-    /// Nothing in either part. A submitter's push is seen here once its compare-and-exchange is
+    /// Nothing in either part. A submitter's push is seen here once its exchange is
     /// (the parking protocol's fences order the two: README.md, "Who wakes whom").
     var isEmpty: Bool {
         size.load(ordering: .acquiring) == 0 && incoming.pointee.load(ordering: .acquiring) == 0

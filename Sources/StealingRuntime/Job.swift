@@ -50,7 +50,9 @@ struct HeapJob {
     let header: JobHeader
     @usableFromInline var body: Body
     /// The cache's link while the job is free, and the injector's while it waits in its stack of
-    /// submitted blocks: either way only the one thread that holds the job touches it.
+    /// submitted blocks. The cache's thread alone touches it while the job is free; in the stack
+    /// its pusher stores it after publishing the job, so there the injector reads and writes it as
+    /// an atomic word (`Injector.push(submitted:)`).
     @usableFromInline var link: UInt
     @usableFromInline let home: Unmanaged<BlockCache<HeapJob>>
 
