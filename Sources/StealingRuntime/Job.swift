@@ -107,10 +107,10 @@ extension HeapJob: CachedBlock {
     @usableFromInline
     static var cacheSlot: BlockCacheSlot { .stealingHeapJob }
 
-    /// Not in batches: work-stealing's workers return each job at once (PThreadPrimitives/README.md,
-    /// "BlockCache", says what batches did to its figures).
+    /// In batches: a worker holds the jobs it ran for a thread outside the pool and sends them home
+    /// together, and before it sleeps (PThreadPrimitives/README.md, "BlockCache", has the figures).
     @inlinable
-    static var returnsInBatches: Bool { false }
+    static var returnsInBatches: Bool { true }
 
     @usableFromInline
     static var cacheThreadExit: @convention(c) (UnsafeMutableRawPointer?) -> Void {

@@ -237,6 +237,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
 
     private func run(_ worker: Worker) {
         CurrentWorker.set(worker)
+        BlockCache<HeapJob>.holdReturnsOnThisThread()
         monitor.registerCurrentThread()
         defer {
             monitor.unregisterCurrentThread()
@@ -357,6 +358,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// last look finds work, take it instead: a worker that was not allowed to search must not
     /// spin on work it can see.
     private func park(_ worker: Worker) -> JobRef? {
+        BlockCache<HeapJob>.sendHeldBlocks()  // before going idle: their submitter may be waiting for none
         let seen = sleepers.prepareToSleep()
         if hasVisibleWork() || stopping.load(ordering: .acquiring) {
             sleepers.cancelSleep()
@@ -374,6 +376,9 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     var debugDescriptionForTests: String {
         "injector empty \(injector.isEmpty), deques \(pool.map { $0.deque.count }), \(sleepers.debugCounts)"
     }
+
+    /// Workers asleep now, for tests.
+    var sleepingWorkers: Int { sleepers.sleeping.pointee.load(ordering: .relaxed) }
 
     func hasVisibleWork() -> Bool {
         !injector.isEmpty || pool.contains { $0.deque.count > 0 }

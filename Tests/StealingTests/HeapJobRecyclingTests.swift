@@ -47,6 +47,32 @@ struct HeapJobRecyclingTests {
         #expect(allocated <= 10_000, "\(allocated) jobs for 1,000,000 blocks: jobs are not recycled")
     }
 
+    @Test("a worker holds the jobs it ran for a thread outside the pool, and sends them home before it sleeps")
+    func heldJobsGoHomeBeforeSleep() throws {
+        let runtime = StealingRuntime(workers: 2)
+        defer { runtime.shutdown() }
+        let blocks = 10  // fewer than a batch: only going idle sends them
+        let figures = Mutex<(first: Int, second: Int, asleep: Bool)?>(nil)
+        PThread.spawn {
+            let cache = BlockCache<HeapJob>.current.takeUnretainedValue()
+            func round() -> Int {
+                let before = cache.freshAllocations
+                let group = runtime.makeGroup()
+                for _ in 0..<blocks { runtime.async(group: group) {} }
+                group.wait()
+                return cache.freshAllocations - before
+            }
+            let first = round()
+            // Asleep, each worker has sent what it held: the next round takes them back.
+            let asleep = eventually { runtime.sleepingWorkers == 2 }
+            figures.withLock { $0 = (first, round(), asleep) }
+        }.join()
+        let (first, second, asleep) = try #require(figures.withLock { $0 })
+        try #require(asleep, "the workers did not go to sleep: \(runtime.debugDescriptionForTests)")
+        #expect(first == blocks, "a new thread's first \(blocks) blocks took \(first) fresh jobs")
+        #expect(second == 0, "\(second) of \(blocks) jobs were still away from home after the workers slept")
+    }
+
     /// Held weakly, so the test sees the cache go away without touching freed memory.
     final class WeakCache: @unchecked Sendable {
         weak var cache: BlockCache<HeapJob>?
