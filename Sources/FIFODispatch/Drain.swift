@@ -38,6 +38,12 @@ enum Executor {
             function(context)
             group._withUnsafeGuaranteedRef { $0.leave() }
             return .finished
+        case .groupClosure(let work, let group):
+            NodeCache.recycle(node)
+            DrainFrame.setCurrent(frame)
+            work()
+            group._withUnsafeGuaranteedRef { $0.leave() }
+            return .finished
         case .drain(let queue):
             NodeCache.recycle(node)
             defer { queue.release() }

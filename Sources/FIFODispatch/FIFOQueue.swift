@@ -136,10 +136,7 @@ public final class FIFOQueue: @unchecked Sendable {
     public func async(group: FIFOGroup, qos: Priority? = nil, _ work: @escaping @Sendable () -> Void) {
         group.enterForBlock()
         // Unretained: the group keeps itself alive until this block's leave (FIFOGroup).
-        submit(
-            .closure({ [unowned(unsafe) group] in
-                work(); group.leave()
-            }), kind: .block, priority: qos)
+        submit(.groupClosure(work, .passUnretained(group)), kind: .block, priority: qos)
     }
 
     /// `dispatch_group_async_f`: the function, its context and the group go into the task node,

@@ -53,6 +53,10 @@ enum Payload {
     /// `.block` as `dispatch_group_async_f` takes one: `function(context)`, then a leave of the
     /// group, which a group with members keeps alive itself (FIFOGroup), so it is not retained.
     case groupFunction(WorkFunction, UnsafeMutableRawPointer?, Unmanaged<FIFOGroup>)
+    /// `.block` as `dispatch_group_async` takes one: the closure, then a leave of the group (not
+    /// retained, as above). The group is a field rather than a capture, so no second closure is
+    /// allocated around the block (README.md, "Groups").
+    case groupClosure(@Sendable () -> Void, Unmanaged<FIFOGroup>)
     /// `.token`: the queue to drain (retained).
     case drain(Unmanaged<FIFOQueue>)
     /// `.syncWaiter`, `.syncBarrierWaiter`: the waiting thread (retained).

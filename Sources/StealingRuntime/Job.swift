@@ -84,6 +84,13 @@ struct HeapJob {
         job.pointee.body = .groupMember(block.function, block.context, .passUnretained(group))
         return JobRef(UnsafeMutableRawPointer(job))
     }
+
+    /// `work` as a member of `group`, which the caller has entered for it.
+    static func make(_ work: @escaping @Sendable () -> Void, group: StealingGroup) -> JobRef {
+        let job = BlockCache<HeapJob>.allocate()
+        job.pointee.body = .groupClosure(work, .passUnretained(group))
+        return JobRef(UnsafeMutableRawPointer(job))
+    }
 }
 
 extension HeapJob {
@@ -100,6 +107,10 @@ extension HeapJob {
         /// The same, as a member of a group (`async(group:_:)`), left once it has run; not
         /// retained: a group with blocks among its members holds itself (`GroupWord`).
         case groupMember(WorkFunction, UnsafeMutableRawPointer?, Unmanaged<StealingGroup>)
+        /// A closure as a member of a group (`async(group:_:)` with a closure), left the same way:
+        /// wrapping it in a closure that leaves allocated that closure per block and retained the
+        /// group in it.
+        case groupClosure(@Sendable () -> Void, Unmanaged<StealingGroup>)
     }
 }
 
@@ -161,6 +172,9 @@ private func runHeapJob(_ address: UnsafeMutableRawPointer) {
     case .function(let function, let context): function(context)
     case .groupMember(let function, let context, let group):
         function(context)
+        group._withUnsafeGuaranteedRef { $0.leave() }
+    case .groupClosure(let work, let group):
+        work()
         group._withUnsafeGuaranteedRef { $0.leave() }
     case .empty: preconditionFailure("a heap job was run twice, or run before it was filled")
     }

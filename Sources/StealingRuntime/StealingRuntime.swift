@@ -113,6 +113,13 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         submit(HeapJob.make(block, group: group))
     }
 
+    /// `dispatch_group_async`: the job holds the closure and the group, so no closure is boxed
+    /// around the block to leave the group, and the group is not retained (`GroupWord`).
+    public func async(group: StealingGroup, _ work: @escaping @Sendable () -> Void) {
+        group.enterForBlock()
+        submit(HeapJob.make(work, group: group))
+    }
+
     public func makeSerialQueue(label: String) -> Strand {
         Strand(
             label: label, submitDrain: { [self] drain in async(drain) },
