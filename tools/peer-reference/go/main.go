@@ -4,7 +4,8 @@
 // prints one figure; tools/peer-reference.sh runs several and takes the median.
 //
 //	fan-out   rounds of 2 × GOMAXPROCS goroutines joined by a sync.WaitGroup, the group workload's
-//	          fan-out (one group reused, Add per round, Wait by the submitter); ns per goroutine
+//	          fan-out (one group reused, Add per round, Wait by the submitter; each goroutine
+//	          counts itself into a tally, as the workload's tasks do); ns per goroutine
 //	outside   empty goroutines started by one goroutine, the last of them wakes it; ns per goroutine
 //	chain     one goroutine at a time, each starting the next; ns per link
 //
@@ -50,15 +51,24 @@ func medianNsPerUnit(units float64, run func(n int)) float64 {
 	return (figures[samples/2-1] + figures[samples/2]) / 2
 }
 
-// fanOut runs `rounds` rounds of `tasks` empty goroutines on one WaitGroup, waiting for each.
+// fanOut runs `rounds` rounds of `tasks` goroutines on one WaitGroup, waiting for each. Each
+// goroutine counts itself into a tally, the one atomic read-modify-write the group workload's
+// tasks do, and each Wait must find its round counted, as the workload checks.
 func fanOut(rounds, tasks int) {
 	var group sync.WaitGroup
-	for r := 0; r < rounds; r++ {
+	var ran atomic.Int64
+	for r := 1; r <= rounds; r++ {
 		group.Add(tasks)
 		for i := 0; i < tasks; i++ {
-			go func() { group.Done() }()
+			go func() {
+				ran.Add(1)
+				group.Done()
+			}()
 		}
 		group.Wait()
+		if ran.Load() != int64(r*tasks) {
+			panic(fmt.Sprintf("Wait returned with %d of %d goroutines counted", ran.Load(), r*tasks))
+		}
 	}
 }
 
