@@ -187,6 +187,9 @@ final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
     private let task: FunctionBlock
     /// The fan-out's tasks count themselves here, with the suite's own task (`FanOutTally.task`).
     private let fanOutTally = FanOutTally()
+    /// Tasks the `outside` runs submitted so far (the measuring thread's count): those that ran
+    /// are this less what `tally.left` still has due, which a task that ran twice takes below zero.
+    private let outsideSubmitted = Atomic<Int>(0)
 
     init(runtime: R) {
         self.runtime = runtime
@@ -199,7 +202,9 @@ final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
     /// `count` tasks with `async`; the last of them wakes the measuring thread.
     func runOutside(_ count: Int) throws {
         guard count > 0 else { return }
-        tally.left.store(count, ordering: .relaxed)
+        // Added, not stored: a task of an earlier run that ran twice stays counted.
+        tally.left.wrappingAdd(count, ordering: .relaxed)
+        outsideSubmitted.wrappingAdd(count, ordering: .relaxed)
         for _ in 0..<count { runtime.async(task) }
         guard tally.wait(.seconds(60)) else {
             throw WorkloadError.verificationFailed(
@@ -221,7 +226,8 @@ final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
 
     /// One operation runs here, `outside` or `group-fan-out`, so one of the two counts is 0.
     func problem(after performed: Int) -> String? {
-        let ran = tally.arrived.load(ordering: .relaxed) + fanOutTally.ran.load(ordering: .relaxed)
+        let outside = outsideSubmitted.load(ordering: .relaxed) - tally.left.load(ordering: .acquiring)
+        let ran = outside + fanOutTally.ran.load(ordering: .relaxed)
         return ran == performed ? nil : "\(ran) tasks ran, \(performed) were submitted"
     }
 }
@@ -230,7 +236,6 @@ final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
 /// function: `block` reaches this object unretained (`DirectTasks` holds it while tasks run).
 final class TaskTally: Sendable {
     let left = Atomic<Int>(0)
-    let arrived = Atomic<Int>(0)
     private let signal: @Sendable () -> Void
     let wait: @Sendable (Duration) -> Bool
 
@@ -239,10 +244,11 @@ final class TaskTally: Sendable {
         self.wait = wait
     }
 
-    /// One task: counts itself; the last wakes the measuring thread (acquiring and releasing:
-    /// every task's count reaches the one that signals).
+    /// One task: counts itself down, the one atomic read-modify-write the suite's task does
+    /// (`CountdownLatch.arrive`); the last wakes the measuring thread (acquiring and releasing:
+    /// every task's count reaches the one that signals). A second count per task, of arrivals,
+    /// made this reference read 92 ns a task beside the suite's 72 (work-stealing, Intel VM).
     func arrive() {
-        arrived.wrappingAdd(1, ordering: .relaxed)
         if left.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 { signal() }
     }
 
