@@ -79,7 +79,7 @@ final class TaskList: @unchecked Sendable {
         if first == 0 {
             if tail.pointee.load(ordering: .acquiring) == 0 { return nil }
             // A push into the empty list is between its exchange and its store of `head`.
-            first = Self.awaitLink { self.head.pointee.load(ordering: .acquiring) }
+            first = LinkWindow.awaitLink(unwritten: 0) { self.head.pointee.load(ordering: .acquiring) }
         }
         return NodeRef(address: first)
     }
@@ -101,22 +101,9 @@ final class TaskList: @unchecked Sendable {
             }
             expected = 0
             // A push got `node` as its previous tail and is about to link behind it.
-            next = Self.awaitLink { node.pointee.next.load(ordering: .acquiring) }
+            next = LinkWindow.awaitLink(unwritten: 0) { node.pointee.next.load(ordering: .acquiring) }
         }
         head.pointee.store(next, ordering: .relaxed)
         return node
-    }
-
-    /// Spins (then yields) until `load` returns a non-zero address: a pusher is between its two
-    /// steps, a window of a few instructions unless the OS preempted it there.
-    @usableFromInline
-    static func awaitLink(_ load: () -> UInt) -> UInt {
-        var rounds = 0
-        while true {
-            let value = load()
-            if value != 0 { return value }
-            rounds += 1
-            if rounds > 64 { RuntimeEvents.yieldCPU() }
-        }
     }
 }

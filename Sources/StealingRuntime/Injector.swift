@@ -103,22 +103,8 @@ final class Injector: @unchecked Sendable {
         // releasing: the job's contents are visible to the worker whose acquiring exchange takes
         // the stack.
         let below = incoming.pointee.exchange(UInt(bitPattern: job), ordering: .releasing)
-        // releasing: pairs with the taker's acquiring load in `awaitLink`, which may already wait.
+        // releasing: pairs with the taker's acquiring load, which may already wait (`LinkWindow`).
         link.pointee.store(below, ordering: .releasing)
-    }
-
-    /// The link below `job`, once its pusher has stored it: a window of one instruction, unless
-    /// the pusher was preempted there (then yield to it).
-    @inline(__always)
-    private static func awaitLink(_ job: UnsafeMutablePointer<HeapJob>) -> UInt {
-        let link = linkWord(job)
-        var looks = 0
-        while true {
-            let below = link.pointee.load(ordering: .acquiring)
-            if below != linkPending { return below }
-            looks += 1
-            if looks < 64 { rb_spin_pause() } else { RuntimeEvents.yieldCPU() }
-        }
     }
 
     /// Takes the whole stack of submitted blocks (acquiring: the pushes' releasing exchanges
@@ -128,7 +114,8 @@ final class Injector: @unchecked Sendable {
         var newestFirst = incoming.pointee.exchange(0, ordering: .acquiring)
         var oldestFirst: UInt = 0
         while let job = UnsafeMutablePointer<HeapJob>(bitPattern: newestFirst) {
-            newestFirst = Self.awaitLink(job)
+            let link = Self.linkWord(job)
+            newestFirst = LinkWindow.awaitLink(unwritten: Self.linkPending) { link.pointee.load(ordering: .acquiring) }
             job.pointee.link = oldestFirst
             oldestFirst = UInt(bitPattern: job)
         }
