@@ -22,10 +22,16 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
         "our work-stealing pool: per-worker Chase–Lev deques, an injector, batch steals, parking; fork-join join"
     public static let unsupported: [RuntimeBehaviour: String] = [:]
 
-    /// Rounds of stealing attempts before a searching worker yields, then before it parks: short,
-    /// so an idle pool goes quiet within microseconds, long enough to catch work that is about to
-    /// appear in a fork-join burst without a futex round trip.
+    /// Rounds of stealing attempts before a worker helping a join yields (`help`).
     static let spinRounds = 32
+    /// Looks before a searching worker yields, `pausesPerLook` pauses apart, then looks with a
+    /// yield before it parks: short, so an idle pool goes quiet within microseconds, long enough
+    /// to catch work that is about to appear in a fork-join burst without a futex round trip.
+    /// Apart, because every look reads the injector's line, which a submitter outside the pool
+    /// writes with each push: with 32 looks back to back, group fan-out's workers failed 2.8
+    /// steals a task and each push paid for the line's return (README.md, "Searching").
+    static let quickLooks = 12
+    static let pausesPerLook = 8
     static let yieldRounds = 4
     /// After those, a slower search while this CPU has nothing else to run: a look every
     /// `slowLookPauses` pauses, a yield every `slowLooksPerYield` looks, for
@@ -334,10 +340,14 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     private func search(for worker: Worker) -> JobRef? {
         guard sleepers.startSearching() else { return nil }
         var cpuWanted = false
-        for round in 0..<(Self.spinRounds + Self.yieldRounds) {
+        for round in 0..<(Self.quickLooks + Self.yieldRounds) {
             if let job = stealOnce(for: worker) { return found(job) }
             if stopping.load(ordering: .relaxed) { break }
-            if round >= Self.spinRounds, RuntimeEvents.yieldCPULent() { cpuWanted = true }
+            if round < Self.quickLooks {
+                for _ in 0..<Self.pausesPerLook { rb_spin_pause() }
+            } else if RuntimeEvents.yieldCPULent() {
+                cpuWanted = true
+            }
         }
         if !cpuWanted, !stopping.load(ordering: .relaxed) {
             var job: JobRef?
