@@ -100,9 +100,10 @@ final class Injector: @unchecked Sendable {
     func push(submitted job: UnsafeMutablePointer<HeapJob>) {
         let link = Self.linkWord(job)
         link.pointee.store(Self.linkPending, ordering: .relaxed)
-        // releasing: the job's contents are visible to the worker whose acquiring exchange takes
-        // the stack.
-        let below = incoming.pointee.exchange(UInt(bitPattern: job), ordering: .releasing)
+        // Sequentially consistent: it releases the job's contents to the worker whose acquiring
+        // exchange takes the stack, and it stands in for the fence of the wake-up decision that
+        // follows (`Sleepers.notifyOneAfterOrderedPush`).
+        let below = incoming.pointee.exchange(UInt(bitPattern: job), ordering: .sequentiallyConsistent)
         // releasing: pairs with the taker's acquiring load, which may already wait (`LinkWindow`).
         link.pointee.store(below, ordering: .releasing)
     }

@@ -97,6 +97,22 @@ final class Sleepers: @unchecked Sendable {
         notifyIfIdle()
     }
 
+    /// `notifyOne` for a job made visible by a sequentially consistent read-modify-write (the
+    /// injector's push): that operation takes the fence's place, the three loads being
+    /// sequentially consistent too. In the one total order of sequentially consistent operations,
+    /// either the push comes before a sleeper's or searcher's fence, and every look after that
+    /// fence sees the job, or the fence comes first, and these loads (after the push) see the
+    /// count or flag written before it (README.md, "Who wakes whom"). On x86 the push is a locked
+    /// exchange and the loads are plain loads: no `mfence` per job from outside the pool.
+    @inlinable @inline(__always)
+    func notifyOneAfterOrderedPush() {
+        guard sleeping.pointee.load(ordering: .sequentiallyConsistent) > 0,
+            searching.pointee.load(ordering: .sequentiallyConsistent) == 0,
+            !wakeInFlight.pointee.load(ordering: .sequentiallyConsistent)
+        else { return }
+        wakeOne()
+    }
+
     /// `notifyOne` for a job nobody needs for progress (an apply's helper: its caller can run every
     /// piece alone), when some worker is awake: waits up to `rounds` pauses for that worker to
     /// start searching, or for someone to take the job (`taken`), before waking a sleeper. A worker

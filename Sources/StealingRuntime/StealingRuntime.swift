@@ -186,7 +186,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// and searching (Sleepers)").
     func inject(_ job: JobRef) {
         injector.push(submitted: job.heapJob)
-        sleepers.notifyOne()
+        sleepers.notifyOneAfterOrderedPush()
     }
 
     /// Injects an apply's helper job. The loop's caller claims pieces itself and can finish them
