@@ -1,3 +1,4 @@
+import CBodyCost
 import Harness
 import Results
 import RuntimeKit
@@ -85,5 +86,6 @@ struct FibProblem: DivideAndConquer {
     func split(_ piece: Int) -> (Int, Int)? { piece > max(1, cutoff) ? (piece - 1, piece - 2) : nil }
     func solve(_ piece: Int) -> Int { Self.fib(piece) }
 
-    static func fib(_ n: Int) -> Int { n < 2 ? n : fib(n - 1) + fib(n - 2) }
+    /// The leaf, in C at a fixed alignment (`rb_fib_leaf`).
+    static func fib(_ n: Int) -> Int { rb_fib_leaf(n) }
 }

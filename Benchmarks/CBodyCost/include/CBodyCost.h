@@ -78,4 +78,12 @@ static inline void rb_escape(void *pointer) {
     __asm__ __volatile__("" : : "g"(pointer) : "memory");
 }
 
+/// fib(n) by the naive recursion: the leaf below the cutoff of the fork-join workloads' group and
+/// `async let` forms. In C so that it can start on a 64-byte boundary in every build: written in
+/// Swift, the same function moved from an address 0 mod 64 to 32 mod 64 between two builds that
+/// changed only another module, and every row whose time it dominates (fib(30), cutoff 15, on
+/// every backend) read 7-10% slower, a "regression" by `bench ab` (Benchmarks/README.md,
+/// "A leaf at a fixed alignment").
+long rb_fib_leaf(long n);
+
 #endif
