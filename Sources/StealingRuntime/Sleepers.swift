@@ -104,6 +104,7 @@ final class Sleepers: @unchecked Sendable {
     /// fence sees the job, or the fence comes first, and these loads (after the push) see the
     /// count or flag written before it (README.md, "Who wakes whom"). On x86 the push is a locked
     /// exchange and the loads are plain loads: no `mfence` per job from outside the pool.
+    ///
     /// `notifyIfIdle`'s conditions with other orderings, written twice: an atomic's ordering must
     /// be a constant at the call, so it cannot be a parameter, and sequentially consistent loads
     /// in `notifyIfIdle` would cost every join on arm64.

@@ -29,7 +29,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     /// to catch work that is about to appear in a fork-join burst without a futex round trip.
     /// Apart, because every look reads the injector's line, which a submitter outside the pool
     /// writes with each push: with 32 looks back to back, group fan-out's workers failed 2.8
-    /// steals a task and each push paid for the line's return (README.md, "Searching").
+    /// steals a task and each push paid for the line's return (README.md, "Parking and searching").
     static let quickLooks = 12
     static let pausesPerLook = 8
     static let yieldRounds = 4
