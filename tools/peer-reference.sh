@@ -6,9 +6,12 @@
 #     goroutines from one goroutine, chained goroutines.
 # Each operation runs in --processes separate processes (one figure each, timed as the harness
 # times a case); the line gives the median over processes and their range, in ns per join,
-# iteration, task or link. Run it in the same sitting as the suite (`bench run --suite full
-# --workload fork-join --workload apply-stride --workload spawn --workload group`) and compare
-# ratios, never figures from another machine or another hour.
+# iteration, task or link, and the median CPU time per unit (user and system, all threads), with
+# the CPUs that kept busy: beside the suite's rusage.user-cpu-ns + rusage.system-cpu-ns, it tells
+# a peer that is fast by running the operation on one CPU from one that spreads it. Run it in the
+# same sitting as the suite (`bench run --suite full --workload fork-join --workload apply-stride
+# --workload spawn --workload group`) and compare ratios, never figures from another machine or
+# another hour.
 #
 # The apply bodies spin the suite's serialized rounds. Give the suite run's cost of a round (its
 # line "body costs use X ns per spin round") with --spin-round-ns, so both loops run exactly the
@@ -42,7 +45,7 @@ while [ $# -gt 0 ]; do
         --processes) processes=${2:-}; shift 2 ;;
         --spin-round-ns) round_ns=${2:-}; shift 2 ;;
         --csv) csv=${2:-}; shift 2 ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "peer-reference: unknown argument '$1' (see --help)" >&2; exit 64 ;;
     esac
 done
@@ -55,25 +58,42 @@ fi
 
 build=.build/peer-reference
 mkdir -p "$build"
-if [ -n "$csv" ]; then echo "operation,unit,median_ns,min_ns,max_ns,processes,peer" > "$csv"; fi
+if [ -n "$csv" ]; then echo "operation,unit,median_ns,min_ns,max_ns,processes,peer,cpu_median_ns" > "$csv"; fi
 
-# Runs each "label|unit|arguments" entry of the rest in $processes processes of program $2 and
-# prints (and writes to the CSV) the median and range; $1 names the peer and its version.
+# The median, least and greatest of the numbers on standard input, one per line.
+median_and_range() {
+    sort -g | awk '
+        { v[NR] = $1 }
+        END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }'
+}
+
+# Runs each "label|unit|arguments" entry of the rest in $processes processes of program $2, each
+# printing its wall and CPU ns per unit, and prints (and writes to the CSV) the wall figures'
+# median and range, and the median CPU time with the CPUs it kept busy; $1 names the peer and its
+# version.
 measure() {
-    local version=$1 program=$2 entry label unit arguments
+    local version=$1 program=$2 entry label unit arguments wall cpu
     shift 2
     for entry in "$@"; do
         IFS='|' read -r label unit arguments <<< "$entry"
-        figures=()
+        walls=() cpus=()
         for ((p = 1; p <= processes; p++)); do
             # shellcheck disable=SC2086 # the arguments are words
-            figures+=("$("$program" $arguments)")
+            read -r wall cpu < <("$program" $arguments)
+            if [ -z "${cpu:-}" ]; then
+                echo "peer-reference: $program $arguments printed no CPU figure (stale build? delete $build)" >&2
+                exit 1
+            fi
+            walls+=("$wall") cpus+=("$cpu")
         done
-        read -r median low high < <(printf '%s\n' "${figures[@]}" | sort -g | awk '
-            { v[NR] = $1 }
-            END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; print m, v[1], v[NR] }')
-        printf '  %-50s %10s ns per %-9s (%s - %s)\n' "$label" "$median" "$unit" "$low" "$high"
-        if [ -n "$csv" ]; then echo "\"$label\",$unit,$median,$low,$high,$processes,$version" >> "$csv"; fi
+        read -r median low high < <(printf '%s\n' "${walls[@]}" | median_and_range)
+        read -r cpu_median _ < <(printf '%s\n' "${cpus[@]}" | median_and_range)
+        busy=$(awk -v c="$cpu_median" -v w="$median" 'BEGIN { printf "%.2f", c / w }')
+        printf '  %-50s %10s ns per %-9s (%s - %s), CPU %s ns (%s CPUs)\n' \
+            "$label" "$median" "$unit" "$low" "$high" "$cpu_median" "$busy"
+        if [ -n "$csv" ]; then
+            echo "\"$label\",$unit,$median,$low,$high,$processes,$version,$cpu_median" >> "$csv"
+        fi
     done
 }
 

@@ -1,7 +1,10 @@
 // The suite's Go yardsticks: the operations of the group and spawn workloads written the way a
 // Go user writes them, timed the way the harness times a case (tools/c-reference's sampling.h):
 // a batch calibrated to last about 10 ms, 20 samples, the median in ns per unit. One process
-// prints one figure; tools/peer-reference.sh runs several and takes the median.
+// prints two figures: that median, and the median over the same samples of the process's CPU time
+// (user and system, getrusage) per unit, the suite's `rusage.user-cpu-ns` + `rusage.system-cpu-ns`.
+// Their ratio is how many CPUs the operation kept busy. tools/peer-reference.sh runs several
+// processes and takes the medians.
 //
 //	fan-out   rounds of 2 × GOMAXPROCS goroutines joined by a sync.WaitGroup, the group workload's
 //	          fan-out (one group reused, Add per round, Wait by the submitter; each goroutine
@@ -19,6 +22,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -27,9 +31,9 @@ const (
 	targetNs = 10_000_000.0
 )
 
-// medianNsPerUnit is the median over samples of run(batch)'s ns per unit, where run(n) performs
-// n operations of `units` units each and the batch lasts about targetNs.
-func medianNsPerUnit(units float64, run func(n int)) float64 {
+// medianNsPerUnit gives the medians over samples of run(batch)'s wall and CPU ns per unit, where
+// run(n) performs n operations of `units` units each and the batch lasts about targetNs.
+func medianNsPerUnit(units float64, run func(n int)) (wall, cpu float64) {
 	batch := 1
 	for {
 		start := time.Now()
@@ -41,14 +45,29 @@ func medianNsPerUnit(units float64, run func(n int)) float64 {
 		}
 		batch *= 2
 	}
-	figures := make([]float64, samples)
-	for i := range figures {
+	walls, cpus := make([]float64, samples), make([]float64, samples)
+	for i := range walls {
+		cpuBefore := processCPUNanoseconds()
 		start := time.Now()
 		run(batch)
-		figures[i] = float64(time.Since(start).Nanoseconds()) / (float64(batch) * units)
+		walls[i] = float64(time.Since(start).Nanoseconds()) / (float64(batch) * units)
+		cpus[i] = float64(processCPUNanoseconds()-cpuBefore) / (float64(batch) * units)
 	}
+	return median(walls), median(cpus)
+}
+
+func median(figures []float64) float64 {
 	sort.Float64s(figures)
-	return (figures[samples/2-1] + figures[samples/2]) / 2
+	return (figures[len(figures)/2-1] + figures[len(figures)/2]) / 2
+}
+
+// processCPUNanoseconds is the CPU time every thread of the process has used, user and system.
+func processCPUNanoseconds() int64 {
+	var usage syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &usage); err != nil {
+		panic(fmt.Sprintf("getrusage: %v", err))
+	}
+	return usage.Utime.Nano() + usage.Stime.Nano()
 }
 
 // fanOut runs `rounds` rounds of `tasks` goroutines on one WaitGroup, waiting for each. Each
@@ -115,17 +134,17 @@ func main() {
 	if len(os.Args) != 2 {
 		usage()
 	}
-	var figure float64
+	var wall, cpu float64
 	switch os.Args[1] {
 	case "fan-out":
 		tasks := 2 * runtime.GOMAXPROCS(0)
-		figure = medianNsPerUnit(float64(tasks), func(n int) { fanOut(n, tasks) })
+		wall, cpu = medianNsPerUnit(float64(tasks), func(n int) { fanOut(n, tasks) })
 	case "outside":
-		figure = medianNsPerUnit(1, func(n int) { spawned(n, false) })
+		wall, cpu = medianNsPerUnit(1, func(n int) { spawned(n, false) })
 	case "chain":
-		figure = medianNsPerUnit(1, func(n int) { spawned(n, true) })
+		wall, cpu = medianNsPerUnit(1, func(n int) { spawned(n, true) })
 	default:
 		usage()
 	}
-	fmt.Printf("%.3f\n", figure)
+	fmt.Printf("%.3f %.3f\n", wall, cpu)
 }

@@ -1,7 +1,10 @@
 //! The suite's rayon yardsticks: the operations of fork-join, apply-stride and spawn written the
 //! way a rayon user writes them, timed the way the harness times a case (tools/c-reference's
 //! sampling.h): warm-up, a batch calibrated to last about 10 ms, 20 samples, the median in ns per
-//! unit. One process prints one figure; tools/peer-reference.sh runs several and takes the median.
+//! unit. One process prints two figures: that median, and the median over the same samples of the
+//! process's CPU time (user and system, getrusage) per unit, the suite's `rusage.user-cpu-ns` +
+//! `rusage.system-cpu-ns`; their ratio is how many CPUs the operation kept busy. `spin-round`
+//! prints one. tools/peer-reference.sh runs several processes and takes the medians.
 //!
 //!   fib N                  fib(N) by rayon::join at every call with n >= 2; ns per join
 //!   apply ROUNDS ITERS     (0..ITERS).into_par_iter().for_each(body), rayon's own splitting;
@@ -21,8 +24,9 @@ use std::time::Instant;
 const SAMPLES: usize = 20;
 const TARGET_NS: f64 = 10_000_000.0;
 
-/// Median ns per unit of `run(n)`, which performs n operations of `units` units each.
-fn median_ns_per_unit(units: f64, mut run: impl FnMut(u64)) -> f64 {
+/// Medians over samples of `run(batch)`'s wall and CPU ns per unit, where `run(n)` performs n
+/// operations of `units` units each and the batch lasts about 10 ms.
+fn median_ns_per_unit(units: f64, mut run: impl FnMut(u64)) -> (f64, f64) {
     let mut batch: u64 = 1;
     loop {
         let start = Instant::now();
@@ -34,15 +38,48 @@ fn median_ns_per_unit(units: f64, mut run: impl FnMut(u64)) -> f64 {
         }
         batch *= 2;
     }
-    let mut samples: Vec<f64> = (0..SAMPLES)
-        .map(|_| {
-            let start = Instant::now();
-            run(batch);
-            start.elapsed().as_nanos() as f64 / (batch as f64 * units)
-        })
-        .collect();
-    samples.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (samples[SAMPLES / 2 - 1] + samples[SAMPLES / 2]) / 2.0
+    let (mut walls, mut cpus) = (Vec::with_capacity(SAMPLES), Vec::with_capacity(SAMPLES));
+    for _ in 0..SAMPLES {
+        let cpu_before = process_cpu_ns();
+        let start = Instant::now();
+        run(batch);
+        walls.push(start.elapsed().as_nanos() as f64 / (batch as f64 * units));
+        cpus.push((process_cpu_ns() - cpu_before) as f64 / (batch as f64 * units));
+    }
+    (median(walls), median(cpus))
+}
+
+fn median(mut figures: Vec<f64>) -> f64 {
+    figures.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let half = figures.len() / 2;
+    (figures[half - 1] + figures[half]) / 2.0
+}
+
+/// Linux's `struct rusage` on a 64-bit target: two `timeval`s, then 14 longs this program does
+/// not read. Declared here so the build needs no crate beyond rayon.
+#[repr(C)]
+struct Rusage {
+    user: [i64; 2],
+    system: [i64; 2],
+    rest: [i64; 14],
+}
+
+extern "C" {
+    fn getrusage(who: i32, usage: *mut Rusage) -> i32;
+}
+
+/// CPU time every thread of the process has used, user and system, in ns.
+fn process_cpu_ns() -> i64 {
+    const RUSAGE_SELF: i32 = 0;
+    let mut usage = Rusage {
+        user: [0; 2],
+        system: [0; 2],
+        rest: [0; 14],
+    };
+    // SAFETY: `usage` is a valid, writable `struct rusage` for the call's duration.
+    let status = unsafe { getrusage(RUSAGE_SELF, &mut usage) };
+    assert_eq!(status, 0, "getrusage failed");
+    (usage.user[0] + usage.system[0]) * 1_000_000_000 + (usage.user[1] + usage.system[1]) * 1_000
 }
 
 /// The suite's body cost (Benchmarks/CBodyCost's rb_spin): serialized rounds, so consecutive
@@ -73,9 +110,15 @@ impl SpinRounds {
         let whole = rounds.floor();
         let fraction = ((rounds - whole) * 4_294_967_296.0).round();
         if fraction >= 4_294_967_296.0 {
-            SpinRounds { whole: whole as u64 + 1, fraction: 0 }
+            SpinRounds {
+                whole: whole as u64 + 1,
+                fraction: 0,
+            }
         } else {
-            SpinRounds { whole: whole as u64, fraction: fraction as u32 }
+            SpinRounds {
+                whole: whole as u64,
+                fraction: fraction as u32,
+            }
         }
     }
 
@@ -169,7 +212,9 @@ fn spawned(n: u64, chain: bool) {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: rayon-reference fib N | apply ROUNDS ITERATIONS | spin-round | outside | chain");
+    eprintln!(
+        "usage: rayon-reference fib N | apply ROUNDS ITERATIONS | spin-round | outside | chain"
+    );
     std::process::exit(64);
 }
 
@@ -179,7 +224,7 @@ fn number(text: Option<&String>) -> u64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let figure = match args.first().map(String::as_str) {
+    let (wall, cpu) = match args.first().map(String::as_str) {
         Some("fib") => {
             let n = number(args.get(1));
             if !(2..=40).contains(&n) {
@@ -227,10 +272,13 @@ fn main() {
                 }
             })
         }
-        Some("spin-round") => ns_per_spin_round(),
+        Some("spin-round") => {
+            println!("{:.3}", ns_per_spin_round());
+            return;
+        }
         Some("outside") => median_ns_per_unit(1.0, |n| spawned(n, false)),
         Some("chain") => median_ns_per_unit(1.0, |n| spawned(n, true)),
         _ => usage(),
     };
-    println!("{figure:.3}");
+    println!("{wall:.3} {cpu:.3}");
 }
