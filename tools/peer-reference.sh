@@ -81,7 +81,7 @@ measure() {
             # shellcheck disable=SC2086 # the arguments are words
             read -r wall cpu < <("$program" $arguments)
             if [ -z "${cpu:-}" ]; then
-                echo "peer-reference: $program $arguments printed no CPU figure (stale build? delete $build)" >&2
+                echo "peer-reference: '$program $arguments' gave no wall and CPU figures (it failed: see above)" >&2
                 exit 1
             fi
             walls+=("$wall") cpus+=("$cpu")

@@ -55,6 +55,9 @@ fn median(mut figures: Vec<f64>) -> f64 {
     (figures[half - 1] + figures[half]) / 2.0
 }
 
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+compile_error!("Rusage below is Linux's struct rusage on a 64-bit target");
+
 /// Linux's `struct rusage` on a 64-bit target: two `timeval`s, then 14 longs this program does
 /// not read. Declared here so the build needs no crate beyond rayon.
 #[repr(C)]
