@@ -41,6 +41,8 @@ struct rb_direct {
     long links_left;
     /// Fan-out: tasks per round.
     long width;
+    /// Fan-out: group waits that returned before their round's tasks were all counted.
+    long early_waits;
     /// Apply.
     long iterations, stride, pieces;
     rb_spin_piece_context body;
@@ -167,13 +169,19 @@ void rb_direct_run(rb_direct *direct, long count) {
         for (long i = 0; i < count; i++) dispatch_async_f(dispatch_get_global_queue(0, 0), direct, outside_task);
         dispatch_semaphore_wait(direct->done, DISPATCH_FOREVER);
         break;
-    case RB_DIRECT_DISPATCH_GROUP_FAN_OUT:
+    case RB_DIRECT_DISPATCH_GROUP_FAN_OUT: {
+        // Each wait's round checked against the tally, as the workload and Go's program check it:
+        // the read brings the tally's line to this CPU once a round, which they pay too.
+        long submitted = direct->performed;
         for (long left = count; left > 0; left -= direct->width) {
             long wave = left < direct->width ? left : direct->width;
             for (long i = 0; i < wave; i++) dispatch_group_async_f(direct->group, dispatch_get_global_queue(0, 0), direct, fan_out_task);
+            submitted += wave;
             dispatch_group_wait(direct->group, DISPATCH_FOREVER);
+            if (__atomic_load_n(&direct->counter, __ATOMIC_RELAXED) < submitted) direct->early_waits++;
         }
         break;
+    }
     case RB_DIRECT_PTHREAD_CREATE_JOIN:
         for (long i = 0; i < count; i++) {
             pthread_t thread;
@@ -210,8 +218,13 @@ int rb_direct_verify(rb_direct *direct, char *reason, unsigned long capacity) {
     case RB_DIRECT_DISPATCH_SYNC:
     case RB_DIRECT_DISPATCH_ASYNC_DRAIN:
     case RB_DIRECT_DISPATCH_CHAIN:
-    case RB_DIRECT_DISPATCH_OUTSIDE:
     case RB_DIRECT_DISPATCH_GROUP_FAN_OUT:
+        if (direct->early_waits != 0) {
+            snprintf(reason, capacity, "%ld group waits returned before their round's tasks had all run", direct->early_waits);
+            return 1;
+        }
+        // fall through: and every task ran once
+    case RB_DIRECT_DISPATCH_OUTSIDE:
     case RB_DIRECT_PTHREAD_CREATE_JOIN:
         if (__atomic_load_n(&direct->counter, __ATOMIC_RELAXED) != performed) {
             snprintf(reason, capacity, "%ld operations ran, %ld were performed", direct->counter, performed);

@@ -27,6 +27,8 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
     private let body: SpinPieces?
     private let idle: IdleThread?
     private var claimedWakeUps = 0
+    /// Fan-out: group waits that returned before their round's tasks were all counted.
+    private var earlyWaits = 0
 
     init(_ operation: Direct.Operation, loop: DirectLoop?) {
         self.operation = operation
@@ -76,14 +78,18 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             for _ in 0..<count { DispatchQueue.global().async { [unowned self] in arrive() } }
             done.wait()
         case .groupFanOut:
+            // Each wait's round checked against the tally, as the workload and Go's program check it.
             let width = 2 * activeProcessorCount
+            var submitted = performed
             for wave in Swift.stride(from: count, to: 0, by: -width) {
                 for _ in 0..<min(width, wave) {
                     DispatchQueue.global().async(group: group) { [unowned self] in
                         arrived.wrappingAdd(1, ordering: .relaxed)
                     }
                 }
+                submitted += min(width, wave)
                 group.wait()
+                if arrived.load(ordering: .relaxed) < submitted { earlyWaits += 1 }
             }
         case .groupEnterLeave:
             for _ in 0..<count {
@@ -126,6 +132,10 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
                 throw WorkloadError.verificationFailed("\(counter.pointee) operations ran, \(performed) were performed")
             }
         case .outside, .groupFanOut:
+            guard earlyWaits == 0 else {
+                throw WorkloadError.verificationFailed(
+                    "\(earlyWaits) group waits returned before their round's tasks had all run")
+            }
             let ran = arrived.load(ordering: .relaxed)
             guard ran == performed else {
                 throw WorkloadError.verificationFailed("\(ran) tasks ran, \(performed) were submitted")

@@ -4,7 +4,7 @@ import Harness
 import Results
 import PThreadPrimitives
 import Testing
-import Workloads
+@testable import Workloads
 
 /// direct: every reference of every suite passes its own check on every backend, and every one
 /// has a suite case to stand beside (`FidelityPairs`) that the suite's own workloads can prepare.
@@ -35,6 +35,20 @@ struct DirectTests {
             let error = try await exercise({ try Direct().prepare(benchmarkCase, backend: backend) }, counts: [1, 3])
             #expect(error == nil, "\(benchmarkCase.id): \(error.map(String.init(describing:)) ?? "")")
         }
+    }
+
+    @Test("the fan-out reference checks every round's wait: one that returns before its round has run fails it")
+    func earlyWaitFailsFanOutReference() async throws {
+        // Rounds of 4; submission 3 runs only when the next round starts, so the first round's
+        // wait returns with 3 counted (a later round's may too: the late one is in no group).
+        let error = try await exercise(
+            {
+                try ConcreteDirectOperation(
+                    .groupFanOut, runtime: FaultyRuntime(fault: .lateGroupMember(submission: 3), workers: 2), loop: nil)
+            }, counts: [20])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        #expect(message.hasSuffix(" group waits returned before their round's tasks had all run"), "\(message)")
     }
 
     @Test("every reference of every suite names a suite case of a known workload, with parameters it accepts")

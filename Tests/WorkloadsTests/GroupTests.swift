@@ -55,6 +55,19 @@ struct GroupTests {
         #expect(message.hasPrefix("only 3 of 4 tasks of the group ran within"), "\(message)")
     }
 
+    @Test("a group wait that returns before its round has run fails fan-out with the count it found")
+    func earlyWaitFailsFanOut() async throws {
+        // Two workers: rounds of 4 tasks. Submission 3, the first round's last, runs only when the
+        // next round starts, so the first wait returns with 3 counted, whatever the timing.
+        let error = try await exercise(
+            { Groups.operation(.fanOut, on: FaultyRuntime(fault: .lateGroupMember(submission: 3), workers: 2)) },
+            counts: [20])
+        let message = try #require(
+            verificationMessage(error), "expected verificationFailed, got \(String(describing: error))")
+        #expect(
+            message == "group.wait returned with 3 of 4 tasks run: it did not wait for the whole group", "\(message)")
+    }
+
     @Test("a task lost from the oversubscribed fan-out fails it by the deadline, and the operation stays failed")
     func lostTaskFailsOversubscribedFanOut() async throws {
         // Several submitters share one runtime, so which group loses submission 3 is a race: the

@@ -86,6 +86,10 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
         /// Every apply leaves out `index - 1` and `index + 1` and runs `index` three times: as
         /// many indices as a correct loop, with the same sum, so only a per-index check sees it.
         case cancellingMistakes(around: Int)
+        /// The submission with this number, made with a group, never joins it and runs only when
+        /// the next submission comes (or at shutdown): the group's wait returns before it has run,
+        /// as a group that empties early would let it.
+        case lateGroupMember(submission: Int)
     }
 
     static let id = "faulty"
@@ -94,6 +98,8 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
     let fault: Fault
     private let pool: any ConcurrencyRuntime
     private let submissions = Atomic<Int>(0)
+    /// The block `.lateGroupMember` holds back, until the next submission or shutdown.
+    private let lateMember = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(fault: Fault, workers: Int = 2) {
         self.fault = fault
@@ -105,6 +111,7 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
     var workers: Int { pool.workers }
 
     func async(_ work: @escaping @Sendable () -> Void) {
+        releaseLateMember()
         let number = submissions.wrappingAdd(1, ordering: .relaxed).oldValue
         switch fault {
         case .drop(let dropped) where dropped == number:
@@ -158,7 +165,34 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
         }
     }
 
-    func shutdown() { pool.shutdown() }
+    /// `ConcurrencyRuntime`'s own form (enter, submit, leave when done), except for the late member.
+    func async(group: MutexGroup<Strand>, _ work: @escaping @Sendable () -> Void) {
+        if case .lateGroupMember(let late) = fault {
+            if submissions.compareExchange(expected: late, desired: late + 1, ordering: .relaxed).exchanged {
+                lateMember.withLock { $0 = work }
+                return
+            }
+        }
+        group.enter()
+        async {
+            work()
+            group.leave()
+        }
+    }
+
+    private func releaseLateMember() {
+        let late = lateMember.withLock { held in
+            let taken = held
+            held = nil
+            return taken
+        }
+        if let late { pool.async(late) }
+    }
+
+    func shutdown() {
+        releaseLateMember()
+        pool.shutdown()
+    }
 }
 
 /// A semaphore that misbehaves on purpose (the mutex + condition one underneath), to show that
