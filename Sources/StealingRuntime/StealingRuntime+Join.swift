@@ -149,7 +149,7 @@ extension StealingRuntime: JoiningRuntime {
                 idleRounds = 0
             } else {
                 idleRounds += 1
-                if idleRounds > Self.spinRounds { RuntimeEvents.yieldCPU() }
+                if idleRounds > Self.helpRoundsBeforeYield { RuntimeEvents.yieldCPU() }
             }
         }
     }

@@ -23,7 +23,7 @@ public final class StealingRuntime: ConcurrencyRuntime, @unchecked Sendable {
     public static let unsupported: [RuntimeBehaviour: String] = [:]
 
     /// Rounds of stealing attempts before a worker helping a join yields (`help`).
-    static let spinRounds = 32
+    static let helpRoundsBeforeYield = 32
     /// Looks before a searching worker yields, `pausesPerLook` pauses apart, then looks with a
     /// yield before it parks: short, so an idle pool goes quiet within microseconds, long enough
     /// to catch work that is about to appear in a fork-join burst without a futex round trip.
