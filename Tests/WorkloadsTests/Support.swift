@@ -98,8 +98,11 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
     let fault: Fault
     private let pool: any ConcurrencyRuntime
     private let submissions = Atomic<Int>(0)
-    /// The block `.lateGroupMember` holds back, until the next submission or shutdown.
-    private let lateMember = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The block `.lateGroupMember` holds back, until the next submission or shutdown. Under a
+    /// pthread mutex, not the standard library's `Mutex`, whose futex ThreadSanitizer cannot see
+    /// (it reported two submitters releasing at once as a race).
+    private let lateMemberLock = PThreadMutex()
+    private var lateMember: (@Sendable () -> Void)?
 
     init(fault: Fault, workers: Int = 2) {
         self.fault = fault
@@ -169,7 +172,7 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
     func async(group: MutexGroup<Strand>, _ work: @escaping @Sendable () -> Void) {
         if case .lateGroupMember(let late) = fault {
             if submissions.compareExchange(expected: late, desired: late + 1, ordering: .relaxed).exchanged {
-                lateMember.withLock { $0 = work }
+                lateMemberLock.withLock { lateMember = work }
                 return
             }
         }
@@ -181,10 +184,10 @@ final class FaultyRuntime: PoolBackedRuntime, @unchecked Sendable {
     }
 
     private func releaseLateMember() {
-        let late = lateMember.withLock { held in
-            let taken = held
-            held = nil
-            return taken
+        guard case .lateGroupMember = fault else { return }
+        let late = lateMemberLock.withLock {
+            defer { lateMember = nil }
+            return lateMember
         }
         if let late { pool.async(late) }
     }
