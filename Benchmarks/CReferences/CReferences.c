@@ -213,17 +213,17 @@ void rb_direct_run(rb_direct *direct, long count) {
 int rb_direct_verify(rb_direct *direct, char *reason, unsigned long capacity) {
     long performed = direct->performed;
     switch (direct->kind) {
-    case RB_DIRECT_PTHREAD_MUTEX:
-    case RB_DIRECT_POSIX_SEMAPHORE:
-    case RB_DIRECT_DISPATCH_SYNC:
-    case RB_DIRECT_DISPATCH_ASYNC_DRAIN:
-    case RB_DIRECT_DISPATCH_CHAIN:
     case RB_DIRECT_DISPATCH_GROUP_FAN_OUT:
         if (direct->early_waits != 0) {
             snprintf(reason, capacity, "%ld group waits returned before their round's tasks had all run", direct->early_waits);
             return 1;
         }
         // fall through: and every task ran once
+    case RB_DIRECT_PTHREAD_MUTEX:
+    case RB_DIRECT_POSIX_SEMAPHORE:
+    case RB_DIRECT_DISPATCH_SYNC:
+    case RB_DIRECT_DISPATCH_ASYNC_DRAIN:
+    case RB_DIRECT_DISPATCH_CHAIN:
     case RB_DIRECT_DISPATCH_OUTSIDE:
     case RB_DIRECT_PTHREAD_CREATE_JOIN:
         if (__atomic_load_n(&direct->counter, __ATOMIC_RELAXED) != performed) {

@@ -225,8 +225,9 @@ final class DirectTasks<R: ConcurrencyRuntime>: Sendable {
         // From the tally itself: a task of an earlier run that ran twice is `problem`'s to report.
         var submitted = fanOutTally.ran.load(ordering: .relaxed)
         for wave in Swift.stride(from: count, to: 0, by: -width) {
-            for _ in 0..<min(width, wave) { runtime.async(group: group, task) }
-            submitted += min(width, wave)
+            let members = min(width, wave)
+            for _ in 0..<members { runtime.async(group: group, task) }
+            submitted += members
             group.wait()
             if fanOutTally.ran.load(ordering: .relaxed) < submitted { earlyWaits.wrappingAdd(1, ordering: .relaxed) }
         }

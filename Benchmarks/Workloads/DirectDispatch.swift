@@ -82,12 +82,13 @@ final class DispatchDirectOperation: MeasuredOperation, @unchecked Sendable {
             let width = 2 * activeProcessorCount
             var submitted = performed
             for wave in Swift.stride(from: count, to: 0, by: -width) {
-                for _ in 0..<min(width, wave) {
+                let members = min(width, wave)
+                for _ in 0..<members {
                     DispatchQueue.global().async(group: group) { [unowned self] in
                         arrived.wrappingAdd(1, ordering: .relaxed)
                     }
                 }
-                submitted += min(width, wave)
+                submitted += members
                 group.wait()
                 if arrived.load(ordering: .relaxed) < submitted { earlyWaits += 1 }
             }
